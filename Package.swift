@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Everything here builds from the Swift toolchain and Debian packages alone: no outside
+// Swift package can be fetched on the machines this project is built on.
+let strictness: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "PinKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "PinKit", targets: ["PinKit"]),
+        .library(name: "PinKitOpenSSL", targets: ["PinKitOpenSSL"]),
+        .executable(name: "pinctl", targets: ["pinctl"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "CPinKitShims", dependencies: ["COpenSSL"]),
+        // Pure Swift: pins, configuration + guard, host scoping, chain evaluation on
+        // platform-neutral certificate facts. No C import, testable without a network.
+        .target(name: "PinKit", swiftSettings: strictness),
+        // Owns every OpenSSL pointer: certificates, SPKI hashing.
+        .target(
+            name: "PinKitOpenSSL",
+            dependencies: ["PinKit", "COpenSSL", "CPinKitShims"],
+            swiftSettings: strictness
+        ),
+        .executableTarget(
+            name: "pinctl",
+            dependencies: ["PinKit", "PinKitOpenSSL"],
+            swiftSettings: strictness
+        ),
+        // Helpers shared by the test targets: running the openssl CLI and pinctl, temp dirs.
+        .target(name: "PinKitTestSupport", path: "Tests/PinKitTestSupport", swiftSettings: strictness),
+        .testTarget(name: "PinKitTests", dependencies: ["PinKit"], swiftSettings: strictness),
+        .testTarget(
+            name: "PinKitOpenSSLTests",
+            dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PinctlTests",
+            dependencies: ["pinctl", "PinKit", "PinKitTestSupport"],
+            swiftSettings: strictness
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

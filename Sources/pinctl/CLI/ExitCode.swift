@@ -1,0 +1,28 @@
+/// `pinctl`'s exit codes, relied on by outside scripts exactly as written.
+enum ExitCode: Int32 {
+    /// The command ran and everything it checked passed.
+    case success = 0
+    /// The check ran and failed: pin mismatch, invalid or malformed configuration, unsafe
+    /// rotation, bad signature, unreadable certificate content.
+    case checkFailed = 1
+    /// The command line was wrong (unknown option, missing argument, file not found).
+    case usage = 2
+    /// A network or TLS error other than a pin mismatch.
+    case network = 3
+}
+
+/// A command-line mistake: printed with the command's usage line, exit code 2.
+struct UsageError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// A failure that ends the command with a given exit code and message on stderr.
+struct CommandFailure: Error {
+    var code: ExitCode
+    var message: String
+    init(_ code: ExitCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

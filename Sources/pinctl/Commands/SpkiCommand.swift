@@ -1,0 +1,135 @@
+import Foundation
+import PinKit
+import PinKitOpenSSL
+
+/// `pinctl spki`: every certificate of a chain with its SPKI pin.
+struct SpkiCommand: Command {
+    static let name = "spki"
+    static let abstract = "List the certificates of PEM/DER files with their SPKI SHA-256 pins."
+    static let help = """
+        USAGE: pinctl spki [--json] [--config FILE] --pem FILE...
+
+        Lists every certificate of the given files in order (index 1 is the leaf when the
+        files hold a chain): subject and issuer (RFC 2253, as `openssl x509 -nameopt RFC2253`
+        prints them), notBefore and notAfter (UTC), key type and size, and the SPKI SHA-256
+        pin (base64, identical to the openssl pipeline). With --config, also which pin set
+        and label pin each certificate.
+
+        OPTIONS:
+          --pem FILE...    PEM (one or more certificates, text around them allowed) or DER files
+          --config FILE    a pin configuration (JSON or property list) to mark pinned keys
+          --json           print {"certificates":[{"index",...,"spkiSHA256","pinnedBy"}]}
+          -h, --help       show this help
+
+        EXIT CODES: 0 listed; 1 a file holds no readable certificate or the configuration is
+        malformed; 2 usage error (including an unreadable path).
+        """
+
+    var json: Bool
+    var configPath: String?
+    var pemPaths: [String]
+
+    init(parsing arguments: inout Arguments) throws(UsageError) {
+        json = try arguments.flag("--json")
+        configPath = try arguments.value("--config")
+        pemPaths = try arguments.values("--pem", multiple: true)
+        let rest = try arguments.positionals()
+        if !rest.isEmpty {
+            throw UsageError("unexpected argument \(rest[0]) (live hosts are not supported yet; give --pem FILE)")
+        }
+    }
+
+    func validate() throws(UsageError) {
+        if pemPaths.isEmpty { throw UsageError("give at least one certificate file with --pem FILE") }
+    }
+
+    func run(_ console: Console) throws(CommandFailure) -> ExitCode {
+        var certificates: [(path: String, certificate: Certificate)] = []
+        for path in pemPaths {
+            try requireReadable(path)
+            do {
+                certificates += try Certificate.load(contentsOf: path).map { (path, $0) }
+            } catch {
+                throw CommandFailure(.checkFailed, error.reason)
+            }
+        }
+        let configuration = try configPath.map { path throws(CommandFailure) in try loadConfiguration(path) }
+        var rows: [JSONValue] = []
+        var text: [String] = []
+        for (offset, entry) in certificates.enumerated() {
+            let certificate = entry.certificate
+            let pinnedBy = configuration.map { pinners(of: certificate.spkiSHA256, in: $0) }
+            let key =
+                certificate.curve.map { "\(certificate.keyType) \($0)" }
+                ?? "\(certificate.keyType) \(certificate.keyBits)"
+            rows.append([
+                "index": .int(offset + 1),
+                "source": .string(entry.path),
+                "subject": .string(certificate.subject),
+                "issuer": .string(certificate.issuer),
+                "notBefore": .string(RFC3339.format(certificate.notBefore)),
+                "notAfter": .string(RFC3339.format(certificate.notAfter)),
+                "keyType": .string(certificate.keyType),
+                "keyBits": .int(certificate.keyBits),
+                "curve": .optionalString(certificate.curve),
+                "spkiSHA256": .string(certificate.spkiSHA256.base64),
+                "pinnedBy": pinnedBy.map { .array($0.map(\.json)) } ?? .null,
+            ])
+            var lines = [
+                "[\(offset + 1)] \(certificate.subject)",
+                "    issuer:      \(certificate.issuer)",
+                "    notBefore:   \(RFC3339.format(certificate.notBefore))",
+                "    notAfter:    \(RFC3339.format(certificate.notAfter))",
+                "    key:         \(key)",
+                "    SPKI SHA-256: \(certificate.spkiSHA256.base64)",
+            ]
+            if let pinnedBy {
+                lines.append(
+                    "    pinned by:   "
+                        + (pinnedBy.isEmpty ? "(not pinned)" : pinnedBy.map(\.text).joined(separator: "; "))
+                )
+            }
+            text.append(lines.joined(separator: "\n"))
+        }
+        if json {
+            console.out(JSONValue.object([("certificates", .array(rows))]).serialized(pretty: true))
+        } else {
+            console.out(text.joined(separator: "\n"))
+        }
+        return .success
+    }
+
+    private struct Pinner {
+        var set: String
+        var label: String?
+        var role: PinConfiguration.Role
+        var json: JSONValue {
+            ["pinSet": .string(set), "label": .optionalString(label), "role": .string(role.rawValue)]
+        }
+        var text: String { "\(set)" + (label.map { " \"\($0)\"" } ?? "") + (role == .backup ? " (backup)" : "") }
+    }
+
+    private func pinners(of pin: SPKIPin, in configuration: PinConfiguration) -> [Pinner] {
+        configuration.pinSets.flatMap { set in
+            set.pins.filter { (try? SPKIPin(parsing: $0.sha256)) == pin }
+                .map { Pinner(set: set.name, label: $0.label, role: $0.role) }
+        }
+    }
+}
+
+/// A path the user named must exist; otherwise it is a usage error (exit 2).
+func requireReadable(_ path: String) throws(CommandFailure) {
+    guard FileManager.default.isReadableFile(atPath: path) else {
+        throw CommandFailure(.usage, "cannot read \(path): no such file or not readable")
+    }
+}
+
+/// Reads a configuration; a malformed one is a failed check (exit 1) listing every problem.
+func loadConfiguration(_ path: String) throws(CommandFailure) -> PinConfiguration {
+    try requireReadable(path)
+    do {
+        return try PinConfiguration.load(contentsOf: path)
+    } catch {
+        throw CommandFailure(.checkFailed, error.description)
+    }
+}

@@ -1,0 +1,3 @@
+import Foundation
+
+exit(Pinctl.main(Array(CommandLine.arguments.dropFirst())).rawValue)

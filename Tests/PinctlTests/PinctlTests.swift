@@ -1,0 +1,213 @@
+import Foundation
+import PinKit
+import PinKitTestSupport
+import Testing
+
+@Suite("pinctl")
+struct PinctlTests {
+    static let pki: CLIPKI = try! CLIPKI()
+
+    static func configuration(pins: [String], hosts: String = #"["api.example.com"]"#) throws -> String {
+        let entries = pins.enumerated().map { index, pin in
+            #"{"sha256": "\#(pin)", "label": "pin \#(index)"\#(index == pins.count - 1 ? #", "role": "backup""# : "")}"#
+        }
+        let json =
+            #"{"pinSets": [{"name": "cloud", "hosts": \#(hosts), "pins": [\#(entries.joined(separator: ", "))]}]}"#
+        return try pki.directory.write("config-\(UUID().uuidString).json", json)
+    }
+
+    static func json(_ text: String) throws -> JSONValue { try JSONParser.parse(text) }
+
+    @Test("--help works for pinctl and every command", arguments: [[], ["spki"], ["validate"]])
+    func help(_ command: [String]) throws {
+        let result = try PinctlBinary.run(command + ["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: pinctl"))
+        #expect(result.stdout.contains("EXIT CODES"))
+    }
+
+    @Test(
+        "usage errors exit 2 and say what is wrong",
+        arguments: [
+            (["frobnicate"], "unknown command"),
+            ([], "USAGE"),
+            (["spki"], "--pem"),
+            (["spki", "--pem"], "--pem needs a value"),
+            (["spki", "--pem", "/nonexistent.pem"], "cannot read /nonexistent.pem"),
+            (["spki", "--jsn", "--pem", "x"], "unknown option --jsn"),
+            (["spki", "--json=yes", "--pem", "x"], "--json takes no value"),
+            (["validate"], "give the configuration file"),
+            (["validate", "a.json", "b.json"], "exactly one"),
+            (["validate", "--now", "tomorrow", "a.json"], "--now expects an RFC 3339 date"),
+            (["validate", "/nonexistent.json"], "cannot read"),
+        ]
+    )
+    func usage(_ arguments: [String], _ fragment: String) throws {
+        let result = try PinctlBinary.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(fragment), "stderr: \(result.stderr)")
+    }
+
+    @Test("spki --json lists the chain with openssl's pins and marks what the configuration pins")
+    func spkiJSON() throws {
+        let pins = try Self.pki.pins()
+        let config = try Self.configuration(pins: [pins.intermediate, pins.backup])
+        let result = try PinctlBinary.run(["spki", "--json", "--config", config, "--pem", Self.pki.chainPath])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try Self.json(result.stdout)
+        guard case .array(let rows)? = document["certificates"] else {
+            Issue.record("no certificates array in \(result.stdout)")
+            return
+        }
+        #expect(rows.count == 3)
+        #expect(rows.map { $0["index"] } == [.int(1), .int(2), .int(3)])
+        #expect(rows.map { $0["spkiSHA256"] } == [.string(pins.leaf), .string(pins.intermediate), .string(pins.root)])
+        #expect(rows[0]["subject"] == "CN=api.example.com")
+        #expect(rows[1]["issuer"] == "CN=Test Root,O=PinKit Test")
+        #expect(rows[1]["keyType"] == "EC")
+        for key in ["notBefore", "notAfter"] {
+            guard case .string(let text)? = rows[0][key] else {
+                Issue.record("\(key) missing")
+                continue
+            }
+            #expect(RFC3339.parse(text) != nil)
+        }
+        #expect(rows[0]["pinnedBy"] == .array([]))
+        #expect(rows[1]["pinnedBy"] == [["pinSet": "cloud", "label": "pin 0", "role": "active"]])
+    }
+
+    @Test("spki without --config prints pinnedBy null, and human text names every field")
+    func spkiText() throws {
+        let json = try Self.json(try PinctlBinary.run(["spki", "--json", "--pem", Self.pki.leafPath]).stdout)
+        guard case .array(let rows)? = json["certificates"], let first = rows.first else {
+            Issue.record("no certificates in the output")
+            return
+        }
+        #expect(first["pinnedBy"] == .null)
+        let text = try PinctlBinary.run(["spki", "--pem", Self.pki.leafPath, Self.pki.rootPath])
+        #expect(text.status == 0)
+        for fragment in [
+            "[1] CN=api.example.com", "[2] CN=Test Root,O=PinKit Test", "SPKI SHA-256:", "EC P-384", "notAfter:",
+        ] {
+            #expect(text.stdout.contains(fragment), "missing \(fragment)")
+        }
+    }
+
+    @Test("spki on a file with no certificate exits 1 with the reason")
+    func spkiGarbage() throws {
+        let path = try Self.pki.directory.write(
+            "garbage.pem", "-----BEGIN CERTIFICATE-----\nnot base64!\n-----END CERTIFICATE-----\n")
+        let result = try PinctlBinary.run(["spki", "--pem", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("not base64"))
+    }
+
+    @Test("validate: a good configuration exits 0, with the chain too")
+    func validateGood() throws {
+        let pins = try Self.pki.pins()
+        let config = try Self.configuration(pins: [pins.intermediate, pins.root, pins.backup])
+        let result = try PinctlBinary.run(["validate", "--chain", Self.pki.chainPath, config])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("OK"))
+        let production = try PinctlBinary.run([
+            "validate", "--production", "--json", "--chain", Self.pki.chainPath, config,
+        ])
+        #expect(production.status == 0, "\(production.stdout)")
+        #expect(try Self.json(production.stdout)["valid"] == true)
+    }
+
+    @Test("validate: every problem is printed and the exit code is 1")
+    func validateProblems() throws {
+        let pins = try Self.pki.pins()
+        let config = try Self.configuration(
+            pins: [pins.leaf, "sha256/nope", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="],
+            hosts: #"["*.example.com", "co.uk"]"#)
+        let result = try PinctlBinary.run(["validate", "--json", "--chain", Self.pki.chainPath, config])
+        #expect(result.status == 1)
+        let document = try Self.json(result.stdout)
+        #expect(document["valid"] == false)
+        guard case .array(let problems)? = document["problems"] else {
+            Issue.record("no problems array")
+            return
+        }
+        let found = Set(
+            problems.compactMap { problem -> String? in
+                guard case .string(let code)? = problem["code"], case .string(let path)? = problem["path"] else {
+                    return nil
+                }
+                return "\(code) \(path)"
+            })
+        for expected in [
+            "wildcard-host pinSets[0].hosts[0]", "public-suffix-host pinSets[0].hosts[1]",
+            "invalid-pin pinSets[0].pins[1]",
+            "placeholder-pin pinSets[0].pins[2]", "too-few-pins pinSets[0].pins", "leaf-pinned pinSets[0].pins[0]",
+        ] {
+            #expect(found.contains(expected), "missing \(expected) in \(found)")
+        }
+        #expect(problems.allSatisfy { $0["message"] != nil && $0["severity"] != nil })
+    }
+
+    @Test("validate: a configuration that would brick today fails against the chain")
+    func validateBrick() throws {
+        let pins = try Self.pki.pins()
+        let other = try CLIPKI()
+        defer { other.directory.remove() }
+        let config = try Self.configuration(pins: [pins.intermediate, pins.backup])
+        let result = try PinctlBinary.run(["validate", "--chain", other.chainPath, config])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("no-pin-matches-chain"))
+        #expect(result.stdout.contains("would brick today"))
+    }
+
+    @Test("validate: warnings pass the normal check and fail --production")
+    func validateProduction() throws {
+        let pins = try Self.pki.pins()
+        let path = try Self.pki.directory.write(
+            "warn.json",
+            #"{"pinSets": [{"name": "c", "hosts": ["api.example.com"], "mode": "report-only", "pins": [{"sha256": "\#(pins.intermediate)"}, {"sha256": "\#(pins.backup)", "role": "backup"}]}]}"#
+        )
+        #expect(try PinctlBinary.run(["validate", path]).status == 0)
+        let production = try PinctlBinary.run(["validate", "--production", path])
+        #expect(production.status == 1)
+        #expect(production.stdout.contains("report-only-mode"))
+    }
+
+    @Test("validate: expiry is judged at --now")
+    func validateNow() throws {
+        let pins = try Self.pki.pins()
+        let path = try Self.pki.directory.write(
+            "expiring.json",
+            #"{"pinSets": [{"name": "c", "hosts": ["api.example.com"], "expires": "2030-01-01T00:00:00Z", "pins": [{"sha256": "\#(pins.intermediate)"}, {"sha256": "\#(pins.backup)", "role": "backup"}]}]}"#
+        )
+        #expect(try PinctlBinary.run(["validate", "--now", "2029-01-01T00:00:00Z", path]).status == 0)
+        let later = try PinctlBinary.run(["validate", "--now", "2030-06-01T00:00:00Z", path])
+        #expect(later.status == 1)
+        #expect(later.stdout.contains("expired-pin-set"))
+    }
+
+    @Test("validate: malformed JSON exits 1 with the parse position")
+    func validateMalformed() throws {
+        let path = try Self.pki.directory.write("broken.json", "{\n  \"pinSets\": [\n    {\"name\": \"c\",,}\n  ]\n}\n")
+        let result = try PinctlBinary.run(["validate", path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("malformed-json"))
+        #expect(result.stdout.contains("line 3, column 18"))
+    }
+
+    @Test("validate: the flat keys in a property list are accepted")
+    func validatePlist() throws {
+        let pins = try Self.pki.pins()
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict>
+              <key>HLPinnedHosts</key><array><string>api.example.com</string></array>
+              <key>HLPinnedSPKIHashes</key><array><string>\(pins.intermediate)</string><string>\(pins.backup)</string></array>
+            </dict></plist>
+            """
+        let path = try Self.pki.directory.write("Info.plist", plist)
+        let result = try PinctlBinary.run(["validate", "--chain", Self.pki.chainPath, path])
+        #expect(result.status == 0, "\(result.stdout)")
+    }
+}
