@@ -14,6 +14,8 @@ let package = Package(
     products: [
         .library(name: "PinKit", targets: ["PinKit"]),
         .library(name: "PinKitOpenSSL", targets: ["PinKitOpenSSL"]),
+        .library(name: "PinKitTransport", targets: ["PinKitTransport"]),
+        .library(name: "PinKitLab", targets: ["PinKitLab"]),
         .executable(name: "pinctl", targets: ["pinctl"]),
     ],
     targets: [
@@ -22,7 +24,12 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "CPinKitShims", dependencies: ["COpenSSL"]),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "CPinKitShims", dependencies: ["COpenSSL", "CCurl"]),
         // Pure Swift: pins, configuration + guard, host scoping, chain evaluation on
         // platform-neutral certificate facts. No C import, testable without a network.
         .target(name: "PinKit", swiftSettings: strictness),
@@ -30,6 +37,17 @@ let package = Package(
         .target(
             name: "PinKitOpenSSL",
             dependencies: ["PinKit", "COpenSSL", "CPinKitShims"],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "PinKitTransport",
+            dependencies: ["PinKit", "PinKitOpenSSL", "COpenSSL", "CCurl", "CPinKitShims"],
+            swiftSettings: strictness
+        ),
+        // A PKI factory and a loopback TLS server for tests, benchmarks and `pinctl lab`.
+        .target(
+            name: "PinKitLab",
+            dependencies: ["PinKit", "PinKitOpenSSL", "COpenSSL", "CPinKitShims"],
             swiftSettings: strictness
         ),
         .executableTarget(
@@ -43,6 +61,11 @@ let package = Package(
         .testTarget(
             name: "PinKitOpenSSLTests",
             dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PinKitTransportTests",
+            dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab", "PinKitTestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

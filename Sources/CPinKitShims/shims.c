@@ -1,14 +1,13 @@
 #include "CPinKitShims.h"
 #include <openssl/crypto.h>
+#include <openssl/x509v3.h>
+#include <string.h>
 
 long pinkit_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
 
 void pinkit_OPENSSL_free(void *pointer) { OPENSSL_free(pointer); }
 
 unsigned long pinkit_XN_FLAG_RFC2253(void) { return XN_FLAG_RFC2253; }
-
-#include <openssl/x509v3.h>
-#include <string.h>
 
 size_t pinkit_X509_copy_dns_names(X509 *certificate, char *buffer, size_t capacity) {
     GENERAL_NAMES *names = X509_get_ext_d2i(certificate, NID_subject_alt_name, NULL, NULL);
@@ -34,4 +33,79 @@ size_t pinkit_X509_copy_dns_names(X509 *certificate, char *buffer, size_t capaci
     }
     GENERAL_NAMES_free(names);
     return needed;
+}
+
+int pinkit_sk_X509_num(const STACK_OF(X509) *stack) { return stack == NULL ? 0 : sk_X509_num(stack); }
+
+X509 *pinkit_sk_X509_value(const STACK_OF(X509) *stack, int index) { return sk_X509_value(stack, index); }
+
+void pinkit_SSL_CTX_set_servername_callback(SSL_CTX *context, int (*callback)(SSL *, int *, void *), void *argument) {
+    SSL_CTX_set_tlsext_servername_callback(context, callback);
+    SSL_CTX_set_tlsext_servername_arg(context, argument);
+}
+
+int pinkit_SSL_CTX_add1_chain_cert(SSL_CTX *context, X509 *certificate) {
+    return (int)SSL_CTX_add1_chain_cert(context, certificate);
+}
+
+int pinkit_SSL_CTX_set_min_proto_version(SSL_CTX *context, int version) {
+    return (int)SSL_CTX_set_min_proto_version(context, version);
+}
+
+int pinkit_SSL_CTX_set_max_proto_version(SSL_CTX *context, int version) {
+    return (int)SSL_CTX_set_max_proto_version(context, version);
+}
+
+long pinkit_SSL_CTX_set_session_cache_mode(SSL_CTX *context, long mode) {
+    return SSL_CTX_set_session_cache_mode(context, mode);
+}
+
+int pinkit_X509_add_extension(X509 *certificate, X509 *issuer, int nid, const char *value) {
+    X509V3_CTX context;
+    X509V3_set_ctx_nodb(&context);
+    X509V3_set_ctx(&context, issuer != NULL ? issuer : certificate, certificate, NULL, NULL, 0);
+    X509_EXTENSION *extension = X509V3_EXT_conf_nid(NULL, &context, nid, value);
+    if (extension == NULL) {
+        return 0;
+    }
+    int ok = X509_add_ext(certificate, extension, -1);
+    X509_EXTENSION_free(extension);
+    return ok;
+}
+
+CURLcode pinkit_curl_easy_setopt_long(CURL *curl, CURLoption option, long value) {
+    return curl_easy_setopt(curl, option, value);
+}
+CURLcode pinkit_curl_easy_setopt_off_t(CURL *curl, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(curl, option, value);
+}
+CURLcode pinkit_curl_easy_setopt_string(CURL *curl, CURLoption option, const char *value) {
+    return curl_easy_setopt(curl, option, value);
+}
+CURLcode pinkit_curl_easy_setopt_pointer(CURL *curl, CURLoption option, void *value) {
+    return curl_easy_setopt(curl, option, value);
+}
+CURLcode pinkit_curl_easy_setopt_slist(CURL *curl, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(curl, option, value);
+}
+CURLcode pinkit_curl_easy_setopt_data_callback(CURL *curl, CURLoption option, pinkit_curl_data_callback callback) {
+    return curl_easy_setopt(curl, option, callback);
+}
+CURLcode pinkit_curl_easy_setopt_ssl_ctx_callback(CURL *curl, pinkit_curl_ssl_ctx_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_SSL_CTX_FUNCTION, callback);
+}
+CURLcode pinkit_curl_easy_getinfo_long(CURL *curl, CURLINFO info, long *value) {
+    return curl_easy_getinfo(curl, info, value);
+}
+CURLcode pinkit_curl_easy_getinfo_string(CURL *curl, CURLINFO info, const char **value) {
+    return curl_easy_getinfo(curl, info, value);
+}
+CURLcode pinkit_curl_easy_getinfo_pointer(CURL *curl, CURLINFO info, void **value) {
+    return curl_easy_getinfo(curl, info, value);
+}
+CURLMcode pinkit_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+CURLSHcode pinkit_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
+    return curl_share_setopt(share, option, value);
 }

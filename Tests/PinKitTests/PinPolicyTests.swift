@@ -45,7 +45,6 @@ struct PinPolicyTests {
         }
         #expect(match.depth == 3)
         #expect(match.label == "root")
-        #expect(match.subject == "CN=Root")
         #expect(result.allowsConnection)
     }
 

@@ -92,7 +92,11 @@ public struct PinPolicy: Hashable, Sendable {
     /// The host is normalised (ASCII lower case, one trailing dot stripped); patterns match
     /// exactly or, with `includeSubdomains`, on a label boundary; the most specific pattern wins
     /// and an exclusion is a pattern that maps to "not pinned".
-    public func pinSet(for host: String) -> PinSet? {
+    public func pinSet(for host: String) -> PinSet? { match(for: host)?.set }
+
+    /// The pin set that applies to `host` and the host pattern that selected it (RFC 7469's
+    /// "noted hostname"), or nil when the host gets system trust only.
+    public func match(for host: String) -> (set: PinSet, pattern: String)? {
         let normalized = HostName.normalize(host)
         guard !normalized.isEmpty else { return nil }
         var candidate = Substring(normalized)
@@ -101,7 +105,7 @@ public struct PinPolicy: Hashable, Sendable {
             switch rules[String(candidate)] {
             case .excluded?: return nil
             case .pinned(let set, let includeSubdomains)? where isExact || includeSubdomains:
-                return pinSets[set]
+                return (pinSets[set], String(candidate))
             default: break
             }
             guard let dot = candidate.firstIndex(of: ".") else { return nil }

@@ -25,7 +25,6 @@ public struct PinMatch: Hashable, Sendable {
     public var depth: Int
     public var pin: SPKIPin
     public var label: String?
-    public var subject: String
 }
 
 /// Everything needed to explain and report a mismatch: the host, the verified chain's subjects
@@ -48,22 +47,26 @@ extension PinPolicy {
     /// > Warning: pass the *verified* chain, never the list the server sent: a server can append
     /// > a pinned certificate to an unrelated chain.
     public func evaluate(host: String, verifiedChain: [CertificateFacts], now: Date = Date()) -> PinEvaluation {
+        evaluate(host: host, verifiedChainKeys: verifiedChain.map(\.spki), now: now) { verifiedChain }
+    }
+
+    /// The handshake-path form of ``evaluate(host:verifiedChain:now:)``: only the SPKI digests of
+    /// the verified chain (leaf first) are needed to decide; `chain` is called for the full
+    /// certificate facts only when a mismatch must be explained.
+    public func evaluate(
+        host: String,
+        verifiedChainKeys keys: [SPKIPin],
+        now: Date,
+        chain: () -> [CertificateFacts]
+    ) -> PinEvaluation {
         guard let set = pinSet(for: host) else { return .unpinnedHost }
         if let expires = set.expires, expires <= now { return .pinSetExpired(setName: set.name, expired: expires) }
-        for (offset, certificate) in verifiedChain.enumerated() {
+        for (offset, key) in keys.enumerated() {
             // Compare against every pin without an early exit inside the pin loop.
             var found: SPKIPin?
-            for pin in set.pins where pin == certificate.spki { found = pin }
+            for pin in set.pins where pin == key { found = pin }
             if let found {
-                return .matched(
-                    PinMatch(
-                        setName: set.name,
-                        depth: offset + 1,
-                        pin: found,
-                        label: set.labels[found],
-                        subject: certificate.subject
-                    )
-                )
+                return .matched(PinMatch(setName: set.name, depth: offset + 1, pin: found, label: set.labels[found]))
             }
         }
         return .mismatch(
@@ -71,7 +74,7 @@ extension PinPolicy {
                 host: HostName.normalize(host),
                 setName: set.name,
                 mode: set.mode,
-                verifiedChain: verifiedChain,
+                verifiedChain: chain(),
                 expectedPins: set.pins
             )
         )

@@ -11,7 +11,7 @@ public import PinKit
 public final class Certificate: Hashable, @unchecked Sendable {
     // @unchecked Sendable: `x509` is never mutated after init (only const OpenSSL accessors are
     // called on it, which are thread-safe in OpenSSL 3) and every other stored property is a let.
-    let x509: OpaquePointer
+    package let x509: OpaquePointer
 
     /// The platform-neutral facts the core evaluates.
     public let facts: CertificateFacts
@@ -31,7 +31,7 @@ public final class Certificate: Hashable, @unchecked Sendable {
 
     /// Wraps `x509`, taking over the caller's reference (it is freed with this object).
     /// - Throws: ``PinKitError/Code/malformedDER`` when a field the core needs cannot be read.
-    init(takingOwnership x509: OpaquePointer) throws(PinKitError) {
+    package init(takingOwnership x509: OpaquePointer) throws(PinKitError) {
         self.x509 = x509
         do throws(PinKitError) {
             guard let pubkey = X509_get_X509_PUBKEY(x509), let key = X509_get0_pubkey(x509) else {
@@ -60,7 +60,7 @@ public final class Certificate: Hashable, @unchecked Sendable {
     }
 
     /// Makes a new reference to an `X509` that someone else owns (e.g. a chain in a store context).
-    convenience init(borrowing x509: OpaquePointer) throws(PinKitError) {
+    package convenience init(borrowing x509: OpaquePointer) throws(PinKitError) {
         X509_up_ref(x509)
         try self.init(takingOwnership: x509)
     }
@@ -162,7 +162,7 @@ public final class Certificate: Hashable, @unchecked Sendable {
     // MARK: - Reading fields
 
     /// SHA-256 over the DER SubjectPublicKeyInfo exactly as the certificate encodes it.
-    static func sha256(ofEncoded pubkey: OpaquePointer) throws(PinKitError) -> SPKIPin {
+    package static func sha256(ofEncoded pubkey: OpaquePointer) throws(PinKitError) -> SPKIPin {
         let length = i2d_X509_PUBKEY(pubkey, nil)
         guard length > 0 else { throw OpenSSLErrorQueue.error(.malformedDER, "the public key cannot be encoded") }
         var der = [UInt8](repeating: 0, count: Int(length))
@@ -173,7 +173,7 @@ public final class Certificate: Hashable, @unchecked Sendable {
         return try SPKIPin(digest: sha256(der))
     }
 
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+    package static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         _ = SHA256(bytes, bytes.count, &digest)
         return digest
@@ -230,5 +230,29 @@ public final class Certificate: Hashable, @unchecked Sendable {
         var buffer = [CChar](repeating: 0, count: needed)
         _ = pinkit_X509_copy_dns_names(x509, &buffer, needed)
         return buffer.split(separator: 0).map { String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    }
+}
+
+extension Certificate {
+    /// The subject as (short attribute name, UTF-8 value) pairs, in order; for re-issuing a
+    /// certificate with the same subject (cross-signing).
+    public var subjectAttributes: [(attribute: String, value: String)] {
+        guard let name = X509_get_subject_name(x509) else { return [] }
+        var result: [(String, String)] = []
+        for index in 0..<X509_NAME_entry_count(name) {
+            guard let entry = X509_NAME_get_entry(name, index),
+                let object = X509_NAME_ENTRY_get_object(entry),
+                let data = X509_NAME_ENTRY_get_data(entry)
+            else { continue }
+            let nid = OBJ_obj2nid(object)
+            let short = OBJ_nid2sn(nid).map { String(cString: $0) } ?? "CN"
+            var utf8: UnsafeMutablePointer<UInt8>?
+            let length = ASN1_STRING_to_UTF8(&utf8, data)
+            guard length >= 0, let utf8 else { continue }
+            result.append(
+                (short, String(decoding: UnsafeBufferPointer(start: utf8, count: Int(length)), as: UTF8.self)))
+            pinkit_OPENSSL_free(utf8)
+        }
+        return result
     }
 }

@@ -1,0 +1,260 @@
+internal import CCurl
+internal import COpenSSL
+internal import CPinKitShims
+import Foundation
+import PinKit
+import Synchronization
+
+/// One libcurl multi handle with its connection pool and TLS session cache, driven by one
+/// thread: the "session" that DESIGN invariant 4 scopes to one immutable policy.
+///
+/// Requests from any task are queued under a Mutex and the thread is woken with
+/// `curl_multi_wakeup`; every other libcurl call happens on the engine thread.
+final class CurlEngine: @unchecked Sendable {
+    // @unchecked Sendable: `multi`, `share`, `active` and `idle` are touched only on the engine
+    // thread; the cross-thread state is `inbox`, a Mutex.
+    private let multi: UnsafeMutableRawPointer
+    private let share: OpaquePointer?
+    private let inbox = Mutex(Inbox())
+    private var active: [UInt64: (easy: UnsafeMutableRawPointer, transfer: Transfer)] = [:]
+    private var idle: [UnsafeMutableRawPointer] = []
+    private let finished = DispatchSemaphore(value: 0)
+
+    private struct Inbox {
+        var submitted: [Transfer] = []
+        var cancelled: Set<UInt64> = []
+        var shuttingDown = false
+        /// Finish what is running, then stop (a replaced session).
+        var draining = false
+    }
+
+    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    init(maximumConnectionsPerHost: Int, shareTLSSessions: Bool) throws(TransportError) {
+        guard Self.globalInit, let multi = curl_multi_init() else {
+            throw TransportError(.network, "libcurl could not be initialised")
+        }
+        self.multi = multi
+        pinkit_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maximumConnectionsPerHost)
+        if shareTLSSessions, let share = curl_share_init() {
+            pinkit_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+            pinkit_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
+            self.share = OpaquePointer(share)
+        } else {
+            self.share = nil
+        }
+        let thread = Thread { [self] in run() }
+        thread.name = "PinKit transport"
+        thread.start()
+    }
+
+    deinit {
+        shutdown()
+    }
+
+    /// Queues `transfer`; it completes through its continuation.
+    func submit(_ transfer: Transfer) {
+        let accepted = inbox.withLock { inbox -> Bool in
+            guard !inbox.shuttingDown else { return false }
+            inbox.submitted.append(transfer)
+            return true
+        }
+        if accepted {
+            curl_multi_wakeup(multi)
+        } else {
+            transfer.continuation?.resume(returning: .failure(TransportError(.shutDown, "the client was shut down")))
+            transfer.continuation = nil
+        }
+    }
+
+    func cancel(_ id: UInt64) {
+        inbox.withLock { _ = $0.cancelled.insert(id) }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Lets running transfers finish, then frees the session; returns at once.
+    func shutdownWhenIdle() {
+        inbox.withLock { $0.draining = true }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Fails every queued and running request with `shut-down`, then frees libcurl's state.
+    func shutdown() {
+        let alreadyStopping = inbox.withLock { inbox -> Bool in
+            defer { inbox.shuttingDown = true }
+            return inbox.shuttingDown
+        }
+        guard !alreadyStopping else { return }
+        curl_multi_wakeup(multi)
+        finished.wait()
+    }
+
+    private func run() {
+        var stillRunning: Int32 = 0
+        while true {
+            let (submitted, cancelled, stopping, draining) = inbox.withLock { inbox in
+                defer {
+                    inbox.submitted = []
+                    inbox.cancelled = []
+                }
+                return (inbox.submitted, inbox.cancelled, inbox.shuttingDown, inbox.draining)
+            }
+            for transfer in submitted { start(transfer, cancelled: cancelled.contains(transfer.id)) }
+            for id in cancelled {
+                if let entry = active[id] {
+                    complete(
+                        entry.easy, entry.transfer,
+                        .failure(TransportError(.cancelled, "the request was cancelled", host: entry.transfer.host)))
+                }
+            }
+            if stopping {
+                for (_, entry) in active {
+                    complete(
+                        entry.easy, entry.transfer,
+                        .failure(TransportError(.shutDown, "the client was shut down", host: entry.transfer.host)))
+                }
+                break
+            }
+            curl_multi_perform(multi, &stillRunning)
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                let code = message.pointee.data.result
+                var pointer: UnsafeMutableRawPointer?
+                pinkit_curl_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &pointer)
+                guard let pointer else { continue }
+                let transfer = Unmanaged<Transfer>.fromOpaque(pointer).takeUnretainedValue()
+                complete(easy, transfer, result(of: easy, transfer, code))
+            }
+            if draining {
+                // Decided under the lock, so that no submission can slip in unseen.
+                let idleNow = inbox.withLock { inbox -> Bool in
+                    guard active.isEmpty, inbox.submitted.isEmpty else { return false }
+                    inbox.shuttingDown = true
+                    return true
+                }
+                if idleNow { break }
+            }
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+        for easy in idle { curl_easy_cleanup(easy) }
+        idle = []
+        curl_multi_cleanup(multi)
+        if let share { curl_share_cleanup(UnsafeMutableRawPointer(share)) }
+        inbox.withLock { $0.shuttingDown = true }
+        finished.signal()
+    }
+
+    private func start(_ transfer: Transfer, cancelled: Bool) {
+        if cancelled {
+            transfer.continuation?.resume(
+                returning: .failure(TransportError(.cancelled, "the request was cancelled", host: transfer.host)))
+            transfer.continuation = nil
+            return
+        }
+        guard let easy = idle.popLast() ?? curl_easy_init() else {
+            transfer.continuation?.resume(returning: .failure(TransportError(.network, "curl_easy_init failed")))
+            transfer.continuation = nil
+            return
+        }
+        if let failure = transfer.configure(easy, share: share) {
+            curl_easy_reset(easy)
+            idle.append(easy)
+            transfer.continuation?.resume(
+                returning: .failure(TransportError(.invalidRequest, failure, host: transfer.host)))
+            transfer.continuation = nil
+            return
+        }
+        active[transfer.id] = (easy, transfer)
+        curl_multi_add_handle(multi, easy)
+    }
+
+    private func complete(
+        _ easy: UnsafeMutableRawPointer, _ transfer: Transfer, _ result: Result<TransferResult, TransportError>
+    ) {
+        curl_multi_remove_handle(multi, easy)
+        active[transfer.id] = nil
+        if transfer.connectOnly {
+            // A connect-only handle owns its connection; it cannot go back to the pool.
+            curl_easy_cleanup(easy)
+        } else {
+            curl_easy_reset(easy)
+            idle.append(easy)
+        }
+        transfer.continuation?.resume(returning: result)
+        transfer.continuation = nil
+    }
+
+    private func result(of easy: UnsafeMutableRawPointer, _ transfer: Transfer, _ code: CURLcode)
+        -> Result<TransferResult, TransportError>
+    {
+        let verifier = transfer.verifier
+        var pinning: PinEvaluation?
+        if case .evaluated(let evaluation)? = verifier.outcome { pinning = evaluation }
+        guard code == CURLE_OK else { return .failure(error(for: code, transfer)) }
+        var status = 0
+        pinkit_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var version = 0
+        pinkit_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        return .success(
+            TransferResult(
+                status: status,
+                headers: transfer.headers,
+                body: transfer.body,
+                httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? "2" : "1.1",
+                pinning: verifier.callbackRuns > 0 ? pinning : nil,
+                servedChain: verifier.servedChain,
+                verifiedChain: verifier.verifiedChain
+            )
+        )
+    }
+
+    /// Maps libcurl's result and what the handshake callback saw to a typed error.
+    private func error(for code: CURLcode, _ transfer: Transfer) -> TransportError {
+        let host = transfer.host
+        let curlMessage = String(cString: transfer.errorBuffer)
+        let detail = curlMessage.isEmpty ? String(cString: curl_easy_strerror(code)) : curlMessage
+        let curlCode = Int(code.rawValue)
+        switch transfer.verifier.outcome {
+        case .evaluated(.mismatch(let failure))?:
+            return TransportError(
+                .pinMismatch, failure.description, host: host, pinFailure: failure, curlCode: curlCode)
+        case .chainInvalid(let verifyCode, let message)?:
+            let kind: TransportError.Code =
+                [X509_V_ERR_CERT_HAS_EXPIRED, X509_V_ERR_CERT_NOT_YET_VALID].contains(verifyCode)
+                ? .expiredCertificate : .untrustedCertificate
+            return TransportError(kind, "\(host): \(message)", host: host, curlCode: curlCode)
+        case .hostnameMismatch?:
+            return TransportError(
+                .hostnameMismatch,
+                "\(host): the certificate is not valid for this host name",
+                host: host,
+                curlCode: curlCode
+            )
+        default:
+            break
+        }
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return TransportError(.dnsFailure, "\(host): \(detail)", host: host, curlCode: curlCode)
+        case CURLE_COULDNT_CONNECT:
+            return TransportError(.connectionRefused, "\(host): \(detail)", host: host, curlCode: curlCode)
+        case CURLE_OPERATION_TIMEDOUT:
+            return TransportError(.timeout, "\(host): \(detail)", host: host, curlCode: curlCode)
+        case CURLE_WRITE_ERROR where transfer.exceededSizeLimit:
+            return TransportError(
+                .responseTooLarge,
+                "\(host): the response exceeded \(transfer.settings.maximumResponseSize) bytes",
+                host: host,
+                curlCode: curlCode
+            )
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
+            CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER:
+            return TransportError(.tlsHandshake, "\(host): \(detail)", host: host, curlCode: curlCode)
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            return TransportError(.invalidRequest, "\(detail)", host: host, curlCode: curlCode)
+        default:
+            return TransportError(.network, "\(host): \(detail)", host: host, curlCode: curlCode)
+        }
+    }
+}

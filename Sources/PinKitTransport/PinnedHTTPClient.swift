@@ -1,0 +1,236 @@
+public import Foundation
+public import PinKit
+import Synchronization
+
+/// An async HTTPS client that pins inside the TLS handshake (libcurl + an OpenSSL
+/// certificate-verify callback on the verified chain).
+///
+/// A client holds one *session*: a connection pool and TLS session cache bound to one
+/// immutable policy. ``replacePolicy(_:)`` starts a new session, so no connection or TLS
+/// session made under the old policy is ever used under the new one.
+public final class PinnedHTTPClient: Sendable {
+    /// What a session is for. The host-scoping rule is the same for `pinned` and `probe`: a
+    /// self-hosted server gets system trust while the managed cloud stays pinned.
+    public enum Kind: String, Sendable {
+        /// Production traffic.
+        case pinned
+        /// The "change server" onboarding check of a candidate server.
+        case probe
+        /// System trust only, whatever the policy (the kill-switch fetch).
+        case unpinned
+    }
+
+    public enum TrustStore: Sendable, Hashable {
+        /// The system CA bundle.
+        case system
+        /// Only the certificates in this PEM file.
+        case caFile(String)
+    }
+
+    public enum HTTPVersion: Sendable { case http2IfAvailable, http1_1 }
+
+    public struct Configuration: Sendable {
+        public var kind: Kind
+        public var policy: PinPolicy
+        public var trustStore: TrustStore = .system
+        public var connectTimeout: Duration = .seconds(10)
+        public var requestTimeout: Duration = .seconds(30)
+        /// Larger response bodies fail with `response-too-large`.
+        public var maximumResponseSize = 10 * 1024 * 1024
+        /// Off by default. When on, every hop is a new request evaluated under its own host's
+        /// policy, `Authorization` is dropped when the host changes, and http:// is refused.
+        public var followRedirects = false
+        public var maximumRedirects = 5
+        public var httpVersion: HTTPVersion = .http2IfAvailable
+        /// curl `--resolve` entries, `HOST:PORT:ADDRESS`.
+        public var resolve: [String] = []
+        public var maximumConnectionsPerHost = 8
+        /// Keep-alive and TLS session resumption within this session. Off forces a full
+        /// handshake per request (benchmarks, `pinctl check`).
+        public var reuseConnections = true
+        /// Let an intermediate in the trust store act as an anchor (libcurl's default). Off by
+        /// default, so the verified chain reaches a self-signed root and root pins match.
+        public var allowPartialChain = false
+        public var userAgent: String? = "PinKit/0.1"
+        /// Receives pin failures and expired-set notices. Called on the transport thread during
+        /// the handshake: it must return quickly and must not call back into this client.
+        public var observer: (@Sendable (PinningEvent) -> Void)?
+        /// The clock pin-set expiry is judged by.
+        public var now: @Sendable () -> Date = { Date() }
+        /// For the test that shows the verify callback fails closed; never set it otherwise.
+        package var unsafeDisableCurlPeerVerificationForTesting = false
+
+        public init(kind: Kind = .pinned, policy: PinPolicy) {
+            self.kind = kind
+            self.policy = kind == .unpinned ? .systemTrustOnly : policy
+        }
+
+        /// Production traffic under `policy`.
+        public static func pinned(_ policy: PinPolicy) -> Configuration { Configuration(kind: .pinned, policy: policy) }
+        /// The "change server" check: same policy, its own session.
+        public static func probe(_ policy: PinPolicy) -> Configuration { Configuration(kind: .probe, policy: policy) }
+        /// System trust only.
+        public static func unpinned() -> Configuration { Configuration(kind: .unpinned, policy: .systemTrustOnly) }
+    }
+
+    private let state: Mutex<(configuration: Configuration, engine: CurlEngine)>
+    private let nextID = Atomic<UInt64>(1)
+
+    /// - Throws: ``TransportError`` when libcurl cannot be initialised.
+    public init(_ configuration: Configuration) throws(TransportError) {
+        let engine = try CurlEngine(
+            maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
+            shareTLSSessions: configuration.reuseConnections
+        )
+        state = Mutex((configuration, engine))
+    }
+
+    deinit { state.withLock { $0.engine.shutdown() } }
+
+    public var configuration: Configuration { state.withLock { $0.configuration } }
+
+    /// Starts a new session under `policy`: requests from now on use new connections and new
+    /// TLS sessions; requests already running finish on the old session, which then closes.
+    public func replacePolicy(_ policy: PinPolicy) throws(TransportError) {
+        var configuration = self.configuration
+        configuration.policy = configuration.kind == .unpinned ? .systemTrustOnly : policy
+        let engine = try CurlEngine(
+            maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
+            shareTLSSessions: configuration.reuseConnections
+        )
+        let old = state.withLock { state in
+            defer { state = (configuration, engine) }
+            return state.engine
+        }
+        old.shutdownWhenIdle()
+    }
+
+    /// For the test that shows why sessions are policy-scoped: swaps the policy but keeps the
+    /// old connection pool and TLS sessions. Never call it otherwise.
+    package func unsafeReplacePolicyKeepingConnectionsForTesting(_ policy: PinPolicy) {
+        state.withLock { $0.configuration.policy = policy }
+    }
+
+    /// Fails running requests with `shut-down` and frees the session.
+    public func shutdown() { state.withLock { $0.engine }.shutdown() }
+
+    /// Sends `request`; any HTTP status is a response. Redirects are followed only when the
+    /// configuration says so.
+    /// - Throws: ``TransportError``: pin mismatch, invalid chain, network, cancellation, size.
+    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        var current = request
+        var hops = 0
+        while true {
+            let (result, url) = try await perform(current, connectOnly: false)
+            let response = HTTPResponse(
+                status: result.status,
+                headers: result.headers,
+                body: result.body,
+                url: url,
+                httpVersion: result.httpVersion,
+                pinning: result.pinning
+            )
+            guard configuration.followRedirects, [301, 302, 303, 307, 308].contains(response.status),
+                let location = response.headers["Location"]
+            else { return response }
+            hops += 1
+            guard hops <= configuration.maximumRedirects else {
+                throw TransportError(
+                    .tooManyRedirects, "more than \(configuration.maximumRedirects) redirects", host: url.host ?? "")
+            }
+            guard let next = URL(string: location, relativeTo: url)?.absoluteURL else {
+                throw TransportError(.invalidRequest, "unusable redirect Location \(location)", host: url.host ?? "")
+            }
+            current = Self.redirected(current, to: next, status: response.status)
+        }
+    }
+
+    /// Connects and handshakes with `host` (no HTTP), returning the chains and the pin decision.
+    /// - Throws: ``TransportError`` as ``send(_:)`` does.
+    public func handshake(host: String, port: Int = 443) async throws(TransportError) -> HandshakeReport {
+        guard let url = URL(string: "https://\(host.contains(":") ? "[\(host)]" : host):\(port)/") else {
+            throw TransportError(.invalidRequest, "not a usable host: \(host)", host: host)
+        }
+        let (result, _) = try await perform(HTTPRequest(url: url), connectOnly: true, captureChains: true)
+        return HandshakeReport(
+            host: HostName.normalize(host),
+            port: port,
+            servedChain: result.servedChain,
+            verifiedChain: result.verifiedChain,
+            pinning: result.pinning ?? .unpinnedHost
+        )
+    }
+
+    private func perform(
+        _ request: HTTPRequest,
+        connectOnly: Bool,
+        captureChains: Bool = false,
+        retried: Bool = false
+    ) async throws(TransportError) -> (TransferResult, URL) {
+        let (configuration, engine) = state.withLock { ($0.configuration, $0.engine) }
+        let url = request.url
+        guard url.scheme?.lowercased() == "https", let rawHost = url.host, !rawHost.isEmpty else {
+            throw TransportError(.invalidRequest, "only https URLs with a host are allowed, saw \(url.absoluteString)")
+        }
+        let host = HostName.normalize(rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
+        let port = url.port ?? 443
+        let verifier = HandshakeVerifier(
+            policy: configuration.policy,
+            host: host,
+            port: port,
+            now: configuration.now,
+            observer: configuration.observer,
+            captureChains: captureChains
+        )
+        let transfer = Transfer(
+            id: nextID.add(1, ordering: .relaxed).oldValue,
+            request: request,
+            host: host,
+            port: port,
+            verifier: verifier,
+            settings: configuration,
+            connectOnly: connectOnly
+        )
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                transfer.continuation = continuation
+                engine.submit(transfer)
+            }
+        } onCancel: {
+            engine.cancel(transfer.id)
+        }
+        // A request that raced ``replacePolicy(_:)`` onto the closing session goes to the new one.
+        if case .failure(let error) = result, error.code == .shutDown, !retried,
+            state.withLock({ $0.engine !== engine })
+        {
+            return try await perform(request, connectOnly: connectOnly, captureChains: captureChains, retried: true)
+        }
+        return (try result.get(), url)
+    }
+
+    static func redirected(_ request: HTTPRequest, to next: URL, status: Int) -> HTTPRequest {
+        var copy = request
+        copy.url = next
+        if status == 303 || ((status == 301 || status == 302) && request.method == "POST") {
+            copy.method = "GET"
+            copy.body = nil
+        }
+        if HostName.normalize(next.host ?? "") != HostName.normalize(request.url.host ?? "") {
+            // Credentials are for the host they were given to.
+            copy.headers.set("Authorization", nil)
+            copy.headers.set("Cookie", nil)
+        }
+        return copy
+    }
+}
+
+/// The outcome of ``PinnedHTTPClient/handshake(host:port:)``.
+public struct HandshakeReport: Sendable {
+    public var host: String
+    public var port: Int
+    /// As the server sent it, leaf first.
+    public var servedChain: [CertificateFacts]
+    /// As OpenSSL built and verified it, leaf first.
+    public var verifiedChain: [CertificateFacts]
+    public var pinning: PinEvaluation
+}
