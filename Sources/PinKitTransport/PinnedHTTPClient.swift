@@ -27,7 +27,7 @@ public final class PinnedHTTPClient: Sendable {
         case caFile(String)
     }
 
-    public enum HTTPVersion: Sendable { case http2IfAvailable, http1_1 }
+    public enum HTTPVersion: Sendable { case http2IfAvailable, http1Only }
 
     public struct Configuration: Sendable {
         public var kind: Kind

@@ -101,7 +101,7 @@ final class Transfer: @unchecked Sendable {
             check(pinkit_curl_easy_setopt_long(easy, CURLOPT_CONNECT_ONLY, 1), "connect only")
             return failure
         }
-        let version = settings.httpVersion == .http1_1 ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS
+        let version = settings.httpVersion == .http1Only ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(version)), "HTTP version")
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0), "redirects")
         check(pinkit_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, Self.writeCallback), "write")
