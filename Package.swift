@@ -52,7 +52,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "pinctl",
-            dependencies: ["PinKit", "PinKitOpenSSL"],
+            dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport"],
+            swiftSettings: strictness
+        ),
+        // Prints JSON measurements; never a timed test.
+        .executableTarget(
+            name: "pinkit-bench",
+            dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab"],
+            path: "Benchmarks/PinKitBenchmarks",
             swiftSettings: strictness
         ),
         // Helpers shared by the test targets: running the openssl CLI and pinctl, temp dirs.
@@ -70,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PinctlTests",
-            dependencies: ["pinctl", "PinKit", "PinKitTestSupport"],
+            dependencies: ["pinctl", "PinKit", "PinKitOpenSSL", "PinKitLab", "PinKitTestSupport"],
             swiftSettings: strictness
         ),
     ],

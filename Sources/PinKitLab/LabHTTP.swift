@@ -80,6 +80,9 @@ enum LabHTTPParser {
         let body = Array(buffer[bodyStart..<bodyStart + length])
         buffer.removeFirst(bodyStart + length)
         let connectionHeader = headers.first { $0.0.lowercased() == "connection" }?.1.lowercased()
+        // HTTP/1.0 closes after each response unless asked to keep the connection.
+        let keepAlive =
+            requestLine[2] == "HTTP/1.0" ? connectionHeader == "keep-alive" : connectionHeader != "close"
         let request = LabRequest(
             method: String(requestLine[0]),
             target: String(requestLine[1]),
@@ -88,7 +91,7 @@ enum LabHTTPParser {
             serverName: nil,
             connection: 0
         )
-        return (request, connectionHeader != "close")
+        return (request, keepAlive)
     }
 
     static func serialize(_ response: LabResponse, keepAlive: Bool, isHead: Bool) -> [UInt8] {

@@ -47,12 +47,18 @@ public struct LabPKI: Sendable {
     public let backupKey: PrivateKey
 
     /// Creates a PKI named `name` (it appears in every subject).
-    public init(name: String = "PinKit Lab", referenceTime: Date = Date(), keyKind: PrivateKey.Kind = .ecP256)
-        throws(PinKitError)
-    {
+    /// - Parameters:
+    ///   - keyKind: the intermediate's and backup key's algorithm.
+    ///   - rootKeyKind: the root's (default P-384 with P-256 below it, like GTS Root R4 over WE1).
+    public init(
+        name: String = "PinKit Lab",
+        referenceTime: Date = Date(),
+        keyKind: PrivateKey.Kind = .ecP256,
+        rootKeyKind: PrivateKey.Kind? = nil
+    ) throws(PinKitError) {
         self.name = name
         self.referenceTime = referenceTime
-        let rootKey = try PrivateKey.generate(keyKind == .ecP256 ? .ecP384 : keyKind)
+        let rootKey = try PrivateKey.generate(rootKeyKind ?? (keyKind == .ecP256 ? .ecP384 : keyKind))
         let root = try CertificateBuilder(
             commonName: "\(name) Root",
             organization: name,

@@ -191,7 +191,11 @@ final class CurlEngine: @unchecked Sendable {
         let verifier = transfer.verifier
         var pinning: PinEvaluation?
         if case .evaluated(let evaluation)? = verifier.outcome { pinning = evaluation }
-        guard code == CURLE_OK else { return .failure(error(for: code, transfer)) }
+        guard code == CURLE_OK else {
+            var failure = error(for: code, transfer)
+            failure.servedChainPEM = verifier.servedChainPEM
+            return .failure(failure)
+        }
         var status = 0
         pinkit_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         var version = 0
@@ -204,6 +208,7 @@ final class CurlEngine: @unchecked Sendable {
                 httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? "2" : "1.1",
                 pinning: verifier.callbackRuns > 0 ? pinning : nil,
                 servedChain: verifier.servedChain,
+                servedChainPEM: verifier.servedChainPEM,
                 verifiedChain: verifier.verifiedChain
             )
         )

@@ -54,6 +54,7 @@ final class HandshakeVerifier: @unchecked Sendable {
 
     private(set) var outcome: Outcome?
     private(set) var servedChain: [CertificateFacts] = []
+    private(set) var servedChainPEM: [String] = []
     private(set) var verifiedChain: [CertificateFacts] = []
     private(set) var callbackRuns = 0
 
@@ -77,7 +78,10 @@ final class HandshakeVerifier: @unchecked Sendable {
     func verify(_ store: OpaquePointer) -> Int32 {
         callbackRuns += 1
         let served = Self.served(store)
-        if captureChains { servedChain = Self.facts(served) }
+        if captureChains {
+            servedChain = Self.facts(served)
+            servedChainPEM = Self.pem(served)
+        }
         guard X509_verify_cert(store) == 1 else {
             let code = X509_STORE_CTX_get_error(store)
             outcome = .chainInvalid(code: code, message: String(cString: X509_verify_cert_error_string(Int(code))))

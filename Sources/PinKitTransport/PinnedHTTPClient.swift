@@ -156,6 +156,7 @@ public final class PinnedHTTPClient: Sendable {
             host: HostName.normalize(host),
             port: port,
             servedChain: result.servedChain,
+            servedChainPEM: result.servedChainPEM,
             verifiedChain: result.verifiedChain,
             pinning: result.pinning ?? .unpinnedHost
         )
@@ -230,6 +231,8 @@ public struct HandshakeReport: Sendable {
     public var port: Int
     /// As the server sent it, leaf first.
     public var servedChain: [CertificateFacts]
+    /// The same, as PEM.
+    public var servedChainPEM: [String]
     /// As OpenSSL built and verified it, leaf first.
     public var verifiedChain: [CertificateFacts]
     public var pinning: PinEvaluation

@@ -189,5 +189,6 @@ struct TransferResult: Sendable {
     var httpVersion: String
     var pinning: PinEvaluation?
     var servedChain: [CertificateFacts]
+    var servedChainPEM: [String]
     var verifiedChain: [CertificateFacts]
 }

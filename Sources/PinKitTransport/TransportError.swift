@@ -39,6 +39,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public var pinFailure: PinFailure?
     /// libcurl's result code, when libcurl reported the failure.
     public var curlCode: Int?
+    /// PEM of the chain the server sent, when the request asked for chains
+    /// (``PinnedHTTPClient/handshake(host:port:)``) and the server sent one.
+    public var servedChainPEM: [String] = []
 
     public init(_ code: Code, _ reason: String, host: String = "", pinFailure: PinFailure? = nil, curlCode: Int? = nil)
     {

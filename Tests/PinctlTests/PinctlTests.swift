@@ -18,7 +18,7 @@ struct PinctlTests {
 
     static func json(_ text: String) throws -> JSONValue { try JSONParser.parse(text) }
 
-    @Test("--help works for pinctl and every command", arguments: [[], ["spki"], ["validate"]])
+    @Test("--help works for pinctl and every command", arguments: [[], ["spki"], ["validate"], ["check"]])
     func help(_ command: [String]) throws {
         let result = try PinctlBinary.run(command + ["--help"])
         #expect(result.status == 0)

@@ -26,6 +26,16 @@ public struct SPKIPin: Hashable, Sendable, CustomStringConvertible {
         (w0, w1, w2, w3) = (words[0], words[1], words[2], words[3])
     }
 
+    /// Creates a pin from exactly 32 digest bytes without copying them into an array (the
+    /// handshake path). The caller guarantees the count.
+    package init(unsafeDigest bytes: UnsafeRawBufferPointer) {
+        precondition(bytes.count == Self.byteCount)
+        func word(_ offset: Int) -> UInt64 {
+            UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
+        (w0, w1, w2, w3) = (word(0), word(8), word(16), word(24))
+    }
+
     /// Parses a pin in any accepted form: plain base64, `sha256/…` (OkHttp), `sha256//…` (curl)
     /// or `pin-sha256="…"` (HPKP). Surrounding white space is ignored.
     /// - Throws: ``PinKitError/Code/invalidPin`` saying what was expected and what was seen.

@@ -162,22 +162,40 @@ public final class Certificate: Hashable, @unchecked Sendable {
     // MARK: - Reading fields
 
     /// SHA-256 over the DER SubjectPublicKeyInfo exactly as the certificate encodes it.
+    ///
+    /// On the handshake path: one encoding of the already-decoded key, one digest with an
+    /// algorithm fetched once (OpenSSL 3's one-shot `SHA256()` fetches it on every call).
     package static func sha256(ofEncoded pubkey: OpaquePointer) throws(PinKitError) -> SPKIPin {
-        let length = i2d_X509_PUBKEY(pubkey, nil)
-        guard length > 0 else { throw OpenSSLErrorQueue.error(.malformedDER, "the public key cannot be encoded") }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        der.withUnsafeMutableBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            _ = i2d_X509_PUBKEY(pubkey, &cursor)
+        var encoded: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509_PUBKEY(pubkey, &encoded)
+        guard length > 0, let encoded else {
+            throw OpenSSLErrorQueue.error(.malformedDER, "the public key cannot be encoded")
         }
-        return try SPKIPin(digest: sha256(der))
+        defer { pinkit_OPENSSL_free(encoded) }
+        return try digestPin(UnsafeRawBufferPointer(start: encoded, count: Int(length)))
     }
 
     package static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        _ = SHA256(bytes, bytes.count, &digest)
-        return digest
+        bytes.withUnsafeBytes { input in
+            var digest = [UInt8](repeating: 0, count: 32)
+            var size: UInt32 = 32
+            _ = EVP_Digest(input.baseAddress, input.count, &digest, &size, sha256Algorithm, nil)
+            return digest
+        }
     }
+
+    private static func digestPin(_ bytes: UnsafeRawBufferPointer) throws(PinKitError) -> SPKIPin {
+        var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var size: UInt32 = 32
+        let ok = withUnsafeMutableBytes(of: &digest) { output in
+            EVP_Digest(bytes.baseAddress, bytes.count, output.baseAddress, &size, sha256Algorithm, nil)
+        }
+        guard ok == 1, size == 32 else { throw OpenSSLErrorQueue.error(.openSSL, "SHA-256 failed") }
+        return withUnsafeBytes(of: &digest) { SPKIPin(unsafeDigest: $0) }
+    }
+
+    /// Fetched once: a fetched algorithm is immutable and safe to share between threads.
+    nonisolated(unsafe) private static let sha256Algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
 
     private static func keyType(of key: OpaquePointer) -> (String, String?) {
         switch EVP_PKEY_get_base_id(key) {
@@ -254,5 +272,14 @@ extension Certificate {
             pinkit_OPENSSL_free(utf8)
         }
         return result
+    }
+}
+
+extension Certificate {
+    /// Hashes the SPKI again from the decoded `X509` (what the handshake path does per
+    /// certificate); for benchmarks that compare it with re-parsing DER.
+    package func recomputedSPKI() throws(PinKitError) -> SPKIPin {
+        guard let pubkey = X509_get_X509_PUBKEY(x509) else { throw PinKitError(.malformedDER, "no public key") }
+        return try Self.sha256(ofEncoded: pubkey)
     }
 }

@@ -1,50 +1,65 @@
 import Foundation
 import PinKit
 import PinKitOpenSSL
+import PinKitTransport
 
 /// `pinctl spki`: every certificate of a chain with its SPKI pin.
 struct SpkiCommand: Command {
     static let name = "spki"
-    static let abstract = "List the certificates of PEM/DER files with their SPKI SHA-256 pins."
+    static let abstract = "List certificates of PEM/DER files or a live host with their SPKI SHA-256 pins."
     static let help = """
         USAGE: pinctl spki [--json] [--config FILE] --pem FILE...
+               pinctl spki [--json] [--config FILE] [--ca-file FILE] [--resolve HOST:PORT:ADDRESS] HOST[:PORT]
 
-        Lists every certificate of the given files in order (index 1 is the leaf when the
-        files hold a chain): subject and issuer (RFC 2253, as `openssl x509 -nameopt RFC2253`
-        prints them), notBefore and notAfter (UTC), key type and size, and the SPKI SHA-256
-        pin (base64, identical to the openssl pipeline). With --config, also which pin set
-        and label pin each certificate.
+        Lists every certificate in order (index 1 is the leaf when the input is a chain):
+        subject and issuer (RFC 2253, as `openssl x509 -nameopt RFC2253` prints them),
+        notBefore and notAfter (UTC), key type and size, and the SPKI SHA-256 pin (base64,
+        identical to the openssl pipeline). With --config, also which pin set and label pin
+        each certificate. For a live host, the chain is listed as the server sent it, even
+        when it would not be trusted.
 
         OPTIONS:
           --pem FILE...    PEM (one or more certificates, text around them allowed) or DER files
           --config FILE    a pin configuration (JSON or property list) to mark pinned keys
+        \(ConnectionOptions.help)
           --json           print {"certificates":[{"index",...,"spkiSHA256","pinnedBy"}]}
           -h, --help       show this help
 
         EXIT CODES: 0 listed; 1 a file holds no readable certificate or the configuration is
-        malformed; 2 usage error (including an unreadable path).
+        malformed; 2 usage error (including an unreadable path); 3 the host could not be reached
+        or sent no certificate.
         """
 
     var json: Bool
     var configPath: String?
     var pemPaths: [String]
+    var connection: ConnectionOptions
+    var target: HostTarget?
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         json = try arguments.flag("--json")
         configPath = try arguments.value("--config")
         pemPaths = try arguments.values("--pem", multiple: true)
+        connection = try ConnectionOptions(parsing: &arguments)
         let rest = try arguments.positionals()
-        if !rest.isEmpty {
-            throw UsageError("unexpected argument \(rest[0]) (live hosts are not supported yet; give --pem FILE)")
-        }
+        guard rest.count <= 1 else { throw UsageError("give one HOST[:PORT], saw \(rest.count) targets") }
+        target = try rest.first.map { text throws(UsageError) in try HostTarget(parsing: text) }
     }
 
     func validate() throws(UsageError) {
-        if pemPaths.isEmpty { throw UsageError("give at least one certificate file with --pem FILE") }
+        if pemPaths.isEmpty && target == nil {
+            throw UsageError("give certificate files with --pem FILE, or a HOST[:PORT]")
+        }
+        if !pemPaths.isEmpty && target != nil {
+            throw UsageError("give either --pem FILE... or a HOST[:PORT], not both")
+        }
     }
 
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
         var certificates: [(path: String, certificate: Certificate)] = []
+        if let target {
+            certificates = try liveChain(target).map { ("\(target.host):\(target.port)", $0) }
+        }
         for path in pemPaths {
             try requireReadable(path)
             do {
@@ -97,6 +112,30 @@ struct SpkiCommand: Command {
             console.out(text.joined(separator: "\n"))
         }
         return .success
+    }
+
+    /// The chain a live host sends, captured during the handshake whether or not it is trusted.
+    private func liveChain(_ target: HostTarget) throws(CommandFailure) -> [Certificate] {
+        let client = try connection.client(.systemTrustOnly)
+        defer { client.shutdown() }
+        let outcome = runBlocking { () -> Result<[String], TransportError> in
+            do throws(TransportError) {
+                return .success(try await client.handshake(host: target.host, port: target.port).servedChainPEM)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let pem: [String]
+        switch outcome {
+        case .success(let chain): pem = chain
+        case .failure(let error) where !error.servedChainPEM.isEmpty: pem = error.servedChainPEM
+        case .failure(let error): throw CommandFailure(.network, error.reason)
+        }
+        do {
+            return try Certificate.load(pem: pem.joined())
+        } catch {
+            throw CommandFailure(.network, "\(target.host) sent no readable certificate: \(error.reason)")
+        }
     }
 
     private struct Pinner {

@@ -1,0 +1,305 @@
+// pinkit-bench: prints one JSON document of measurements. Every comparison is measured side by
+// side in this one run (interleaved rounds), so the ratios hold on a noisy shared machine even
+// when the absolute numbers do not. Never a timed test: run it by hand or from CI for figures.
+import Foundation
+import PinKit
+import PinKitLab
+import PinKitOpenSSL
+import PinKitTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+struct Options {
+    var seconds = 1.0
+    var rounds = 5
+    var only: Set<String> = []
+    var urlSessionChild: String?
+
+    init(_ arguments: [String]) {
+        var iterator = arguments.makeIterator()
+        while let word = iterator.next() {
+            switch word {
+            case "--seconds": seconds = Double(iterator.next() ?? "") ?? seconds
+            case "--rounds": rounds = Int(iterator.next() ?? "") ?? rounds
+            case "--only": only.insert(iterator.next() ?? "")
+            case "--urlsession-child": urlSessionChild = iterator.next()
+            case "-h", "--help":
+                print("usage: pinkit-bench [--seconds S per round] [--rounds N] [--only transport|evaluator]")
+                exit(0)
+            default:
+                FileHandle.standardError.write(Data("pinkit-bench: unknown argument \(word)\n".utf8))
+                exit(2)
+            }
+        }
+    }
+
+    func wants(_ group: String) -> Bool { only.isEmpty || only.contains(group) }
+}
+
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+
+// The URLSession half of the keep-alive comparison. FoundationNetworking on Linux trusts only
+// libcurl's compiled-in bundle (its CA-file variable is read on Android alone), so the parent
+// runs this in a private mount namespace where the lab CA is bound over that bundle; the system
+// store itself is never touched. Each "go" line from the parent runs one round.
+if let child = options.urlSessionChild, let url = URL(string: child) {
+    let session = URLSession(configuration: .ephemeral)
+    while let line = readLine(), line == "go" {
+        var answer: String
+        do {
+            answer = String(try await rate(seconds: options.seconds) { _ = try await session.data(from: url) })
+        } catch {
+            answer = "error \(error)"
+        }
+        FileHandle.standardOutput.write(Data((answer + "\n").utf8))
+    }
+    exit(0)
+}
+var report: [(key: String, value: JSONValue)] = [
+    ("machine", ["cores": .int(ProcessInfo.processInfo.activeProcessorCount)]),
+    ("secondsPerRound", .number(String(options.seconds))), ("rounds", .int(options.rounds)),
+]
+
+func number(_ value: Double, digits: Int = 3) -> JSONValue {
+    .number(String(format: "%.\(digits)f", value))
+}
+
+/// Runs `body` repeatedly for `seconds`; returns operations per second.
+func rate(seconds: Double, _ body: () async throws -> Void) async rethrows -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var count = 0
+    while clock.now - start < .milliseconds(Int(seconds * 1000)) {
+        try await body()
+        count += 1
+    }
+    let elapsed = clock.now - start
+    return Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+// MARK: - Evaluator and hashing costs
+
+if options.wants("evaluator") {
+    let pki = try LabPKI(name: "Bench")
+    let leaf = try pki.leaf(["api.example.com"])
+    let chain = leaf.chain + [pki.root.certificate]
+    let configuration = try PinConfiguration.parse(
+        Data(
+            #"{"pinSets": [{"name": "b", "hosts": ["api.example.com"], "pins": [{"sha256": "\#(pki.root.pin.base64)"}, {"sha256": "\#(pki.backupKey.spkiPin.base64)", "role": "backup"}]}]}"#
+                .utf8
+        )
+    )
+    let policy = try PinPolicy(configuration)
+    let keys = chain.map(\.spkiSHA256)
+    let iterations = 200_000
+    var sink = 0
+    let clock = ContinuousClock()
+    let evaluate = clock.measure {
+        for index in 0..<iterations {
+            let host = index & 1 == 0 ? "api.example.com" : "v2.api.example.com"
+            if case .matched(let match) = policy.evaluate(
+                host: host, verifiedChainKeys: keys, now: Date(), chain: { [] })
+            {
+                sink &+= match.depth
+            }
+        }
+    }
+    let hashIterations = 50_000
+    let pubkeyHash = clock.measure {
+        for _ in 0..<hashIterations { sink &+= Int(chain[0].spkiSHA256.digest[0]) }
+    }
+    let der = chain[0].der
+    let hashFromX509 = clock.measure {
+        for _ in 0..<hashIterations {
+            if let pin = try? chain[0].recomputedSPKI() { sink &+= Int(pin.digest[0]) }
+        }
+    }
+    let reparse = clock.measure {
+        for _ in 0..<(hashIterations / 10) {
+            if let certificate = try? Certificate(der: der) { sink &+= Int(certificate.spkiSHA256.digest[0]) }
+        }
+    }
+    func micro(_ duration: Duration, _ count: Int) -> Double {
+        (Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12) / Double(count)
+    }
+    _ = pubkeyHash
+    report.append(
+        (
+            "evaluator",
+            [
+                "chainLength": .int(keys.count),
+                "evaluateMicrosecondsPerChain": number(micro(evaluate, iterations)),
+                "spkiHashFromX509Microseconds": number(micro(hashFromX509, hashIterations)),
+                "certificateParseFromDERMicroseconds": number(micro(reparse, hashIterations / 10)),
+                "checksum": .int(sink & 0xFFFF),
+            ]
+        )
+    )
+}
+
+// MARK: - Transport
+
+if options.wants("transport") {
+    // P-256 throughout: the most common web PKI shape, and the cheapest chain to verify.
+    let pki = try LabPKI(
+        name: "Bench", rootKeyKind: ProcessInfo.processInfo.environment["BENCH_P384_ROOT"] == nil ? .ecP256 : .ecP384)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinkit-bench-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let caFile = try LabPKI.writeCAFile([pki.root.certificate], to: directory.appendingPathComponent("ca.pem").path)
+    let server = try LabTLSServer(identity: try pki.leaf(["api.example.com", "localhost"])) { _ in .text("ok") }
+    defer { server.stop() }
+    let configuration = try PinConfiguration.parse(
+        Data(
+            #"{"pinSets": [{"name": "b", "hosts": ["api.example.com"], "pins": [{"sha256": "\#(pki.intermediate.pin.base64)"}, {"sha256": "\#(pki.backupKey.spkiPin.base64)", "role": "backup"}]}]}"#
+                .utf8
+        )
+    )
+    let policy = try PinPolicy(configuration)
+    func client(_ policy: PinPolicy, reuse: Bool) throws -> PinnedHTTPClient {
+        var settings = PinnedHTTPClient.Configuration.pinned(policy)
+        settings.trustStore = .caFile(caFile)
+        settings.resolve = [server.resolveEntry(for: "api.example.com")]
+        settings.reuseConnections = reuse
+        settings.httpVersion = .http1Only
+        return try PinnedHTTPClient(settings)
+    }
+    let url = URL(string: server.url(host: "api.example.com"))!
+    let request = HTTPRequest(url: url)
+
+    // Full handshakes: pinned and unpinned clients, interleaved round by round.
+    let pinnedFresh = try client(policy, reuse: false)
+    let unpinnedFresh = try client(.systemTrustOnly, reuse: false)
+    _ = try await pinnedFresh.send(request)
+    _ = try await unpinnedFresh.send(request)
+    var pinnedRates: [Double] = []
+    var unpinnedRates: [Double] = []
+    var ratios: [Double] = []
+    for round in 0..<options.rounds {
+        // Alternate which goes first, so neither always gets the warmer machine.
+        let order = round % 2 == 0 ? [true, false] : [false, true]
+        var pinned = 0.0
+        var unpinned = 0.0
+        for isPinned in order {
+            let value = try await rate(seconds: options.seconds) {
+                _ = try await (isPinned ? pinnedFresh : unpinnedFresh).send(request)
+            }
+            if isPinned { pinned = value } else { unpinned = value }
+        }
+        pinnedRates.append(pinned)
+        unpinnedRates.append(unpinned)
+        ratios.append(pinned / unpinned)
+    }
+
+    // openssl s_time against the same server: the handshake rate a bare OpenSSL client reaches.
+    var sTimeRate = 0.0
+    let sTime = Process()
+    sTime.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    let sTimeSeconds = max(2, Int(options.seconds * Double(options.rounds) / 2))
+    sTime.arguments = [
+        "openssl", "s_time", "-connect", "127.0.0.1:\(server.port)", "-new", "-time", "\(sTimeSeconds)", "-www", "/",
+    ]
+    let pipe = Pipe()
+    sTime.standardOutput = pipe
+    sTime.standardError = FileHandle.nullDevice
+    let sTimeStart = ContinuousClock.now
+    try sTime.run()
+    let sTimeOutput = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    sTime.waitUntilExit()
+    let sTimeElapsed = ContinuousClock.now - sTimeStart
+    // "N connections in T real seconds, …": T is whole seconds, so divide by our own wall time.
+    for line in sTimeOutput.split(separator: "\n") where line.contains("real seconds") {
+        if let connections = Double(line.split(separator: " ")[0]) {
+            sTimeRate =
+                connections
+                / (Double(sTimeElapsed.components.seconds) + Double(sTimeElapsed.components.attoseconds) / 1e18)
+        }
+    }
+
+    // Keep-alive: the pinned client vs Foundation's URLSession on the same server, interleaved.
+    let keepAlive = try client(policy, reuse: true)
+    _ = try await keepAlive.send(request)
+    var keepAliveRates: [Double] = []
+    var urlSessionRates: [Double] = []
+    var urlSessionNote = "URLSession ran in a private mount namespace trusting the lab CA"
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+    let bundle = "/etc/ssl/certs/ca-certificates.crt"
+    child.arguments = [
+        "-m", "--propagation", "private", "sh", "-c",
+        "mount --bind \"$1\" \(bundle) && exec \"$2\" --seconds \"$3\" --urlsession-child \"$4\"", "sh", caFile,
+        CommandLine.arguments[0], String(options.seconds), server.url(host: "localhost"),
+    ]
+    let toChild = Pipe()
+    let fromChild = Pipe()
+    child.standardInput = toChild
+    child.standardOutput = fromChild
+    child.standardError = FileHandle.nullDevice
+    func childRound() async throws -> Double? {
+        toChild.fileHandleForWriting.write(Data("go\n".utf8))
+        var line: [UInt8] = []
+        while true {
+            let byte = fromChild.fileHandleForReading.readData(ofLength: 1)
+            guard let first = byte.first else { return nil }
+            if first == UInt8(ascii: "\n") { break }
+            line.append(first)
+        }
+        return Double(String(decoding: line, as: UTF8.self))
+    }
+    do {
+        try child.run()
+        _ = try await childRound()  // warm-up: connection and handshake
+        for round in 0..<options.rounds {
+            let order = round % 2 == 0 ? [true, false] : [false, true]
+            for isPinned in order {
+                if isPinned {
+                    keepAliveRates.append(
+                        try await rate(seconds: options.seconds) { _ = try await keepAlive.send(request) })
+                } else if let value = try await childRound() {
+                    urlSessionRates.append(value)
+                }
+            }
+        }
+    } catch {
+        urlSessionNote = "URLSession comparison unavailable: \(error)"
+    }
+    try? toChild.fileHandleForWriting.close()
+    if child.isRunning { child.waitUntilExit() }
+    if urlSessionRates.count < options.rounds {
+        urlSessionNote = "URLSession comparison unavailable (needs root for a private mount namespace)"
+    }
+    let handshakeRatio = median(ratios)
+    let sTimeRatio = sTimeRate > 0 ? median(pinnedRates) / sTimeRate : 0
+    let keepAliveRatio = urlSessionRates.isEmpty ? 0 : median(keepAliveRates) / median(urlSessionRates)
+    report.append(
+        (
+            "transport",
+            [
+                "pinnedHandshakesPerSecond": number(median(pinnedRates), digits: 1),
+                "unpinnedHandshakesPerSecond": number(median(unpinnedRates), digits: 1),
+                "pinnedOverUnpinned": number(handshakeRatio),
+                "opensslSTimeHandshakesPerSecond": number(sTimeRate, digits: 1),
+                "pinnedOverSTime": number(sTimeRatio),
+                "keepAliveRequestsPerSecond": number(median(keepAliveRates), digits: 1),
+                "urlSessionRequestsPerSecond": number(median(urlSessionRates), digits: 1),
+                "keepAliveOverURLSession": number(keepAliveRatio),
+                "urlSessionNote": .string(urlSessionNote),
+                "goals": [
+                    "pinnedOverUnpinnedAtLeast0.98": .bool(handshakeRatio >= 0.98),
+                    "pinnedOverSTimeAtLeast0.8": .bool(sTimeRatio >= 0.8),
+                    "keepAliveAtLeastURLSession": .bool(keepAliveRatio >= 1.0),
+                ],
+                "serverHandshakes": .int(server.statistics.handshakes),
+            ]
+        )
+    )
+}
+
+print(JSONValue.object(report).serialized(pretty: true))
