@@ -58,13 +58,13 @@ let package = Package(
         // Prints JSON measurements; never a timed test.
         .executableTarget(
             name: "pinkit-bench",
-            dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab"],
+            dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab", "PinKitTestSupport"],
             path: "Benchmarks/PinKitBenchmarks",
             swiftSettings: strictness
         ),
         // Helpers shared by the test targets: running the openssl CLI and pinctl, temp dirs.
         .target(name: "PinKitTestSupport", path: "Tests/PinKitTestSupport", swiftSettings: strictness),
-        .testTarget(name: "PinKitTests", dependencies: ["PinKit"], swiftSettings: strictness),
+        .testTarget(name: "PinKitTests", dependencies: ["PinKit", "PinKitTestSupport"], swiftSettings: strictness),
         .testTarget(
             name: "PinKitOpenSSLTests",
             dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTestSupport"],

@@ -57,6 +57,9 @@ public final class PinnedHTTPClient: Sendable {
         public var observer: (@Sendable (PinningEvent) -> Void)?
         /// The clock pin-set expiry is judged by.
         public var now: @Sendable () -> Date = { Date() }
+        /// Where the client logs (category `transport`): failures, and each request at debug.
+        /// Lines are redacted by the logger; bodies are never logged here.
+        public var logger: Logger = .disabled
         /// For the test that shows the verify callback fails closed; never set it otherwise.
         package var unsafeDisableCurlPeerVerificationForTesting = false
 
@@ -205,6 +208,20 @@ public final class PinnedHTTPClient: Sendable {
             state.withLock({ $0.engine !== engine })
         {
             return try await perform(request, connectOnly: connectOnly, captureChains: captureChains, retried: true)
+        }
+        let logger = configuration.logger
+        switch result {
+        case .success(let transfer):
+            logger.debug(
+                "\(request.method) \(url.absoluteString) -> \(transfer.status)",
+                metadata: ["session": configuration.kind.rawValue])
+        case .failure(let error) where error.code == .pinMismatch:
+            logger.error(
+                "pinning refused \(host):\(port): \(error.reason)", metadata: ["session": configuration.kind.rawValue])
+        case .failure(let error):
+            logger.warning(
+                "\(request.method) \(url.absoluteString) failed: \(error)",
+                metadata: ["session": configuration.kind.rawValue])
         }
         return (try result.get(), url)
     }

@@ -3,7 +3,9 @@ import Foundation
 /// The `pinctl` entry point: dispatches to a subcommand and maps failures to exit codes.
 enum Pinctl {
     static let version = "0.1.0"
-    static var commands: [any Command.Type] { [SpkiCommand.self, ValidateCommand.self, CheckCommand.self] }
+    static var commands: [any Command.Type] {
+        [SpkiCommand.self, ValidateCommand.self, CheckCommand.self, RedactCommand.self]
+    }
 
     static var help: String {
         let width = commands.map { $0.name.count }.max() ?? 0

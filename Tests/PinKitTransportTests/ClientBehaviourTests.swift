@@ -161,3 +161,24 @@ struct ClientBehaviourTests {
         #expect(match.label == "pin 0")
     }
 }
+
+@Suite("Transport logging")
+struct TransportLoggingTests {
+    let lab = TransportLab.shared
+
+    @Test("the client logs through the facade: redacted URLs, pin failures named, no secrets")
+    func logging() async throws {
+        let server = try LabTLSServer(identity: try lab.rogue.leaf(["api.example.com"]))
+        defer { server.stop() }
+        let store = InMemoryLogStore()
+        let logger = Logger(category: "transport", configuration: .development(sinks: [.memory(store)]))
+        let unpinned = try lab.client(.systemTrustOnly, kind: .unpinned, server: server) { $0.logger = logger }
+        _ = try await unpinned.get(server.url(host: "api.example.com", path: "/v1/users/42?token=s3cret"))
+        let pinned = try lab.client(try lab.policy(), server: server) { $0.logger = logger }
+        _ = await transportError { try await pinned.get(server.url(host: "api.example.com", path: "/v1/users/42")) }
+        let text = store.records.map(\.text).joined(separator: "\n")
+        #expect(text.contains("GET https://api.example.com -> 200"))
+        #expect(text.contains("pinning refused api.example.com"))
+        #expect(!text.contains("s3cret") && !text.contains("/v1/users"))
+    }
+}

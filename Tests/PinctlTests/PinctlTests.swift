@@ -18,7 +18,7 @@ struct PinctlTests {
 
     static func json(_ text: String) throws -> JSONValue { try JSONParser.parse(text) }
 
-    @Test("--help works for pinctl and every command", arguments: [[], ["spki"], ["validate"], ["check"]])
+    @Test("--help works for pinctl and every command", arguments: [[], ["spki"], ["validate"], ["check"], ["redact"]])
     func help(_ command: [String]) throws {
         let result = try PinctlBinary.run(command + ["--help"])
         #expect(result.status == 0)
@@ -209,5 +209,28 @@ struct PinctlTests {
         let path = try Self.pki.directory.write("Info.plist", plist)
         let result = try PinctlBinary.run(["validate", "--chain", Self.pki.chainPath, path])
         #expect(result.status == 0, "\(result.stdout)")
+    }
+}
+
+@Suite("pinctl redact")
+struct RedactCommandTests {
+    @Test("redacts standard input and files line by line, keeping invalid bytes and line ends")
+    func redact() throws {
+        let text =
+            "GET https://u:p@api.example.com/v1/x?t=1 for bob@example.com\nBearer abc\n\u{FF}plain\nno newline at end"
+        var input = Data(text.utf8)
+        input[input.firstIndex(of: 0xC3)!] = 0xFF  // an invalid UTF-8 byte
+        let result = try PinctlBinary.run(["redact"], input: input)
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == "GET https://api.example.com for [redacted-email]")
+        #expect(lines[1] == "[redacted-bearer]")
+        #expect(lines[3] == "no newline at end")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try directory.write("app.log", "id 550e8400-e29b-41d4-a716-446655440000\n")
+        let fromFile = try PinctlBinary.run(["redact", path])
+        #expect(fromFile.stdout == "id [redacted-uuid]\n")
+        #expect(try PinctlBinary.run(["redact", "/nonexistent.log"]).status == 2)
     }
 }

@@ -1,0 +1,124 @@
+import Foundation
+import PinKitTestSupport
+import Testing
+
+@testable import PinKit
+
+@Suite("Log sanitizer")
+struct LogSanitizerTests {
+    @Test(
+        "each rule, on the issue's examples",
+        arguments: [
+            ("Authorization: Bearer abc.def-123==", "Authorization: [redacted-bearer]"),
+            ("BEARER\tx", "[redacted-bearer]"),
+            ("notBearer abc", "not[redacted-bearer]"),
+            ("https://[::1]/bearer x", "https://[::1][redacted-bearer]"),
+            ("https://u:p@[::1]:8443/x", "https://[::1]"),
+            ("https://x.com/a[0]=1 ok", "https://x.com[0]=1 ok"),
+            ("http://bearer x", "http://[redacted-bearer]"),
+            ("https://user:pw@api.example.com:8443/v1/x?token=abc#f", "https://api.example.com"),
+            ("see https://api.example.com/v1/x.", "see https://api.example.com."),
+            ("(HTTP://[::1]:443/a)", "(HTTP://[::1])"),
+            ("https://a@b@evil.example/x", "https://evil.example"),
+            ("mail alice.smith+tag@mail.example.co.uk now", "mail [redacted-email] now"),
+            ("id 550E8400-e29b-41d4-A716-446655440000 ok", "id [redacted-uuid] ok"),
+            ("jwt eyJhbGciOiJIUzI1NiJ9.e30.sig x", "jwt [redacted-token] x"),
+            ("key=" + String(repeating: "a", count: 32), "key=[redacted-token]"),
+            ("short " + String(repeating: "a", count: 31), "short " + String(repeating: "a", count: 31)),
+            ("", ""),
+        ]
+    )
+    func examples(_ input: String, _ expected: String) {
+        #expect(LogSanitizer.redact(input) == expected)
+        #expect(RegexReferenceSanitizer.redact(input) == expected)
+    }
+
+    @Test("rule order: a later rule never sees what an earlier one replaced")
+    func order() {
+        // The URL keeps its long host label: rule 5 does not see rule 2's output.
+        let host = String(repeating: "h", count: 40) + ".example.com"
+        #expect(LogSanitizer.redact("https://\(host)/p") == "https://\(host)")
+        // Rule 1 runs before rule 2 everywhere, even inside what rule 2 would have taken.
+        #expect(LogSanitizer.redact("https://x.com/bearer tok") == "https://x.com[redacted-bearer]")
+        // An email inside a URL goes with the URL.
+        #expect(LogSanitizer.redact("https://a.com/?e=a@b.com") == "https://a.com")
+    }
+
+    @Test("the scanner agrees byte for byte with the regular-expression reference on 100,000 generated lines")
+    func differential() {
+        var corpus = LogCorpus(seed: 0x5EED_0001)
+        var mismatches: [String] = []
+        for _ in 0..<100_000 {
+            let line = corpus.line()
+            let ours = LogSanitizer.redact(line)
+            let reference = RegexReferenceSanitizer.redact(line)
+            if ours != reference && mismatches.count < 5 {
+                mismatches.append(
+                    "input: \(line.debugDescription)\n ours: \(ours.debugDescription)\n  ref: \(reference.debugDescription)"
+                )
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    @Test("redaction is idempotent")
+    func idempotent() {
+        var corpus = LogCorpus(seed: 0x5EED_0002)
+        for _ in 0..<20_000 {
+            let once = LogSanitizer.redact(corpus.line())
+            #expect(LogSanitizer.redact(once) == once, "\(once.debugDescription)")
+        }
+    }
+
+    @Test("no generated secret survives, and every URL's host does")
+    func properties() {
+        var corpus = LogCorpus(seed: 0x5EED_0003)
+        for _ in 0..<10_000 {
+            // Secrets carry a marker that filler text cannot produce; they sit between words.
+            let marker = "Q" + corpus.string("0123456789", 6...6) + "Z"
+            let password = "pw\(marker)"
+            let path = "/v1/records/\(marker)/x"
+            let query = "token\(marker)=1"
+            let bearer = "tok\(marker)" + corpus.string(".~+/", 0...3)
+            let email = "user.\(marker.lowercased())@mail.example.com"
+            let uuid = corpus.uuid()
+            let jwt =
+                "eyJ\(marker).\(corpus.string(LogCorpus.base64url, 5...30)).\(corpus.string(LogCorpus.base64url, 0...30))"
+            let token = marker + corpus.string(LogCorpus.base64url, 32...48)
+            let host = corpus.pick(["api.example.com", "health.example.net", "10.1.2.3", "[2001:db8::1]"])
+            let url = "https://admin:\(password)@\(host):8443\(path)?\(query)#frag"
+            let secrets: [String] = [url, "Bearer \(bearer)", email, uuid, jwt, token]
+            var words = (0..<Int.random(in: 0...10, using: &corpus.generator)).map { _ in
+                corpus.string("abcdefghij ,;:()", 1...8)
+            }
+            for secret in secrets.shuffled(using: &corpus.generator) {
+                words.insert(secret, at: Int.random(in: 0...words.count, using: &corpus.generator))
+            }
+            let line = words.joined(separator: " ")
+            let redacted = LogSanitizer.redact(line)
+            for secret in [password, path, query, bearer, email, uuid, jwt, token, marker] {
+                #expect(!redacted.contains(secret), "\(secret) survived in \(redacted)")
+            }
+            #expect(redacted.contains("https://\(host)"), "the host was lost: \(redacted)")
+        }
+    }
+
+    @Test("any bytes: invalid UTF-8, NUL, separators only, very long lines")
+    func hostileBytes() {
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<5_000 {
+            let bytes = (0..<Int.random(in: 0...200, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
+            let once = LogSanitizer.redact(bytes: bytes)
+            #expect(LogSanitizer.redact(bytes: once) == once)
+        }
+        let invalid: [UInt8] = [0xFF, 0xFE] + Array("Bearer abc".utf8) + [0x00, 0xC3]
+        #expect(LogSanitizer.redact(bytes: invalid) == [0xFF, 0xFE] + Array("[redacted-bearer]".utf8) + [0x00, 0xC3])
+        let long = String(repeating: "word ", count: 400_000) + "https://u:p@h.example/x"
+        #expect(LogSanitizer.redact(long).hasSuffix("word https://h.example"))
+        #expect(
+            LogSanitizer.redact(String(repeating: "-._@:/", count: 10_000))
+                == String(repeating: "-._@:/", count: 10_000))
+    }
+}
