@@ -27,7 +27,9 @@ struct Options {
             case "--only": only.insert(iterator.next() ?? "")
             case "--urlsession-child": urlSessionChild = iterator.next()
             case "-h", "--help":
-                print("usage: pinkit-bench [--seconds S per round] [--rounds N] [--only transport|evaluator]")
+                print(
+                    "usage: pinkit-bench [--seconds S per round] [--rounds N] [--only evaluator|sanitizer|store|transport]"
+                )
                 exit(0)
             default:
                 FileHandle.standardError.write(Data("pinkit-bench: unknown argument \(word)\n".utf8))
@@ -183,6 +185,53 @@ if options.wants("sanitizer") {
                     "atLeast20xReference": .bool(scanner / reference >= 20), "atLeast100MBps": .bool(scanner >= 100),
                 ],
                 "checksum": .int(sink & 0xFFFF),
+            ]
+        )
+    )
+}
+
+// MARK: - Report store
+
+if options.wants("store") {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinkit-bench-store-\(getpid())").path
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    // The default limits (50 reports, 256 KiB): what an app runs with.
+    let store = try PinFailureReportStore(directory: directory)
+    let pki = try LabPKI(name: "Bench")
+    let chain = try pki.leaf(["api.example.com"]).chain + [pki.root.certificate]
+    func event(_ index: Int) -> PinFailureEvent {
+        PinFailureEvent(
+            date: Date(), hostname: "h\(index).api.example.com", port: 443, notedHostname: "api.example.com",
+            setName: "managed-cloud", includeSubdomains: true, effectiveExpirationDate: nil, mode: .enforce,
+            servedCertificateChain: chain.map(\.pem), validatedCertificateChain: chain.map(\.pem),
+            knownPins: [
+                "pin-sha256=\"\(pki.intermediate.pin.base64)\"", "pin-sha256=\"\(pki.backupKey.spkiPin.base64)\"",
+            ],
+            validatedChainPins: chain.map(\.spkiSHA256), reason: "pin mismatch for h\(index).api.example.com"
+        )
+    }
+    let distinct = 2_000
+    let clock = ContinuousClock()
+    let writeTime = clock.measure {
+        for index in 0..<distinct { store.record(PinFailureReport(event: event(index), appVersion: "1.0")) }
+    }
+    let live = store.entries.count
+    let size = (try? FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int) ?? 0
+    let duplicates = 20_000
+    let duplicate = PinFailureReport(event: event(0), appVersion: "1.0")
+    let duplicateTime = clock.measure { for _ in 0..<duplicates { store.record(duplicate) } }
+    func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+    report.append(
+        (
+            "reportStore",
+            [
+                "distinctReportsPerSecond": number(Double(distinct) / seconds(writeTime), digits: 0),
+                "duplicateFailuresPerSecond": number(Double(duplicates) / seconds(duplicateTime), digits: 0),
+                "bytesOnDiskPerReport": .int(size / max(1, live)),
+                "liveReportsAfterWrites": .int(live),
+                "reportChainCertificates": .int(chain.count),
             ]
         )
     )

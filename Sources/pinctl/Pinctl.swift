@@ -4,7 +4,10 @@ import Foundation
 enum Pinctl {
     static let version = "0.1.0"
     static var commands: [any Command.Type] {
-        [SpkiCommand.self, ValidateCommand.self, CheckCommand.self, RedactCommand.self]
+        [
+            SpkiCommand.self, ValidateCommand.self, CheckCommand.self, RedactCommand.self, AuditCommand.self,
+            ReportsCommand.self,
+        ]
     }
 
     static var help: String {

@@ -18,7 +18,10 @@ struct PinctlTests {
 
     static func json(_ text: String) throws -> JSONValue { try JSONParser.parse(text) }
 
-    @Test("--help works for pinctl and every command", arguments: [[], ["spki"], ["validate"], ["check"], ["redact"]])
+    @Test(
+        "--help works for pinctl and every command",
+        arguments: [[], ["spki"], ["validate"], ["check"], ["redact"], ["audit"], ["reports"]]
+    )
     func help(_ command: [String]) throws {
         let result = try PinctlBinary.run(command + ["--help"])
         #expect(result.status == 0)
@@ -232,5 +235,63 @@ struct RedactCommandTests {
         let fromFile = try PinctlBinary.run(["redact", path])
         #expect(fromFile.stdout == "id [redacted-uuid]\n")
         #expect(try PinctlBinary.run(["redact", "/nonexistent.log"]).status == 2)
+    }
+}
+
+@Suite("pinctl audit and reports")
+struct AuditReportsCommandTests {
+    @Test("audit verify passes an intact log and names the line of an edit; show lists entries")
+    func audit() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = try AuditLog(path: directory.file("audit.jsonl"))
+        log.record(.login(method: "password"))
+        log.record(.syncToggled(enabled: true))
+        log.record(.logout(reason: "user"))
+        let ok = try PinctlBinary.run(["audit", "verify", log.path])
+        #expect(ok.status == 0)
+        #expect(ok.stdout.contains("intact — 3 entries"))
+        let shown = try PinctlBinary.run(["audit", "show", log.path])
+        #expect(shown.stdout.contains("sync-toggled"))
+        var text = try String(contentsOfFile: log.path, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"enabled\":true", with: "\"enabled\":false")
+        try text.write(toFile: log.path, atomically: true, encoding: .utf8)
+        let broken = try PinctlBinary.run(["audit", "verify", "--json", log.path])
+        #expect(broken.status == 1)
+        let document = try JSONParser.parse(broken.stdout)
+        #expect(document["intact"] == false)
+        guard case .array(let problems)? = document["problems"] else {
+            Issue.record("no problems")
+            return
+        }
+        #expect(problems.first?["line"] == .int(2))
+        #expect(try PinctlBinary.run(["audit", "frobnicate", log.path]).status == 2)
+    }
+
+    @Test("reports show reads the store without changing it")
+    func reports() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try PinFailureReportStore(directory: directory.path)
+        let event = PinFailureEvent(
+            date: Date(timeIntervalSince1970: 1_800_000_000), hostname: "api.example.com", port: 443,
+            notedHostname: "api.example.com", setName: "cloud", includeSubdomains: true, effectiveExpirationDate: nil,
+            mode: .enforce, servedCertificateChain: [], validatedCertificateChain: [], knownPins: [],
+            validatedChainPins: [], reason: "pin mismatch for api.example.com"
+        )
+        store.record(PinFailureReport(event: event, appVersion: "1.0"))
+        store.record(PinFailureReport(event: event, appVersion: "1.0"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
+        let result = try PinctlBinary.run(["reports", "show", "--json", directory.path])
+        #expect(result.status == 0)
+        let document = try JSONParser.parse(result.stdout)
+        guard case .array(let reports)? = document["reports"] else {
+            Issue.record("no reports")
+            return
+        }
+        #expect(reports.count == 1)
+        #expect(reports[0]["count"] == .int(2))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == before)
+        #expect(try PinctlBinary.run(["reports", "show", directory.file("nothing-here")]).status == 2)
     }
 }
