@@ -6,7 +6,7 @@ enum Pinctl {
     static var commands: [any Command.Type] {
         [
             SpkiCommand.self, ValidateCommand.self, CheckCommand.self, RedactCommand.self, AuditCommand.self,
-            ReportsCommand.self,
+            ReportsCommand.self, KillSwitchCommand.self,
         ]
     }
 

@@ -20,7 +20,7 @@ struct PinctlTests {
 
     @Test(
         "--help works for pinctl and every command",
-        arguments: [[], ["spki"], ["validate"], ["check"], ["redact"], ["audit"], ["reports"]]
+        arguments: [[], ["spki"], ["validate"], ["check"], ["redact"], ["audit"], ["reports"], ["killswitch"]]
     )
     func help(_ command: [String]) throws {
         let result = try PinctlBinary.run(command + ["--help"])
@@ -293,5 +293,95 @@ struct AuditReportsCommandTests {
         #expect(reports[0]["count"] == .int(2))
         #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == before)
         #expect(try PinctlBinary.run(["reports", "show", directory.file("nothing-here")]).status == 2)
+    }
+}
+
+@Suite("pinctl killswitch")
+struct KillSwitchCommandTests {
+    @Test("keygen, sign, verify and show; a tampered or replayed document is rejected")
+    func roundTrip() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let keys = directory.file("keys")
+        let keygen = try PinctlBinary.run(["killswitch", "keygen", "--json", "--out", keys])
+        #expect(keygen.status == 0, "\(keygen.stderr)")
+        let entry = try JSONParser.parse(keygen.stdout)
+        guard case .string(let keyID)? = entry["keyId"] else {
+            Issue.record("no keyId")
+            return
+        }
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: keys + "/kill-switch.key")[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        #expect(!keygen.stdout.contains("PRIVATE"))
+        #expect(try PinctlBinary.run(["killswitch", "keygen", "--out", keys]).status == 2, "refuses to overwrite")
+
+        let document = directory.file("off.json")
+        let sign = try PinctlBinary.run([
+            "killswitch", "sign", "--key", keys + "/kill-switch.key", "--serial", "42", "--pinning", "off", "--for",
+            "7d",
+            "--reason", "INC-123", "--host", "api.example.com", "--app-versions", "1.2.0-1.4.9", "--out", document,
+        ])
+        #expect(sign.status == 0, "\(sign.stderr)")
+        let verify = try PinctlBinary.run(["killswitch", "verify", "--public-key", keys + "/kill-switch.pub", document])
+        #expect(verify.status == 0)
+        #expect(verify.stdout.contains("ACCEPTED: serial 42, pinning off"))
+        #expect(verify.stdout.contains(keyID))
+        let show = try PinctlBinary.run(["killswitch", "show", document])
+        #expect(show.stdout.contains("api.example.com") && show.stdout.contains("1.2.0 - 1.4.9"))
+
+        let replay = try PinctlBinary.run([
+            "killswitch", "verify", "--after-serial", "42", "--public-key", keys + "/kill-switch.pub", document,
+        ])
+        #expect(replay.status == 1)
+        #expect(replay.stdout.contains("a replay"))
+        let later = try PinctlBinary.run([
+            "killswitch", "verify", "--now", "2099-01-01T00:00:00Z", "--public-key", keys + "/kill-switch.pub",
+            document,
+        ])
+        #expect(later.status == 1)
+        #expect(later.stdout.contains("expired"))
+
+        // Another key's public half does not verify this document.
+        let other = directory.file("other")
+        _ = try PinctlBinary.run(["killswitch", "keygen", "--type", "ec-p256", "--out", other])
+        let wrong = try PinctlBinary.run([
+            "killswitch", "verify", "--key-id", keyID, "--public-key", other + "/kill-switch.pub", document,
+        ])
+        #expect(wrong.status == 1)
+        #expect(wrong.stdout.contains("no valid signature"))
+
+        // An added field is refused outright.
+        var text = try String(contentsOfFile: document, encoding: .utf8)
+        text = text.replacingOccurrences(
+            of: "\"signatures\"", with: "\"baseURL\": \"https://evil.example\", \"signatures\"")
+        try text.write(toFile: document, atomically: true, encoding: .utf8)
+        let tampered = try PinctlBinary.run([
+            "killswitch", "verify", "--public-key", keys + "/kill-switch.pub", document,
+        ])
+        #expect(tampered.status == 1)
+        #expect(tampered.stderr.contains("unknown key \"baseURL\""))
+    }
+
+    @Test(
+        "usage errors",
+        arguments: [
+            ["killswitch"], ["killswitch", "sign", "--serial", "1"],
+            [
+                "killswitch", "sign", "--key", "k", "--serial", "0", "--pinning", "off", "--for", "1d", "--reason", "r",
+                "--out", "o",
+            ],
+            [
+                "killswitch", "sign", "--key", "k", "--serial", "1", "--pinning", "maybe", "--for", "1d", "--reason",
+                "r", "--out", "o",
+            ],
+            ["killswitch", "verify", "doc.json"],
+            [
+                "killswitch", "sign", "--key", "k", "--serial", "1", "--pinning", "off", "--for", "7x", "--reason", "r",
+                "--out", "o",
+            ],
+        ])
+    func usage(_ arguments: [String]) throws {
+        #expect(try PinctlBinary.run(arguments).status == 2, "\(arguments)")
     }
 }

@@ -53,6 +53,9 @@ public struct PinPolicy: Hashable, Sendable {
         self.init(validated: configuration)
     }
 
+    /// For derived policies that only remove pinning from a validated one (the kill switch).
+    init(unvalidated configuration: PinConfiguration) { self.init(validated: configuration) }
+
     private init(validated configuration: PinConfiguration) {
         self.configuration = configuration
         var sets: [PinSet] = []

@@ -52,6 +52,20 @@ struct ValidateCommand: Command {
         configPath = rest[0]
     }
 
+    /// Kill-switch keys must be keys that can verify documents (the core cannot parse DER).
+    static func keyProblems(_ configuration: PinConfiguration) -> [ConfigurationProblem] {
+        (configuration.killSwitch?.publicKeys ?? []).enumerated().compactMap { index, key in
+            guard case .success(let der) = Base64.decode(key.spki) else { return nil }  // reported by the guard
+            let algorithm = (try? PublicKey(spkiDER: der))?.algorithm
+            guard algorithm == nil else { return nil }
+            return ConfigurationProblem(
+                .invalidValue,
+                path: "killSwitch.publicKeys[\(index)].spki",
+                "expected the DER SubjectPublicKeyInfo of an Ed25519 or EC P-256 key"
+            )
+        }
+    }
+
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
         try requireReadable(configPath)
         var chain: [CertificateFacts]?
@@ -67,9 +81,9 @@ struct ValidateCommand: Command {
         do {
             let configuration = try PinConfiguration.load(contentsOf: configPath)
             problems =
-                production
-                ? configuration.productionProblems(chain: chain, now: now)
-                : configuration.validate(chain: chain, now: now)
+                (production
+                    ? configuration.productionProblems(chain: chain, now: now)
+                    : configuration.validate(chain: chain, now: now)) + Self.keyProblems(configuration)
         } catch {
             // Unparseable: report it in the same shape as guard problems.
             problems =

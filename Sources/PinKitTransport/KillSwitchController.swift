@@ -1,0 +1,189 @@
+public import Foundation
+public import PinKit
+import PinKitOpenSSL
+import Synchronization
+
+/// Runs the kill switch: fetches the document over a fresh *unpinned* session at start-up and
+/// every refresh interval, feeds it to ``KillSwitchStateMachine``, persists the state
+/// atomically, records audit events, and hands the new effective policy to `onPolicyChange`
+/// (which must create new pinned sessions, e.g. ``PinnedHTTPClient/replacePolicy(_:)``).
+///
+/// Fetch failures of every kind (network, TLS, HTTP status, size, garbage, timeout) change
+/// nothing and never crash; start-up never waits for the fetch.
+public final class KillSwitchController: Sendable {
+    public struct Configuration: Sendable {
+        public var url: URL
+        /// Key id → DER SubjectPublicKeyInfo. Empty: unsigned documents are accepted.
+        public var publicKeys: [String: [UInt8]]
+        /// Where the state (highest serial, the "off" in force) is kept.
+        public var statePath: String
+        public var appVersion: String
+        public var refreshInterval: Duration = .seconds(15 * 60)
+        public var timeout: Duration = .seconds(10)
+        public var maximumDocumentSize = 64 * 1024
+        public var maximumValidity: TimeInterval = 30 * 86_400
+        public var trustStore: PinnedHTTPClient.TrustStore = .system
+        public var resolve: [String] = []
+        public var now: @Sendable () -> Date = { Date() }
+
+        public init(url: URL, publicKeys: [String: [UInt8]], statePath: String, appVersion: String) {
+            self.url = url
+            self.publicKeys = publicKeys
+            self.statePath = statePath
+            self.appVersion = appVersion
+        }
+
+        /// From a validated configuration's `killSwitch` section.
+        /// - Throws: ``PinKitError/Code/invalidConfiguration`` when there is none or it is unusable.
+        public init(_ killSwitch: PinConfiguration.KillSwitch?, statePath: String, appVersion: String)
+            throws(PinKitError)
+        {
+            guard let killSwitch, let url = URL(string: killSwitch.url), url.scheme?.lowercased() == "https" else {
+                throw PinKitError(.invalidConfiguration, "the configuration has no usable killSwitch.url")
+            }
+            var keys: [String: [UInt8]] = [:]
+            for key in killSwitch.publicKeys {
+                guard case .success(let der) = Base64.decode(key.spki) else {
+                    throw PinKitError(.invalidConfiguration, "killSwitch key \(key.keyId) is not base64")
+                }
+                keys[key.keyId] = der
+            }
+            self.init(url: url, publicKeys: keys, statePath: statePath, appVersion: appVersion)
+        }
+    }
+
+    public let configuration: Configuration
+    public let basePolicy: PinPolicy
+    private let auditLog: AuditLog?
+    private let logger: Logger
+    private let onPolicyChange: @Sendable (PinPolicy) -> Void
+    private let machine: Mutex<KillSwitchStateMachine>
+    private let loop = Mutex<Task<Void, Never>?>(nil)
+
+    public init(
+        configuration: Configuration,
+        basePolicy: PinPolicy,
+        auditLog: AuditLog? = nil,
+        logger: Logger = .disabled,
+        onPolicyChange: @escaping @Sendable (PinPolicy) -> Void
+    ) {
+        self.configuration = configuration
+        self.basePolicy = basePolicy
+        self.auditLog = auditLog
+        self.logger = logger.withCategory("kill-switch")
+        self.onPolicyChange = onPolicyChange
+        var restored = KillSwitchStateMachine()
+        if let data = FileManager.default.contents(atPath: configuration.statePath) {
+            do {
+                restored = try KillSwitchStateMachine(json: JSONParser.parse(data))
+            } catch {
+                // After any error: pinning on.
+                self.logger.warning("unreadable kill-switch state, pinning stays on: \(error)")
+            }
+        }
+        machine = Mutex(restored)
+    }
+
+    /// The state machine's current state.
+    public var state: KillSwitchStateMachine { machine.withLock { $0 } }
+
+    /// The policy new pinned sessions must use now.
+    public var effectivePolicy: PinPolicy {
+        let now = configuration.now()
+        return machine.withLock { $0.effectivePolicy(basePolicy, appVersion: configuration.appVersion, now: now) }
+    }
+
+    /// Fetches once and applies the result (and any lapse of an "off"). Never throws.
+    @discardableResult
+    public func refresh() async -> [KillSwitchStateMachine.Action] {
+        var actions = machine.withLock { $0.tick(now: configuration.now()) }
+        switch await fetch() {
+        case .success(let body):
+            let settings = settings()
+            let now = configuration.now()
+            actions += machine.withLock { $0.receive(body, settings: settings, now: now) }
+        case .failure(let error):
+            logger.notice("kill-switch fetch failed, state unchanged: \(error)")
+            actions.append(.ignored("fetch failed: \(error.code)"))
+        }
+        apply(actions)
+        return actions
+    }
+
+    /// Fetches at once (in the background) and then every refresh interval until ``stop()``.
+    public func start() {
+        let task = Task { [self] in
+            while !Task.isCancelled {
+                await refresh()
+                try? await Task.sleep(for: configuration.refreshInterval)
+            }
+        }
+        loop.withLock {
+            $0?.cancel()
+            $0 = task
+        }
+    }
+
+    public func stop() {
+        loop.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
+    }
+
+    private func settings() -> KillSwitchStateMachine.Settings {
+        var settings = KillSwitchStateMachine.Settings(
+            publicKeys: configuration.publicKeys, verifier: OpenSSLSignatureVerifier())
+        settings.maximumValidity = configuration.maximumValidity
+        return settings
+    }
+
+    /// A fresh unpinned session per fetch: it shares no connection or TLS session with anything.
+    private func fetch() async -> Result<[UInt8], TransportError> {
+        var settings = PinnedHTTPClient.Configuration.unpinned()
+        settings.trustStore = configuration.trustStore
+        settings.resolve = configuration.resolve
+        settings.connectTimeout = configuration.timeout
+        settings.requestTimeout = configuration.timeout
+        settings.maximumResponseSize = configuration.maximumDocumentSize
+        settings.reuseConnections = false
+        do throws(TransportError) {
+            let client = try PinnedHTTPClient(settings)
+            defer { client.shutdown() }
+            let response = try await client.send(
+                HTTPRequest(url: configuration.url, headers: ["Accept": "application/json"]))
+            guard response.status == 200 else {
+                return .failure(
+                    TransportError(.network, "HTTP status \(response.status)", host: configuration.url.host ?? ""))
+            }
+            return .success(response.body)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func apply(_ actions: [KillSwitchStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .persist: persist()
+            case .audit(let event): auditLog?.record(event)
+            case .policyChanged:
+                let policy = effectivePolicy
+                logger.warning("kill switch changed the effective pinning policy; pinned sessions are rebuilt")
+                onPolicyChange(policy)
+            case .ignored(let reason): logger.info("kill-switch document changed nothing: \(reason)")
+            }
+        }
+    }
+
+    private func persist() {
+        let data = Data(machine.withLock { $0.json }.serialized().utf8)
+        let temporary = configuration.statePath + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
+            rename(temporary, configuration.statePath) == 0
+        else {
+            logger.error("cannot persist the kill-switch state at \(configuration.statePath)")
+            return
+        }
+    }
+}
