@@ -147,7 +147,7 @@ public final class LabTLSServer: @unchecked Sendable {
                 close(client)
                 return
             }
-            var timeout = timeval(tv_sec: 15, tv_usec: 0)
+            var timeout = timeval(tv_sec: 60, tv_usec: 0)
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var noDelay: Int32 = 1
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))

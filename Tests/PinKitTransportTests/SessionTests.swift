@@ -66,8 +66,11 @@ struct SessionTests {
         defer { server.stop() }
         let client = try lab.client(try lab.policy(), server: server)
         for _ in 0..<5 { #expect(try await client.get(server.url(host: "api.example.com")).status == 200) }
-        #expect(server.statistics.handshakes == 1)
-        #expect(server.statistics.requests == 5)
+        // One full handshake: later requests keep the connection, or resume the TLS session if
+        // the server closed it in between (a slow, loaded machine).
+        let statistics = server.statistics
+        #expect(statistics.handshakes - statistics.resumedHandshakes == 1, "\(statistics)")
+        #expect(statistics.requests == 5)
     }
 
     @Test("probe sessions: a self-hosted server gets system trust, the managed cloud stays pinned")
