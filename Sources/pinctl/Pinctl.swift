@@ -6,7 +6,8 @@ enum Pinctl {
     static var commands: [any Command.Type] {
         [
             SpkiCommand.self, ValidateCommand.self, CheckCommand.self, RedactCommand.self, AuditCommand.self,
-            ReportsCommand.self, KillSwitchCommand.self,
+            ReportsCommand.self, KillSwitchCommand.self, RotationCheckCommand.self, KeygenCommand.self,
+            DeadlinesCommand.self, InitCommand.self,
         ]
     }
 

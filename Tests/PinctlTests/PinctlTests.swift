@@ -20,7 +20,11 @@ struct PinctlTests {
 
     @Test(
         "--help works for pinctl and every command",
-        arguments: [[], ["spki"], ["validate"], ["check"], ["redact"], ["audit"], ["reports"], ["killswitch"]]
+        arguments: [
+            [], ["spki"], ["validate"], ["check"], ["redact"], ["audit"], ["reports"], ["killswitch"],
+            ["rotation-check"],
+            ["keygen"], ["deadlines"], ["init"],
+        ]
     )
     func help(_ command: [String]) throws {
         let result = try PinctlBinary.run(command + ["--help"])

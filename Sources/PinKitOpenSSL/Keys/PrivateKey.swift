@@ -125,3 +125,43 @@ func bioString(_ write: (OpaquePointer) -> Int32) -> String {
     guard let data, length > 0 else { return "" }
     return String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
 }
+
+extension PrivateKey {
+    /// A PKCS#10 certificate signing request for this key, as PEM.
+    /// - Parameter subject: attribute/value pairs in order, e.g. `[("O", "Acme"), ("CN", "backup")]`.
+    /// - Throws: ``PinKitError/Code/openSSL`` when OpenSSL refuses a field or the signature.
+    public func certificateSigningRequest(subject: [(attribute: String, value: String)]) throws(PinKitError) -> String {
+        OpenSSLErrorQueue.clear()
+        guard let request = X509_REQ_new(), let name = X509_NAME_new() else {
+            throw OpenSSLErrorQueue.error(.openSSL, "cannot allocate a request")
+        }
+        defer {
+            X509_REQ_free(request)
+            X509_NAME_free(name)
+        }
+        for (attribute, value) in subject {
+            guard X509_NAME_add_entry_by_txt(name, attribute, MBSTRING_UTF8, value, -1, -1, 0) == 1 else {
+                throw OpenSSLErrorQueue.error(.openSSL, "cannot add \(attribute)=\(value) to the subject")
+            }
+        }
+        guard X509_REQ_set_version(request, 0) == 1, X509_REQ_set_subject_name(request, name) == 1,
+            X509_REQ_set_pubkey(request, pkey) == 1, X509_REQ_sign(request, pkey, isEdwards ? nil : EVP_sha256()) > 0
+        else { throw OpenSSLErrorQueue.error(.openSSL, "cannot build or sign the request") }
+        return bioString { PEM_write_bio_X509_REQ($0, request) }
+    }
+
+    /// Parses `/C=DE/O=Acme/CN=name` or `CN=name,O=Acme` into attribute/value pairs.
+    public static func parseSubject(_ text: String) -> [(attribute: String, value: String)]? {
+        let parts =
+            text.hasPrefix("/")
+            ? text.dropFirst().split(separator: "/").map(String.init)
+            : text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        var result: [(String, String)] = []
+        for part in parts {
+            let pieces = part.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pieces.count == 2, !pieces[0].isEmpty, !pieces[1].isEmpty else { return nil }
+            result.append((pieces[0], pieces[1]))
+        }
+        return result.isEmpty ? nil : result
+    }
+}

@@ -1,0 +1,70 @@
+public import Foundation
+
+/// Writes RFC 5545 calendars: one VEVENT per key deadline, one VALARM per reminder.
+public enum ICalendar {
+    /// - Parameters:
+    ///   - leads: reminder lead times, e.g. 90, 30 and 14 days.
+    ///   - stamp: the DTSTAMP of every event (the time the calendar was made).
+    public static func deadlines(_ deadlines: KeyDeadlines, leads: [TimeInterval], stamp: Date) -> String {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//PinKit//pinctl deadlines//EN", "CALSCALE:GREGORIAN"]
+        for key in deadlines.keys {
+            guard let deadline = key.deadline, let certificate = key.decidingCertificate else { continue }
+            let name = key.label ?? key.pin.base64
+            lines += [
+                "BEGIN:VEVENT",
+                "UID:\(SHA256.hex(Array("\(key.pinSet)|\(key.pin.base64)".utf8)).prefix(32))@pinkit",
+                "DTSTAMP:\(dateTime(stamp))",
+                "DTSTART:\(dateTime(deadline))",
+                "DTEND:\(dateTime(deadline.addingTimeInterval(3600)))",
+                "SUMMARY:\(text("Pinned key expires: \(name) (\(key.pinSet))"))",
+                "DESCRIPTION:\(text("The last certificate carrying pin \(key.pin.base64) (\(certificate.subject)) expires. Ship a release pinning its successor and rotate before this date; see docs/ROTATION.md."))",
+            ]
+            for lead in leads {
+                lines += [
+                    "BEGIN:VALARM", "ACTION:DISPLAY",
+                    "DESCRIPTION:\(text("\(Int(lead / 86_400)) days until pinned key \(name) expires"))",
+                    "TRIGGER;RELATED=START:-P\(max(0, Int(lead / 86_400)))D", "END:VALARM",
+                ]
+            }
+            lines.append("END:VEVENT")
+        }
+        lines.append("END:VCALENDAR")
+        return lines.map(fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// `yyyymmddThhmmssZ`.
+    static func dateTime(_ date: Date) -> String {
+        RFC3339.format(date).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+    }
+
+    /// TEXT value escaping (RFC 5545 section 3.3.11).
+    static func text(_ value: String) -> String {
+        var output = ""
+        for character in value {
+            switch character {
+            case "\\": output += "\\\\"
+            case ";": output += "\\;"
+            case ",": output += "\\,"
+            case "\n", "\r\n": output += "\\n"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+
+    /// Folds a content line at 75 octets without splitting a UTF-8 sequence (section 3.1).
+    static func fold(_ line: String) -> String {
+        var result = ""
+        var current = 0
+        for character in line {
+            let size = String(character).utf8.count
+            if current + size > 75 {
+                result += "\r\n "
+                current = 1
+            }
+            result.append(character)
+            current += size
+        }
+        return result
+    }
+}
