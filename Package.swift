@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PinKit", targets: ["PinKit"]),
         .library(name: "PinKitOpenSSL", targets: ["PinKitOpenSSL"]),
         .library(name: "PinKitTransport", targets: ["PinKitTransport"]),
+        .library(name: "PinKitClient", targets: ["PinKitClient"]),
         .library(name: "PinKitLab", targets: ["PinKitLab"]),
         .executable(name: "pinctl", targets: ["pinctl"]),
     ],
@@ -44,6 +45,8 @@ let package = Package(
             dependencies: ["PinKit", "PinKitOpenSSL", "COpenSSL", "CCurl", "CPinKitShims"],
             swiftSettings: strictness
         ),
+        // The API client: auth, re-auth, idempotency, server change, wiring of reports and audit.
+        .target(name: "PinKitClient", dependencies: ["PinKit", "PinKitTransport"], swiftSettings: strictness),
         // A PKI factory and a loopback TLS server for tests, benchmarks and `pinctl lab`.
         .target(
             name: "PinKitLab",
@@ -58,7 +61,9 @@ let package = Package(
         // Prints JSON measurements; never a timed test.
         .executableTarget(
             name: "pinkit-bench",
-            dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab", "PinKitTestSupport"],
+            dependencies: [
+                "PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitClient", "PinKitLab", "PinKitTestSupport",
+            ],
             path: "Benchmarks/PinKitBenchmarks",
             swiftSettings: strictness
         ),
@@ -73,6 +78,11 @@ let package = Package(
         .testTarget(
             name: "PinKitTransportTests",
             dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab", "PinKitTestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PinKitClientTests",
+            dependencies: ["PinKit", "PinKitClient", "PinKitTransport", "PinKitLab", "PinKitTestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -3,6 +3,7 @@
 // when the absolute numbers do not. Never a timed test: run it by hand or from CI for figures.
 import Foundation
 import PinKit
+import PinKitClient
 import PinKitLab
 import PinKitOpenSSL
 import PinKitTestSupport
@@ -368,6 +369,48 @@ if options.wants("transport") {
     if urlSessionRates.count < options.rounds {
         urlSessionNote = "URLSession comparison unavailable (needs root for a private mount namespace)"
     }
+    // The API client over the same keep-alive transport: its overhead per request.
+    let apiServer = try LabTLSServer(identity: try pki.leaf(["api.example.com"])) { request in
+        request.target == "/v1/auth/token"
+            ? .json(#"{"accessToken": "a", "refreshToken": "r"}"#) : .json(#"{"name": "Ada", "ok": true}"#)
+    }
+    defer { apiServer.stop() }
+    struct Profile: Codable, Sendable {
+        let name: String
+        let ok: Bool
+    }
+    var apiConfiguration = APIClient.Configuration(
+        baseURL: URL(string: apiServer.url(host: "api.example.com"))!,
+        policy: policy,
+        credentials: InMemoryCredentialStore()
+    )
+    let apiResolve = [apiServer.resolveEntry(for: "api.example.com")]
+    apiConfiguration.transport = { settings in
+        settings.trustStore = .caFile(caFile)
+        settings.resolve = apiResolve
+        settings.httpVersion = .http1Only
+    }
+    let api = try APIClient(apiConfiguration)
+    try await api.login(username: "bench", password: "bench")
+    var bareSettings = PinnedHTTPClient.Configuration.pinned(policy)
+    bareSettings.trustStore = .caFile(caFile)
+    bareSettings.resolve = apiResolve
+    bareSettings.httpVersion = .http1Only
+    let bare = try PinnedHTTPClient(bareSettings)
+    let profileRequest = HTTPRequest(url: URL(string: apiServer.url(host: "api.example.com", path: "/v1/profile"))!)
+    _ = try await bare.send(profileRequest)
+    var apiRates: [Double] = []
+    var bareRates: [Double] = []
+    for round in 0..<options.rounds {
+        for useAPI in round % 2 == 0 ? [true, false] : [false, true] {
+            if useAPI {
+                apiRates.append(
+                    try await rate(seconds: options.seconds) { _ = try await api.get("/v1/profile", as: Profile.self) })
+            } else {
+                bareRates.append(try await rate(seconds: options.seconds) { _ = try await bare.send(profileRequest) })
+            }
+        }
+    }
     let handshakeRatio = median(ratios)
     let sTimeRatio = sTimeRate > 0 ? median(pinnedRates) / sTimeRate : 0
     let keepAliveRatio = urlSessionRates.isEmpty ? 0 : median(keepAliveRates) / median(urlSessionRates)
@@ -384,6 +427,9 @@ if options.wants("transport") {
                 "urlSessionRequestsPerSecond": number(median(urlSessionRates), digits: 1),
                 "keepAliveOverURLSession": number(keepAliveRatio),
                 "urlSessionNote": .string(urlSessionNote),
+                "apiClientRequestsPerSecond": number(median(apiRates), digits: 1),
+                "bareTransportRequestsPerSecond": number(median(bareRates), digits: 1),
+                "apiClientOverBareTransport": number(median(apiRates) / median(bareRates)),
                 "goals": [
                     "pinnedOverUnpinnedAtLeast0.98": .bool(handshakeRatio >= 0.98),
                     "pinnedOverSTimeAtLeast0.8": .bool(sTimeRatio >= 0.8),
