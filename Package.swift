@@ -55,7 +55,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "pinctl",
-            dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport"],
+            dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab"],
             swiftSettings: strictness
         ),
         // Prints JSON measurements; never a timed test.

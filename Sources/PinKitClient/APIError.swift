@@ -1,4 +1,4 @@
-public import PinKit
+import PinKit
 public import PinKitTransport
 
 /// Why an API call failed.

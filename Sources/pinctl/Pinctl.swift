@@ -7,7 +7,7 @@ enum Pinctl {
         [
             SpkiCommand.self, ValidateCommand.self, CheckCommand.self, RedactCommand.self, AuditCommand.self,
             ReportsCommand.self, KillSwitchCommand.self, RotationCheckCommand.self, KeygenCommand.self,
-            DeadlinesCommand.self, InitCommand.self,
+            DeadlinesCommand.self, InitCommand.self, LabCommand.self,
         ]
     }
 

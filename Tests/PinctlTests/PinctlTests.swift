@@ -23,7 +23,7 @@ struct PinctlTests {
         arguments: [
             [], ["spki"], ["validate"], ["check"], ["redact"], ["audit"], ["reports"], ["killswitch"],
             ["rotation-check"],
-            ["keygen"], ["deadlines"], ["init"],
+            ["keygen"], ["deadlines"], ["init"], ["lab"],
         ]
     )
     func help(_ command: [String]) throws {
@@ -387,5 +387,22 @@ struct KillSwitchCommandTests {
         ])
     func usage(_ arguments: [String]) throws {
         #expect(try PinctlBinary.run(arguments).status == 2, "\(arguments)")
+    }
+}
+
+@Suite("pinctl lab")
+struct LabCommandTests {
+    @Test("the lab runs every scenario as expected on loopback")
+    func lab() throws {
+        let result = try PinctlBinary.run(["lab", "--json"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let document = try JSONParser.parse(result.stdout)
+        #expect(document["passed"] == true)
+        guard case .array(let rows)? = document["rows"] else {
+            Issue.record("no rows")
+            return
+        }
+        #expect(rows.count == 11)
+        for row in rows { #expect(row["ok"] == true, "\(row.serialized())") }
     }
 }
