@@ -10,7 +10,7 @@ public enum RegexReferenceSanitizer {
         try! NSRegularExpression(pattern: pattern)
     }
 
-    static let bearer = regex(#"[Bb][Ee][Aa][Rr][Ee][Rr][\t\n\x0B\f\r ]+[A-Za-z0-9._~+/-]+=*"#)
+    static let bearer = regex(#"(?:[Bb][Ee][Aa][Rr][Ee][Rr][\t\n\x0B\f\r ]+)+[A-Za-z0-9._~+/-]+=*"#)
     /// The longest body; trailing punctuation is given back by `trimmedURLEnd`.
     static let url = regex(
         #"[Hh][Tt][Tt][Pp][Ss]?://(?:\[(?=[0-9A-Fa-f:]))?(?:[^\x00-\x20\x7F"'<>`\[]|(?<=@)\[(?=[0-9A-Fa-f:]))*"#

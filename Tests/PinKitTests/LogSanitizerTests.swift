@@ -16,6 +16,8 @@ struct LogSanitizerTests {
             ("https://u:p@[::1]:8443/x", "https://[::1]"),
             ("https://x.com/a[0]=1 ok", "https://x.com[0]=1 ok"),
             ("http://bearer x", "http://[redacted-bearer]"),
+            ("bearer Bearer s3cret", "[redacted-bearer]"),
+            ("x bearer bearer ", "x [redacted-bearer] "),
             ("https://user:pw@api.example.com:8443/v1/x?token=abc#f", "https://api.example.com"),
             ("see https://api.example.com/v1/x.", "see https://api.example.com."),
             ("(HTTP://[::1]:443/a)", "(HTTP://[::1])"),

@@ -2,8 +2,9 @@
 ///
 /// The rules, in order; a rule sees only the text that earlier rules left untouched, and each
 /// replaced span is final:
-/// 1. `Bearer <token>` (the word in any ASCII case, wherever it stands; ASCII white space; an
-///    RFC 6750 token `[A-Za-z0-9._~+/-]+` and its `=` padding) → `[redacted-bearer]`.
+/// 1. `Bearer <token>` (the word in any ASCII case, wherever it stands, repeated or not; ASCII
+///    white space; an RFC 6750 token `[A-Za-z0-9._~+/-]+` and its `=` padding)
+///    → `[redacted-bearer]`.
 /// 2. `http://` / `https://` URLs (scheme in any case) → the scheme as written, `://` and the
 ///    host only (no user info, port, path, query or fragment). A URL runs until white space, a
 ///    control character, one of `"'<>` and backtick, or a `[` that does not open an IPv6 host
@@ -144,20 +145,38 @@ public enum LogSanitizer {
             var s = from
             while s + 6 < end {
                 defer { s += 1 }
-                guard input[s] | 0x20 == UInt8(ascii: "b"), input[s + 1] | 0x20 == UInt8(ascii: "e"),
-                    input[s + 2] | 0x20 == UInt8(ascii: "a"), input[s + 3] | 0x20 == UInt8(ascii: "r"),
-                    input[s + 4] | 0x20 == UInt8(ascii: "e"), input[s + 5] | 0x20 == UInt8(ascii: "r")
-                else { continue }
-                var p = s + 6
-                while p < end, isSpace(input[p]) { p += 1 }
-                guard p > s + 6 else { continue }
-                let tokenStart = p
-                while p < end, has(p, Classes.bearerToken) { p += 1 }
-                guard p > tokenStart else { continue }
-                while p < end, input[p] == UInt8(ascii: "=") { p += 1 }
-                return Match(start: s, end: p, placeholder: bearerPlaceholder)
+                // One or more "bearer<space>" groups, then the token: "Bearer bearer s3cret" is
+                // one match, so the secret cannot hide behind a repeated keyword.
+                var groupStarts: [Int] = []
+                var p = s
+                while let next = bearerGroupEnd(p, end) {
+                    groupStarts.append(p)
+                    p = next
+                }
+                guard !groupStarts.isEmpty else { continue }
+                var tokenEnd = p
+                while tokenEnd < end, has(tokenEnd, Classes.bearerToken) { tokenEnd += 1 }
+                if tokenEnd == p {
+                    // Nothing after the last group: as a regex backtracks, its "bearer" is the token.
+                    guard groupStarts.count >= 2 else { continue }
+                    tokenEnd = groupStarts[groupStarts.count - 1] + 6
+                }
+                while tokenEnd < end, input[tokenEnd] == UInt8(ascii: "=") { tokenEnd += 1 }
+                return Match(start: s, end: tokenEnd, placeholder: bearerPlaceholder)
             }
             return nil
+        }
+
+        /// The end of "bearer" (any case) and its white space at `p`, or nil.
+        @inline(__always) func bearerGroupEnd(_ p: Int, _ end: Int) -> Int? {
+            guard p + 6 < end, input[p] | 0x20 == UInt8(ascii: "b"), input[p + 1] | 0x20 == UInt8(ascii: "e"),
+                input[p + 2] | 0x20 == UInt8(ascii: "a"), input[p + 3] | 0x20 == UInt8(ascii: "r"),
+                input[p + 4] | 0x20 == UInt8(ascii: "e"), input[p + 5] | 0x20 == UInt8(ascii: "r"),
+                isSpace(input[p + 6])
+            else { return nil }
+            var q = p + 7
+            while q < end, isSpace(input[q]) { q += 1 }
+            return q
         }
 
         @inline(__always) func isSpace(_ byte: UInt8) -> Bool {

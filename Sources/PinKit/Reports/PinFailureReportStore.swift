@@ -78,6 +78,11 @@ public final class PinFailureReportStore: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PinKitError(.io, "no report store at \(directory) (expected \(path))")
         }
+        return recover(from: data)
+    }
+
+    /// Every intact record of a store file's bytes, replayed (what opening the store recovers).
+    public static func recover(from data: Data) -> (entries: [Entry], dropped: Int) {
         var state = State(handle: FileHandle.nullDevice)
         replay(data, into: &state)
         return (state.entries, state.dropped)
