@@ -1,8 +1,8 @@
 internal import COpenSSL
 internal import CPinKitShims
 import Foundation
+import PinKit
 import PinKitOpenSSL
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +15,7 @@ import Synchronization
 /// Binds only to 127.0.0.1.
 public final class LabTLSServer: @unchecked Sendable {
     // @unchecked Sendable: `contexts` and `defaultContext` are immutable after init; OpenSSL
-    // allows one SSL_CTX to serve many connections concurrently. Mutable state is in Mutexes.
+    // allows one SSL_CTX to serve many connections concurrently. Mutable state is behind locks.
     public typealias Handler = @Sendable (LabRequest) -> LabResponse
 
     /// What the server has seen, for assertions.
@@ -33,7 +33,7 @@ public final class LabTLSServer: @unchecked Sendable {
     private let defaultContext: OpaquePointer
     private let contexts: [String: OpaquePointer]
     private let handler: Handler
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let acceptDone = DispatchSemaphore(value: 0)
 
     private struct State {

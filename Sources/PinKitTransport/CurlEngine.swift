@@ -3,19 +3,18 @@ internal import COpenSSL
 internal import CPinKitShims
 import Foundation
 import PinKit
-import Synchronization
 
 /// One libcurl multi handle with its connection pool and TLS session cache, driven by one
 /// thread: the "session" that DESIGN invariant 4 scopes to one immutable policy.
 ///
-/// Requests from any task are queued under a Mutex and the thread is woken with
+/// Requests from any task are queued under a lock and the thread is woken with
 /// `curl_multi_wakeup`; every other libcurl call happens on the engine thread.
 final class CurlEngine: @unchecked Sendable {
     // @unchecked Sendable: `multi`, `share`, `active` and `idle` are touched only on the engine
-    // thread; the cross-thread state is `inbox`, a Mutex.
+    // thread; the cross-thread state is `inbox`, behind a lock.
     private let multi: UnsafeMutableRawPointer
     private let share: OpaquePointer?
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     private var active: [UInt64: (easy: UnsafeMutableRawPointer, transfer: Transfer)] = [:]
     private var idle: [UnsafeMutableRawPointer] = []
     private let finished = DispatchSemaphore(value: 0)

@@ -1,7 +1,6 @@
 public import Foundation
 public import PinKit
 import PinKitOpenSSL
-import Synchronization
 
 /// Runs the kill switch: fetches the document over a fresh *unpinned* session at start-up and
 /// every refresh interval, feeds it to ``KillSwitchStateMachine``, persists the state
@@ -57,8 +56,8 @@ public final class KillSwitchController: Sendable {
     private let auditLog: AuditLog?
     private let logger: Logger
     private let onPolicyChange: @Sendable (PinPolicy) -> Void
-    private let machine: Mutex<KillSwitchStateMachine>
-    private let loop = Mutex<Task<Void, Never>?>(nil)
+    private let machine: Locked<KillSwitchStateMachine>
+    private let loop = Locked<Task<Void, Never>?>(nil)
 
     public init(
         configuration: Configuration,
@@ -81,7 +80,7 @@ public final class KillSwitchController: Sendable {
                 self.logger.warning("unreadable kill-switch state, pinning stays on: \(error)")
             }
         }
-        machine = Mutex(restored)
+        machine = Locked(restored)
     }
 
     /// The state machine's current state.

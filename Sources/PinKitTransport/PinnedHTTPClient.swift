@@ -76,7 +76,7 @@ public final class PinnedHTTPClient: Sendable {
         public static func unpinned() -> Configuration { Configuration(kind: .unpinned, policy: .systemTrustOnly) }
     }
 
-    private let state: Mutex<(configuration: Configuration, engine: CurlEngine)>
+    private let state: Locked<(configuration: Configuration, engine: CurlEngine)>
     private let nextID = Atomic<UInt64>(1)
 
     /// - Throws: ``TransportError`` when libcurl cannot be initialised.
@@ -85,7 +85,7 @@ public final class PinnedHTTPClient: Sendable {
             maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
             shareTLSSessions: configuration.reuseConnections
         )
-        state = Mutex((configuration, engine))
+        state = Locked((configuration, engine))
     }
 
     deinit { state.withLock { $0.engine.shutdown() } }

@@ -7,7 +7,7 @@ import PinKit
 /// the continuation to resume. Used only on the engine thread once submitted.
 final class Transfer: @unchecked Sendable {
     // @unchecked Sendable: handed from the requesting task to the engine thread once, through
-    // the engine's Mutex; from then on only the engine thread touches it.
+    // the engine's lock; from then on only the engine thread touches it.
     let id: UInt64
     let request: HTTPRequest
     let host: String
@@ -45,6 +45,7 @@ final class Transfer: @unchecked Sendable {
 
     deinit {
         if let headerList { curl_slist_free_all(headerList) }
+        if let resolveList { curl_slist_free_all(resolveList) }
         errorBuffer.deallocate()
     }
 

@@ -5,7 +5,6 @@ import PinKitLab
 import PinKitOpenSSL
 import PinKitTestSupport
 import PinKitTransport
-import Synchronization
 import Testing
 
 /// A scripted API server: tokens, refresh, a protected resource, idempotency keys.
@@ -22,7 +21,7 @@ final class AuthServer: Sendable {
         var auditEntries = 0
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     static let password = "correct horse 9"
 
     func newTokens(_ state: inout State) -> String {
@@ -114,7 +113,7 @@ struct APIClientTests {
     }
 
     final class LogoutRecorder: Sendable {
-        let reasons = Mutex<[String]>([])
+        let reasons = Locked<[String]>([])
     }
 
     static func harness(

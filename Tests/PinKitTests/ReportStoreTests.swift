@@ -1,6 +1,6 @@
 import Foundation
+import PinKit
 import PinKitTestSupport
-import Synchronization
 import Testing
 
 @testable import PinKit
@@ -200,8 +200,32 @@ struct ReportUploadTests {
 }
 
 final class TestClock: Sendable {
-    private let value: Mutex<Date>
-    init(_ start: Date) { value = Mutex(start) }
+    private let value: Locked<Date>
+    init(_ start: Date) { value = Locked(start) }
     var now: Date { value.withLock { $0 } }
     func advance(by seconds: TimeInterval) { value.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+@Suite("Report store replay")
+struct ReportStoreReplayTests {
+    @Test("records with impossible counts or time spans are refused on replay")
+    func impossibleRecords() throws {
+        let report = ReportStoreTests.report().json
+        func add(_ id: String, count: Int, first: String, last: String) -> Data {
+            PinFailureReportStore.frame([
+                "op": "add", "id": .string(id), "key": "k", "count": .int(count), "first": .string(first),
+                "last": .string(last),
+                "report": report,
+            ])
+        }
+        let data =
+            add("ok", count: 2, first: "2026-01-01T00:00:00Z", last: "2026-01-02T00:00:00Z")
+            + add("zero", count: 0, first: "2026-01-01T00:00:00Z", last: "2026-01-01T00:00:00Z")
+            + add("negative", count: -5, first: "2026-01-01T00:00:00Z", last: "2026-01-01T00:00:00Z")
+            + add("backwards", count: 1, first: "2026-01-02T00:00:00Z", last: "2026-01-01T00:00:00Z")
+            + PinFailureReportStore.frame(["op": "seen", "id": "ok", "count": -1, "last": "2026-01-03T00:00:00Z"])
+        let (entries, _) = PinFailureReportStore.recover(from: data)
+        #expect(entries.map(\.id) == ["ok"])
+        #expect(entries[0].count == 2)
+    }
 }

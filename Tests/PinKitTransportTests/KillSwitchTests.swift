@@ -4,13 +4,12 @@ import PinKitLab
 import PinKitOpenSSL
 import PinKitTestSupport
 import PinKitTransport
-import Synchronization
 import Testing
 
 /// Serves whatever document the test sets, on the kill-switch host (not pinned).
 final class KillSwitchServer: Sendable {
     final class Box: Sendable {
-        let value = Mutex(LabResponse.text("not set", status: 404))
+        let value = Locked(LabResponse.text("not set", status: 404))
     }
 
     let server: LabTLSServer
@@ -73,7 +72,7 @@ struct KillSwitchTests {
     }
 
     final class PolicyChanges: Sendable {
-        private let list = Mutex<[PinPolicy]>([])
+        private let list = Locked<[PinPolicy]>([])
         func append(_ policy: PinPolicy) { list.withLock { $0.append(policy) } }
         var count: Int { list.withLock { $0.count } }
     }

@@ -4,7 +4,6 @@ import PinKitLab
 import PinKitOpenSSL
 import PinKitTestSupport
 import PinKitTransport
-import Synchronization
 import Testing
 
 /// The PKIs and trust store the transport suites share: the platform's real PKI, and a rogue
@@ -67,7 +66,7 @@ final class TransportLab: Sendable {
 
 /// Collects pinning events delivered to a client's observer.
 final class EventRecorder: Sendable {
-    private let events = Mutex<[PinningEvent]>([])
+    private let events = Locked<[PinningEvent]>([])
     var all: [PinningEvent] { events.withLock { $0 } }
     var observer: @Sendable (PinningEvent) -> Void { { [self] event in events.withLock { $0.append(event) } } }
 }

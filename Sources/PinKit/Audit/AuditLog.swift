@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// The security audit trail: typed events appended as JSON lines, each carrying the SHA-256 of
 /// the previous line, so a removed, reordered or edited entry is detected (``AuditLogVerifier``).
@@ -18,7 +17,7 @@ public final class AuditLog: Sendable {
     public let path: String
     public let maximumBytes: Int
     private let now: @Sendable () -> Date
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var handle: FileHandle
@@ -58,7 +57,7 @@ public final class AuditLog: Sendable {
         let (nextSeq, lastHash) = Self.tail(of: data)
         guard let handle = FileHandle(forWritingAtPath: path) else { throw PinKitError(.io, "cannot open \(path)") }
         _ = try? handle.seekToEnd()
-        state = Mutex(State(handle: handle, nextSeq: nextSeq, lastHash: lastHash, size: data.count))
+        state = Locked(State(handle: handle, nextSeq: nextSeq, lastHash: lastHash, size: data.count))
         if tornBytes > 0 { record(type: "recovered", fields: ["discardedBytes": .int(tornBytes)]) }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where redacted records go. Deliberately opaque: there is no public way to write to a sink
 /// except through ``Logger``, so nothing reaches a sink unredacted.
@@ -32,7 +31,7 @@ protocol LogBackend: Sendable {
 
 /// Redacted records held in memory.
 public final class InMemoryLogStore: LogBackend, Sendable {
-    private let storage = Mutex<[LogRecord]>([])
+    private let storage = Locked<[LogRecord]>([])
     public init() {}
     public var records: [LogRecord] { storage.withLock { $0 } }
     func write(_ record: LogRecord) { storage.withLock { $0.append(record) } }
@@ -46,13 +45,13 @@ private final class RotatingFileBackend: LogBackend, Sendable {
     private let path: String
     private let maximumBytes: Int
     private let keep: Int
-    private let state: Mutex<(handle: FileHandle, size: Int)>
+    private let state: Locked<(handle: FileHandle, size: Int)>
 
     init(path: String, maximumBytes: Int, keep: Int) throws(PinKitError) {
         self.path = path
         self.maximumBytes = max(1024, maximumBytes)
         self.keep = max(1, keep)
-        state = Mutex(try Self.open(path))
+        state = Locked(try Self.open(path))
     }
 
     private static func open(_ path: String) throws(PinKitError) -> (handle: FileHandle, size: Int) {

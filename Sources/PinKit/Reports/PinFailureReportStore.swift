@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// Pin-failure reports kept on disk until the reporting server acknowledges them.
 ///
@@ -46,7 +45,7 @@ public final class PinFailureReportStore: Sendable {
 
     public let path: String
     public let limits: Limits
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Opens (or creates) the store in `directory`, recovering every complete record.
     /// - Throws: ``PinKitError/Code/io`` when the directory or file cannot be created or read.
@@ -68,7 +67,7 @@ public final class PinFailureReportStore: Sendable {
         }
         // Start from a clean file holding exactly the recovered state.
         try Self.rewrite(path: path, state: &recovered)
-        state = Mutex(recovered)
+        state = Locked(recovered)
     }
 
     /// Reads the store in `directory` without changing it (for `pinctl reports show`).
@@ -222,6 +221,7 @@ public final class PinFailureReportStore: Sendable {
                     case .number(let countText)? = record["count"], let count = Int(countText),
                     case .string(let firstText)? = record["first"], let first = RFC3339.parse(firstText),
                     case .string(let lastText)? = record["last"], let last = RFC3339.parse(lastText),
+                    count >= 1, first <= last,
                     let reportValue = record["report"], let report = try? PinFailureReport(json: reportValue),
                     !state.entries.contains(where: { $0.id == id })
                 else { continue }
@@ -231,7 +231,7 @@ public final class PinFailureReportStore: Sendable {
                 )
             case "seen":
                 guard case .string(let id)? = record["id"], case .number(let countText)? = record["count"],
-                    let count = Int(countText), case .string(let lastText)? = record["last"],
+                    let count = Int(countText), count >= 1, case .string(let lastText)? = record["last"],
                     let last = RFC3339.parse(lastText), let index = state.entries.firstIndex(where: { $0.id == id })
                 else { continue }
                 state.entries[index].count = max(state.entries[index].count, count)

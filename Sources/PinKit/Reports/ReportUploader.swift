@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// When the next upload may be tried: exponential back-off with jitter after failures.
 /// A value type whose transitions are plain mutations, tested without a network.
@@ -41,7 +40,7 @@ public final class PinFailureReporter: Sendable {
 
     public let store: PinFailureReportStore
     public let appVersion: String
-    private let backoff: Mutex<UploadBackoff>
+    private let backoff: Locked<UploadBackoff>
     private let now: @Sendable () -> Date
 
     public init(
@@ -52,7 +51,7 @@ public final class PinFailureReporter: Sendable {
     ) {
         self.store = store
         self.appVersion = appVersion
-        self.backoff = Mutex(backoff)
+        self.backoff = Locked(backoff)
         self.now = now
     }
 

@@ -3,7 +3,6 @@ import PinKit
 import PinKitLab
 import PinKitOpenSSL
 import PinKitTransport
-import Synchronization
 
 /// `pinctl lab`: the life of a pinned app, on loopback, with a table of what happened.
 struct LabCommand: Command {
@@ -104,7 +103,7 @@ struct LabStory {
     let directory: String
 
     final class Clock: Sendable {
-        private let offset = Mutex<TimeInterval>(0)
+        private let offset = Locked<TimeInterval>(0)
         var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
         func advance(_ seconds: TimeInterval) { offset.withLock { $0 += seconds } }
     }
@@ -245,7 +244,7 @@ struct LabStory {
 
         // 8. A signed kill-switch "off", then its expiry.
         let clock = Clock()
-        let documentBox = Mutex(LabResponse.text("none", status: 404))
+        let documentBox = Locked(LabResponse.text("none", status: 404))
         let status = try LabTLSServer(identity: try pki.leaf(["status.example.net"])) { _ in documentBox.withLock { $0 }
         }
         defer { status.stop() }
@@ -256,7 +255,7 @@ struct LabStory {
         switchSettings.trustStore = .caFile(caFile)
         switchSettings.resolve = [status.resolveEntry(for: "status.example.net")]
         switchSettings.now = { clock.now }
-        let effective = Mutex(policy)
+        let effective = Locked(policy)
         let controller = KillSwitchController(configuration: switchSettings, basePolicy: policy, auditLog: audit) {
             newPolicy in
             effective.withLock { $0 = newPolicy }
@@ -288,7 +287,7 @@ struct LabStory {
 
         // 9. The queued pin failures go out at the next good connection.
         let queued = reporter.store.entries.count
-        let received = Mutex(0)
+        let received = Locked(0)
         let reporting = try LabTLSServer(identity: try pki.leaf(["api.example.com"])) { request in
             guard request.target == "/v1/pin-failures", let body = try? JSONParser.parse(request.body),
                 case .array(let reports)? = body["reports"]

@@ -1,0 +1,16 @@
+import PinKit
+import PinKitOpenSSL
+
+/// PEM and DER loading: a typed error or certificates whose facts are readable.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    if let certificates = try? Certificate.load(bytes: bytes) {
+        for certificate in certificates {
+            _ = certificate.subject
+            _ = certificate.dnsNames
+            precondition((try? Certificate(der: certificate.der)) == certificate, "DER does not round-trip")
+        }
+    }
+    return 0
+}

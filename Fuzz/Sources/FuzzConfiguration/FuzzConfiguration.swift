@@ -1,0 +1,16 @@
+import Foundation
+import PinKit
+
+/// The configuration reader and guard: any bytes give a configuration or a typed error.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Data(bytes: data, count: size)
+    guard let configuration = try? PinConfiguration.parse(bytes) else { return 0 }
+    let problems = configuration.validate(now: Date(timeIntervalSince1970: 1_800_000_000), publicSuffixes: nil)
+    let valid = !problems.contains { $0.severity == .error }
+    let policy = try? PinPolicy(configuration, now: Date(timeIntervalSince1970: 1_800_000_000), publicSuffixes: nil)
+    // A policy exists exactly when the guard found no error.
+    precondition(valid == (policy != nil), "guard and policy disagree")
+    for set in configuration.pinSets { for host in set.hosts { _ = policy?.pinSet(for: host) } }
+    return 0
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Fuzz/run.sh SECONDS [TARGET...] — builds every libFuzzer target with AddressSanitizer and runs
+# each for SECONDS on a scratch copy of its checked-in seed corpus. A crash or failed invariant
+# leaves its input in Fuzz/artifacts/ and makes the script exit 1. Prints one summary line a
+# target: executions, corpus size, crashes.
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-60}
+shift || true
+all=(FuzzConfiguration FuzzPins FuzzKillSwitch FuzzCertificates FuzzHostPatterns FuzzSanitizer FuzzReportStore FuzzAuditLog)
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+configuration=${FUZZ_CONFIGURATION:-release}
+flags=(-c "$configuration" --scratch-path .build -Xswiftc -sanitize=fuzzer,address -Xswiftc -g)
+swift build "${flags[@]}" >&2
+bin=$(swift build "${flags[@]}" --show-bin-path)
+mkdir -p artifacts work
+failed=0
+for target in "${targets[@]}"; do
+  rm -rf "work/$target" && mkdir -p "work/$target"
+  log="work/$target.log"
+  if ! "$bin/$target" -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=4096 -timeout=20 \
+      -artifact_prefix="artifacts/$target-" "work/$target" "Corpus/$target" >"$log" 2>&1; then
+    failed=1
+    echo "FUZZ $target: CRASH — see $log and artifacts/" >&2
+    tail -30 "$log" >&2
+  fi
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  corpus=$(ls "work/$target" | wc -l)
+  echo "FUZZ $target: $runs executions in ${seconds}s, $corpus new corpus entries"
+done
+exit $failed
