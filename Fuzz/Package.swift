@@ -18,11 +18,12 @@ let package = Package(
     name: "PinKitFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [.package(path: "..")],
-    targets: targets.map { name, products in
-        .executableTarget(
-            name: name,
-            dependencies: products.map { .product(name: $0, package: identity) },
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        )
-    }
+    targets: [.target(name: "FuzzSupport")]
+        + targets.map { name, products in
+            .executableTarget(
+                name: name,
+                dependencies: ["FuzzSupport"] + products.map { .product(name: $0, package: identity) },
+                swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+            )
+        }
 )

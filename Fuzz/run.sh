@@ -11,7 +11,9 @@ all=(FuzzConfiguration FuzzPins FuzzKillSwitch FuzzCertificates FuzzHostPatterns
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 configuration=${FUZZ_CONFIGURATION:-release}
-flags=(-c "$configuration" --scratch-path .build -Xswiftc -sanitize=fuzzer,address -Xswiftc -g)
+export SWIFT_BACKTRACE=enable=no  # the runtime backtracer fights ASan for the crash
+export LSAN_OPTIONS="suppressions=$PWD/../.ci/lsan.supp"  # leaks inside the toolchain's Foundation only
+flags=(-c "$configuration" --scratch-path .build -Xswiftc -sanitize=fuzzer,address -Xswiftc -g -Xswiftc -use-ld=lld)
 swift build "${flags[@]}" >&2
 bin=$(swift build "${flags[@]}" --show-bin-path)
 mkdir -p artifacts work

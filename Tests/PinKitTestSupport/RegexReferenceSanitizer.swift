@@ -91,10 +91,15 @@ public enum RegexReferenceSanitizer {
         let schemeText = ns.substring(with: schemeRange)
         let body = ns.substring(from: schemeRange.length + 3)
         let bodyNS = body as NSString
-        let host =
+        var host =
             urlHost.firstMatch(in: body, range: NSRange(location: 0, length: bodyNS.length))
             .map { bodyNS.substring(with: $0.range(at: 1)) } ?? ""
-        return schemeText + "://" + host
+        if !host.hasPrefix("[") {
+            let hostNS = host as NSString
+            let trailing = trailingPunctuation.firstMatch(in: host, range: NSRange(location: 0, length: hostNS.length))!
+            host = hostNS.substring(to: hostNS.length - trailing.range.length)
+        }
+        return host.isEmpty ? "[redacted-url]" : schemeText + "://" + host
     }
 }
 

@@ -59,6 +59,19 @@ struct SPKIPinTests {
         }
     }
 
+    @Test(
+        "a plain pin whose base64 begins like a prefix is still a plain pin (fuzzing regression)",
+        arguments: [
+            "sha512/q+QvdfCDV///5VpUFa/5/xfbHgpStnwtzQCU=", "sha256/q+QvdfCDV///5VpUFa/5/xfbHgpStnwtzQCU=",
+            "sha1/AAq+QvdfCDV///5VpUFa/5/xfbHgpStnwtzQCU=",
+        ]
+    )
+    func prefixLookingPins(_ text: String) throws {
+        let pin = try SPKIPin(parsing: text)
+        #expect(pin.base64 == text)
+        #expect(try SPKIPin(parsing: "sha256/" + text) == pin)
+    }
+
     @Test("equality compares all 32 bytes, whichever byte differs")
     func equalityEveryByte() throws {
         let base = Array(0..<32).map { UInt8($0 * 7 + 1) }

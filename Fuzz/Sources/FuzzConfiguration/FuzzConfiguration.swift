@@ -1,9 +1,14 @@
 import Foundation
+import FuzzSupport
 import PinKit
 
 /// The configuration reader and guard: any bytes give a configuration or a typed error.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+@_cdecl("FuzzConfiguration_main")
+public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    runFuzzer(argc, argv) { data, size in fuzz(data ?? UnsafePointer(bitPattern: 1)!, size) }
+}
+
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     guard let configuration = try? PinConfiguration.parse(bytes) else { return 0 }
     let problems = configuration.validate(now: Date(timeIntervalSince1970: 1_800_000_000), publicSuffixes: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import PinKit
 import PinKitOpenSSL
 
@@ -6,8 +7,12 @@ let signingKey = try! PrivateKey.generate(.ed25519)
 
 /// The kill-switch envelope and verifier: with a key configured, no fuzzed document may ever
 /// change the state (the fuzzer cannot sign).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+@_cdecl("FuzzKillSwitch_main")
+public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    runFuzzer(argc, argv) { data, size in fuzz(data ?? UnsafePointer(bitPattern: 1)!, size) }
+}
+
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     _ = try? KillSwitchDocument.parse(bytes)
     var machine = KillSwitchStateMachine()

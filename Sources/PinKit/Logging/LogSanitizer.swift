@@ -9,6 +9,7 @@
 ///    host only (no user info, port, path, query or fragment). A URL runs until white space, a
 ///    control character, one of `"'<>` and backtick, or a `[` that does not open an IPv6 host
 ///    (first or right after `@`, then a hex digit or `:`); trailing `.,;:!?)]}` stay outside it.
+///    A URL without a host becomes `[redacted-url]`.
 /// 3. Email addresses `[A-Za-z0-9._%+-]+@label(.label)*.TLD` (TLD two or more letters)
 ///    → `[redacted-email]`.
 /// 4. UUIDs, 8-4-4-4-12 hex digits in any case → `[redacted-uuid]`.
@@ -29,6 +30,8 @@ public enum LogSanitizer {
     public static let emailPlaceholder = "[redacted-email]"
     public static let uuidPlaceholder = "[redacted-uuid]"
     public static let tokenPlaceholder = "[redacted-token]"
+    /// A URL with no host: nothing of it is kept, and a bare "https://" cannot glue onto what follows.
+    public static let urlPlaceholder = "[redacted-url]"
 
     /// The redacted form of `text`.
     public static func redact(_ text: String) -> String {
@@ -212,8 +215,9 @@ public enum LogSanitizer {
                     bodyEnd += 1
                 }
                 while bodyEnd > bodyStart, has(bodyEnd - 1, Classes.trailingPunctuation) { bodyEnd -= 1 }
-                return Match(
-                    start: s, end: bodyEnd, placeholder: nil, scheme: s..<schemeEnd, host: host(bodyStart, bodyEnd))
+                let hostRange = host(bodyStart, bodyEnd)
+                guard !hostRange.isEmpty else { return Match(start: s, end: bodyEnd, placeholder: urlPlaceholder) }
+                return Match(start: s, end: bodyEnd, placeholder: nil, scheme: s..<schemeEnd, host: hostRange)
             }
             return nil
         }
@@ -239,6 +243,9 @@ public enum LogSanitizer {
                 if hostEnd < authorityEnd { hostEnd += 1 }
             } else {
                 while hostEnd < authorityEnd, input[hostEnd] != UInt8(ascii: ":") { hostEnd += 1 }
+                // The host never ends in sentence punctuation ("a.com." → "a.com"), so the output,
+                // scanned again, trims nothing and redaction stays idempotent.
+                while hostEnd > hostStart, has(hostEnd - 1, Classes.trailingPunctuation) { hostEnd -= 1 }
             }
             return hostStart..<hostEnd
         }

@@ -59,6 +59,11 @@ public struct SPKIPin: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func stripForm(_ text: String) throws(PinKitError) -> String {
+        // Plain base64 first: every character of "sha256/" or "sha512/" is also base64, so a real
+        // pin can begin with them (found by fuzzing). The forms differ in length, so this is exact.
+        if text.utf8.count == 44, case .success(let digest) = Base64.decode(text), digest.count == byteCount {
+            return text
+        }
         let lower = text.lowercased()
         if lower.hasPrefix("pin-sha256=") {
             let value = text.dropFirst("pin-sha256=".count)

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@testable import PinKit
+
+/// Inputs the fuzzers found; each stays as a regression test.
+@Suite("Fuzzing regressions")
+struct FuzzRegressionTests {
+    @Test("an empty-host URL before an IPv6-looking bracket stays idempotent (FuzzSanitizer)")
+    func sanitizer() throws {
+        let bytes = try Base64.decode(
+            "YmUpYXJlciBiZWExaHR0cCIn//9iZWFyZXIgYmVhcmVyIHggaHR0cHM6Ly86Ly9bOjoxXTo0NGFodHRwczovL3VzZXI6cHdATk5OTk5OTk5OOs8AAAAAAAAAhISEWzovJgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAL2H/////////////////KS4K"
+        ).get()
+        let once = LogSanitizer.redact(bytes: bytes)
+        #expect(LogSanitizer.redact(bytes: once) == once, "idempotent")
+        let secret = Array("zq7SEEDtoken".utf8)
+        let uuid = Array("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0".utf8)
+        let half = bytes.count / 2
+        let seeded =
+            Array(bytes[..<half]) + Array("\nAuthorization: Bearer ".utf8) + secret + [10] + uuid + [10]
+            + Array(bytes[half...])
+        let redacted = String(decoding: LogSanitizer.redact(bytes: seeded), as: UTF8.self)
+        #expect(!redacted.contains("zq7SEEDtoken"), "\(redacted.debugDescription)")
+        #expect(!redacted.contains("0f1e2d3c-4b5a"), "\(redacted.debugDescription)")
+    }
+
+    @Test("a host with an empty label is pinned, never left unpinned (FuzzHostPatterns)")
+    func emptyLabel() throws {
+        let json =
+            #"{"pinSets": [{"name": "a", "hosts": ["example.com"], "pins": [{"sha256": "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="}, {"sha256": "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=", "role": "backup"}]}]}"#
+        let policy = try PinPolicy(PinConfiguration.parse(Data(json.utf8)), publicSuffixes: nil)
+        // Not a valid host name, so it can never be a look-alike; erring toward pinning is safe.
+        #expect(policy.isPinnedHost(".example.com"))
+        #expect(policy.isPinnedHost("a..example.com"))
+        #expect(!policy.isPinnedHost("example.com.."), "two trailing dots: only one is stripped")
+    }
+
+    @Test("a host ending in punctuation stays idempotent (FuzzSanitizer)")
+    func sanitizerSecond() throws {
+        let bytes = try Base64.decode(
+            "KANHRVQgaHR0cHM6Ly91c2VyOnB3QGFwaS5leGFtZWExaHR0cCInYXBpLmV4YW1lYTFodHRwIif/Yv9iZWFyZXIgYmVhcmVyIHggaHR0cHM6Ly86Ly9yIHggaHR0cHM6Ly9dOjQ0OjowbXBsZS5jb20gaWQg/2L/YmVhcmVyIGJlYXJlciB4IGh0dHBzOi8vOi8vciB4IGh0dHBzOi8vOi8vWzo6MG1wbGUuY29tIGlkIDU1MA=="
+        ).get()
+        let once = LogSanitizer.redact(bytes: bytes)
+        let twice = LogSanitizer.redact(bytes: once)
+        #expect(
+            twice == once,
+            "\(String(decoding: once, as: UTF8.self).debugDescription) -> \(String(decoding: twice, as: UTF8.self).debugDescription)"
+        )
+    }
+}
