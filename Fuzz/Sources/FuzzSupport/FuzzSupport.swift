@@ -1,6 +1,6 @@
 /// libFuzzer's entry for programs that bring their own `main` (LLVM 11 and later).
 @_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
+func llvmFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<Int32>,
     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
@@ -17,5 +17,5 @@ public func runFuzzer(
 ) -> Int32 {
     var count = argc
     var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, callback)
+    return llvmFuzzerRunDriver(&count, &arguments, callback)
 }
