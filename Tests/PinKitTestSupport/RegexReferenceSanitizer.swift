@@ -10,13 +10,15 @@ public enum RegexReferenceSanitizer {
         try! NSRegularExpression(pattern: pattern)
     }
 
-    static let bearer = regex(#"(?:[Bb][Ee][Aa][Rr][Ee][Rr][\t\n\x0B\f\r ]+)+[A-Za-z0-9._~+/-]+=*"#)
+    static let bearer = regex(
+        #"(?<![A-Za-z0-9._~%\]/\-]|[^\x00-\x7F])(?:[Bb][Ee][Aa][Rr][Ee][Rr][\t\n\x0B\f\r ]+)+[A-Za-z0-9._~+/-]+=*"#
+    )
     /// The longest body; trailing punctuation is given back by `trimmedURLEnd`.
     static let url = regex(
         #"[Hh][Tt][Tt][Pp][Ss]?://(?:\[(?=[0-9A-Fa-f:]))?(?:[^\x00-\x20\x7F"'<>`\[]|(?<=@)\[(?=[0-9A-Fa-f:]))*"#
     )
     static let trailingPunctuation = regex(#"[.,;:!?)\]}]*$"#)
-    static let urlHost = regex(#"^(?:[^/?#]*@)?(\[[^\]/?#]*\]?|[^:/?#]*)"#)
+    static let urlHost = regex(#"^(?:[^/?#]*@)?(\[[^\]/?#]*\]?|(?:[A-Za-z0-9._~%-]|[^\x00-\x7F])*)"#)
     static let scheme = regex(#"^[A-Za-z]+"#)
     static let email = regex(#"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"#)
     static let uuid = regex(#"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"#)

@@ -11,11 +11,14 @@ struct LogSanitizerTests {
         arguments: [
             ("Authorization: Bearer abc.def-123==", "Authorization: [redacted-bearer]"),
             ("BEARER\tx", "[redacted-bearer]"),
-            ("notBearer abc", "not[redacted-bearer]"),
-            ("https://[::1]/bearer x", "https://[::1][redacted-bearer]"),
+            ("notBearer abc", "notBearer abc"),
+            ("https://xbearer:/ tok", "https://xbearer tok"),
+            ("https://a*bearer:/ tok", "https://a tok"),
+            ("https://bearer//rer x", "https://bearer x"),
+            ("https://[::1]/a=bearer x", "https://[::1][redacted-bearer]"),
             ("https://u:p@[::1]:8443/x", "https://[::1]"),
             ("https://x.com/a[0]=1 ok", "https://x.com[0]=1 ok"),
-            ("http://bearer x", "[redacted-url][redacted-bearer]"),
+            ("http://bearer x", "http://bearer x"),
             ("bearer Bearer s3cret", "[redacted-bearer]"),
             ("https://user:pw@/x?token=1 ok", "[redacted-url] ok"),
             ("https://://[::1]:44", "[redacted-url][::1]:44"),
@@ -43,7 +46,7 @@ struct LogSanitizerTests {
         let host = String(repeating: "h", count: 40) + ".example.com"
         #expect(LogSanitizer.redact("https://\(host)/p") == "https://\(host)")
         // Rule 1 runs before rule 2 everywhere, even inside what rule 2 would have taken.
-        #expect(LogSanitizer.redact("https://x.com/bearer tok") == "https://x.com[redacted-bearer]")
+        #expect(LogSanitizer.redact("https://x.com/a=bearer tok") == "https://x.com[redacted-bearer]")
         // An email inside a URL goes with the URL.
         #expect(LogSanitizer.redact("https://a.com/?e=a@b.com") == "https://a.com")
     }
@@ -121,8 +124,8 @@ struct LogSanitizerTests {
             let once = LogSanitizer.redact(bytes: bytes)
             #expect(LogSanitizer.redact(bytes: once) == once)
         }
-        let invalid: [UInt8] = [0xFF, 0xFE] + Array("Bearer abc".utf8) + [0x00, 0xC3]
-        #expect(LogSanitizer.redact(bytes: invalid) == [0xFF, 0xFE] + Array("[redacted-bearer]".utf8) + [0x00, 0xC3])
+        let invalid: [UInt8] = [0xFF, 0xFE] + Array(" Bearer abc".utf8) + [0x00, 0xC3]
+        #expect(LogSanitizer.redact(bytes: invalid) == [0xFF, 0xFE] + Array(" [redacted-bearer]".utf8) + [0x00, 0xC3])
         let long = String(repeating: "word ", count: 400_000) + "https://u:p@h.example/x"
         #expect(LogSanitizer.redact(long).hasSuffix("word https://h.example"))
         #expect(

@@ -2,9 +2,9 @@
 ///
 /// The rules, in order; a rule sees only the text that earlier rules left untouched, and each
 /// replaced span is final:
-/// 1. `Bearer <token>` (the word in any ASCII case, wherever it stands, repeated or not; ASCII
-///    white space; an RFC 6750 token `[A-Za-z0-9._~+/-]+` and its `=` padding)
-///    → `[redacted-bearer]`.
+/// 1. `Bearer <token>` (the word in any ASCII case, repeated or not, not right after
+///    `[A-Za-z0-9._~%-]`, `]`, `/` or a non-ASCII byte; ASCII white space; an RFC 6750 token
+///    `[A-Za-z0-9._~+/-]+` and its `=` padding) → `[redacted-bearer]`.
 /// 2. `http://` / `https://` URLs (scheme in any case) → the scheme as written, `://` and the
 ///    host only (no user info, port, path, query or fragment). A URL runs until white space, a
 ///    control character, one of `"'<>` and backtick, or a `[` that does not open an IPv6 host
@@ -22,9 +22,9 @@
 ///
 /// Implementation: no regular expressions. Each rule is one forward scan over UTF-8 bytes of
 /// the gaps the rules before it left; bytes are never copied until they are emitted. Redaction
-/// never fails (any bytes, including invalid UTF-8 and NUL) and is idempotent: no rule looks at
-/// what precedes a match, and a URL stops at a placeholder's `[`, so a replacement never
-/// creates a new match beside it.
+/// never fails (any bytes, including invalid UTF-8 and NUL) and is idempotent: every replacement
+/// ends in `]` or a host character, after which "bearer" never starts a match; a URL stops at a
+/// placeholder's `[`; and a host never ends in punctuation the URL rule would trim.
 public enum LogSanitizer {
     public static let bearerPlaceholder = "[redacted-bearer]"
     public static let emailPlaceholder = "[redacted-email]"
@@ -55,6 +55,11 @@ public enum LogSanitizer {
     // MARK: - Character classes (one table lookup per byte)
 
     struct Classes {
+        /// The characters of a URL host PinKit keeps (with every non-ASCII byte).
+        static let hostCharacters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~%-"
+        /// What may not stand right before "bearer": a host character, the "/" of "://" before a
+        /// host, or a placeholder's "]" (with every non-ASCII byte).
+        static let bearerBoundaryCharacters = hostCharacters + "]/"
         static let token: UInt8 = 1  // [A-Za-z0-9_-]
         static let bearerToken: UInt8 = 2  // [A-Za-z0-9._~+/-]
         static let emailLocal: UInt8 = 4  // [A-Za-z0-9._%+-]
@@ -63,6 +68,19 @@ public enum LogSanitizer {
         static let letter: UInt8 = 32  // [A-Za-z]
         static let urlBody: UInt8 = 64  // not [\x00-\x20\x7F"'<>`]
         static let trailingPunctuation: UInt8 = 128  // [.,;:!?)\]}]
+
+        /// Allocated once and never freed or written after initialisation, so sharing it is safe.
+        nonisolated(unsafe) static let boundaryTable = lookup(bearerBoundaryCharacters)
+        nonisolated(unsafe) static let hostTable = lookup(hostCharacters)
+
+        /// A 256-entry membership table, true for `characters` and every byte from 0x80.
+        static func lookup(_ characters: String) -> UnsafePointer<Bool> {
+            let table = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
+            table.initialize(repeating: false, count: 256)
+            for byte in characters.utf8 { table[Int(byte)] = true }
+            for byte in 0x80..<256 { table[byte] = true }
+            return UnsafePointer(table)
+        }
 
         /// Allocated once and never freed or written after initialisation, so sharing it is safe.
         nonisolated(unsafe) static let table: UnsafePointer<UInt8> = {
@@ -150,6 +168,9 @@ public enum LogSanitizer {
                 defer { s += 1 }
                 // One or more "bearer<space>" groups, then the token: "Bearer bearer s3cret" is
                 // one match, so the secret cannot hide behind a repeated keyword.
+                // Not right after a host or placeholder character: what another rule leaves behind
+                // ends in one of those, so a replacement can never create a new "bearer" boundary.
+                if s > from, Classes.boundaryTable[Int(input[s - 1])] { continue }
                 var groupStarts: [Int] = []
                 var p = s
                 while let next = bearerGroupEnd(p, end) {
@@ -242,7 +263,9 @@ public enum LogSanitizer {
                 while hostEnd < authorityEnd, input[hostEnd] != UInt8(ascii: "]") { hostEnd += 1 }
                 if hostEnd < authorityEnd { hostEnd += 1 }
             } else {
-                while hostEnd < authorityEnd, input[hostEnd] != UInt8(ascii: ":") { hostEnd += 1 }
+                // Only real host characters: what follows the host in the output is then always
+                // a boundary before which "bearer" cannot start a new match.
+                while hostEnd < authorityEnd, Classes.hostTable[Int(input[hostEnd])] { hostEnd += 1 }
                 // The host never ends in sentence punctuation ("a.com." → "a.com"), so the output,
                 // scanned again, trims nothing and redaction stays idempotent.
                 while hostEnd > hostStart, has(hostEnd - 1, Classes.trailingPunctuation) { hostEnd -= 1 }

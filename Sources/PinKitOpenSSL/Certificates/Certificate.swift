@@ -137,14 +137,7 @@ public final class Certificate: Hashable, @unchecked Sendable {
 
     /// The DER encoding.
     public var der: [UInt8] {
-        let length = i2d_X509(x509, nil)
-        guard length > 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: Int(length))
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            _ = i2d_X509(x509, &cursor)
-        }
-        return bytes
+        derEncoded { i2d_X509(x509, $0) }
     }
 
     /// PEM text with one CERTIFICATE block.

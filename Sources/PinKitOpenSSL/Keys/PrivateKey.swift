@@ -84,14 +84,7 @@ public final class PrivateKey: @unchecked Sendable {
 
     /// The DER SubjectPublicKeyInfo of the public half.
     public var publicKeyDER: [UInt8] {
-        let length = i2d_PUBKEY(pkey, nil)
-        guard length > 0 else { return [] }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        der.withUnsafeMutableBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            _ = i2d_PUBKEY(pkey, &cursor)
-        }
-        return der
+        derEncoded { i2d_PUBKEY(pkey, $0) }
     }
 
     /// The pin of the public key: what a certificate for this key will pin to.

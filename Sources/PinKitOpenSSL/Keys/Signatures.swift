@@ -132,14 +132,8 @@ public final class PublicKey: @unchecked Sendable {
             BN_free(s)
             return nil
         }
-        let length = i2d_ECDSA_SIG(signature, nil)
-        guard length > 0 else { return nil }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        der.withUnsafeMutableBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            _ = i2d_ECDSA_SIG(signature, &cursor)
-        }
-        return der
+        let der = derEncoded { i2d_ECDSA_SIG(signature, $0) }
+        return der.isEmpty ? nil : der
     }
 }
 
