@@ -271,25 +271,40 @@ if options.wants("transport") {
     // Full handshakes: pinned and unpinned clients, interleaved round by round.
     let pinnedFresh = try client(policy, reuse: false)
     let unpinnedFresh = try client(.systemTrustOnly, reuse: false)
+    // A second unpinned client: its ratio to the first is the instrument's own noise floor (A/A).
+    let controlFresh = try client(.systemTrustOnly, reuse: false)
     _ = try await pinnedFresh.send(request)
     _ = try await unpinnedFresh.send(request)
+    _ = try await controlFresh.send(request)
+    // Single handshakes alternate (pinned, unpinned, pinned, …) and each kind's time is summed, so
+    // drift on a shared machine cancels request by request; rounds give the spread.
     var pinnedRates: [Double] = []
     var unpinnedRates: [Double] = []
     var ratios: [Double] = []
+    var controlRatios: [Double] = []
+    let clock = ContinuousClock()
+    func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
     for round in 0..<options.rounds {
-        // Alternate which goes first, so neither always gets the warmer machine.
-        let order = round % 2 == 0 ? [true, false] : [false, true]
-        var pinned = 0.0
-        var unpinned = 0.0
-        for isPinned in order {
-            let value = try await rate(seconds: options.seconds) {
-                _ = try await (isPinned ? pinnedFresh : unpinnedFresh).send(request)
+        var times = [0.0, 0.0, 0.0]  // pinned, unpinned, control
+        var count = 0
+        let roundStart = clock.now
+        let clients = [pinnedFresh, unpinnedFresh, controlFresh]
+        while seconds(clock.now - roundStart) < 3 * options.seconds {
+            // Rotate the order so no client always goes first.
+            for offset in 0..<3 {
+                let which = (count + round + offset) % 3
+                let started = clock.now
+                _ = try await clients[which].send(request)
+                times[which] += seconds(clock.now - started)
             }
-            if isPinned { pinned = value } else { unpinned = value }
+            count += 1
         }
-        pinnedRates.append(pinned)
-        unpinnedRates.append(unpinned)
-        ratios.append(pinned / unpinned)
+        pinnedRates.append(Double(count) / times[0])
+        unpinnedRates.append(Double(count) / times[1])
+        ratios.append(times[1] / times[0])
+        controlRatios.append(times[1] / times[2])
     }
 
     // openssl s_time against the same server: the handshake rate a bare OpenSSL client reaches.
@@ -421,6 +436,7 @@ if options.wants("transport") {
                 "pinnedHandshakesPerSecond": number(median(pinnedRates), digits: 1),
                 "unpinnedHandshakesPerSecond": number(median(unpinnedRates), digits: 1),
                 "pinnedOverUnpinned": number(handshakeRatio),
+                "controlUnpinnedOverUnpinned": number(median(controlRatios)),
                 "opensslSTimeHandshakesPerSecond": number(sTimeRate, digits: 1),
                 "pinnedOverSTime": number(sTimeRatio),
                 "keepAliveRequestsPerSecond": number(median(keepAliveRates), digits: 1),

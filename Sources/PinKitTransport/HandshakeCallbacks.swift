@@ -77,8 +77,9 @@ final class HandshakeVerifier: @unchecked Sendable {
     /// The cert-verify callback's body: returns 1 to accept the chain, 0 to abort the handshake.
     func verify(_ store: OpaquePointer) -> Int32 {
         callbackRuns += 1
-        let served = Self.served(store)
+        // The served list is read only when asked for or to report a mismatch, not per handshake.
         if captureChains {
+            let served = Self.served(store)
             servedChain = Self.facts(served)
             servedChainPEM = Self.pem(served)
         }
@@ -110,7 +111,7 @@ final class HandshakeVerifier: @unchecked Sendable {
         outcome = .evaluated(evaluation)
         switch evaluation {
         case .mismatch(let failure):
-            observer?(.pinFailure(event(for: failure, served: served, verified: verified)))
+            observer?(.pinFailure(event(for: failure, served: Self.served(store), verified: verified)))
             guard failure.mode == .reportOnly else {
                 X509_STORE_CTX_set_error(store, X509_V_ERR_APPLICATION_VERIFICATION)
                 return 0
