@@ -3,25 +3,51 @@ import Testing
 
 @testable import PinKit
 
-/// Inputs the fuzzers found; each stays as a regression test.
+/// Inputs the fuzzers found; each stays as a regression test (and as a seed in Fuzz/Corpus).
 @Suite("Fuzzing regressions")
 struct FuzzRegressionTests {
-    @Test("an empty-host URL before an IPv6-looking bracket stays idempotent (FuzzSanitizer)")
-    func sanitizer() throws {
-        let bytes = try Base64.decode(
-            "YmUpYXJlciBiZWExaHR0cCIn//9iZWFyZXIgYmVhcmVyIHggaHR0cHM6Ly86Ly9bOjoxXTo0NGFodHRwczovL3VzZXI6cHdATk5OTk5OTk5OOs8AAAAAAAAAhISEWzovJgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAL2H/////////////////KS4K"
-        ).get()
+    /// The FuzzSanitizer invariants: idempotent, and a seeded bearer token and UUID never survive.
+    @Test(
+        "sanitizer inputs found by FuzzSanitizer",
+        arguments: [
+            (
+                "an empty-host URL before an IPv6-looking bracket stays idempotent (FuzzSanitizer)",
+                "YmUpYXJlciBiZWExaHR0cCIn//9iZWFyZXIgYmVhcmVyIHggaHR0cHM6Ly86Ly9bOjoxXTo0NGFodHRwczovL3VzZXI6cHdATk5OTk5OTk5OOs8AAAAAAAAAhISEWzovJgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAL2H/////////////////KS4K"
+            ),
+            (
+                "a host ending in punctuation stays idempotent (FuzzSanitizer)",
+                "KANHRVQgaHR0cHM6Ly91c2VyOnB3QGFwaS5leGFtZWExaHR0cCInYXBpLmV4YW1lYTFodHRwIif/Yv9iZWFyZXIgYmVhcmVyIHggaHR0cHM6Ly86Ly9yIHggaHR0cHM6Ly9dOjQ0OjowbXBsZS5jb20gaWQg/2L/YmVhcmVyIGJlYXJlciB4IGh0dHBzOi8vOi8vciB4IGh0dHBzOi8vOi8vWzo6MG1wbGUuY29tIGlkIDU1MA=="
+            ),
+            (
+                "a host ending in \"bearer\" stays idempotent once its port is dropped (FuzzSanitizer, CI smoke)",
+                "6urq6urq6urq6p/q6urq6urq6urq6urq6mLq6upC6lYAAAAAAAAAL2EpLgovLzovL3IgeCBodHRwczovLzovL1s6OjJtcOxlLmNv6urq6urq6urq6uovLzovL3IgeCBodHRwczovLzovL1s6OjBtcGxlLmNvbSBpIHhlYXJlciBiZWF4IHJlaHR0cHM66urq6urq6urqIGh0dHBzOi8v6urq6mJlYXJlcjovIGJlLw=="
+            ),
+            (
+                "a host is only host characters, so nothing after it can start a bearer match (FuzzSanitizer)",
+                "6urqKS4KLy86Ly9yIHggaHR0cHM6Ly86Ly9bOjozbXDsZy5lciBiZWF4IHJlaHR0awAAAAAAYmVhL1s6IGJlYXJlciB4IGh0dHBzOgAA6i8vWzo66urqIGh0dHBzOi8v6urq6ipiZWFyZXI6LyBiZTFdOjQ0My9hKS4vCg=="
+            ),
+            (
+                "a host that is \"bearer\" stays a host on a second pass (FuzzSanitizer)",
+                "6urqKS4KLy86Ly9yIHggaHR0cHM6twAA/P///wAzbXDsKWcuZXIgYmVhAAAAv2h0kgAAAAAAAAB0awAAAAAAYmVhL1s6IGJlYXJlAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAHIgeCBodHRwczoAAGJldWFyZXIgYmVhcmVyAHggaHR0cHM6Ly9iZWFyZXJhcmVyIHggaHR0cHM6Ly9iZWFyZXIvL3JlciB4Wzg6/+o="
+            ),
+        ]
+    )
+    func sanitizer(_ finding: String, _ base64: String) throws {
+        let bytes = try Base64.decode(base64).get()
         let once = LogSanitizer.redact(bytes: bytes)
-        #expect(LogSanitizer.redact(bytes: once) == once, "idempotent")
-        let secret = Array("zq7SEEDtoken".utf8)
-        let uuid = Array("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0".utf8)
+        let twice = LogSanitizer.redact(bytes: once)
+        #expect(
+            twice == once,
+            "\(finding): \(String(decoding: once, as: UTF8.self).debugDescription) -> \(String(decoding: twice, as: UTF8.self).debugDescription)"
+        )
         let half = bytes.count / 2
         let seeded =
-            Array(bytes[..<half]) + Array("\nAuthorization: Bearer ".utf8) + secret + [10] + uuid + [10]
+            Array(bytes[..<half])
+            + Array("\nAuthorization: Bearer zq7SEEDtoken\n0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0\n".utf8)
             + Array(bytes[half...])
         let redacted = String(decoding: LogSanitizer.redact(bytes: seeded), as: UTF8.self)
-        #expect(!redacted.contains("zq7SEEDtoken"), "\(redacted.debugDescription)")
-        #expect(!redacted.contains("0f1e2d3c-4b5a"), "\(redacted.debugDescription)")
+        #expect(!redacted.contains("zq7SEEDtoken"), "\(finding)")
+        #expect(!redacted.contains("0f1e2d3c-4b5a"), "\(finding)")
     }
 
     @Test("a host with an empty label is pinned, never left unpinned (FuzzHostPatterns)")
@@ -33,83 +59,5 @@ struct FuzzRegressionTests {
         #expect(policy.isPinnedHost(".example.com"))
         #expect(policy.isPinnedHost("a..example.com"))
         #expect(!policy.isPinnedHost("example.com.."), "two trailing dots: only one is stripped")
-    }
-
-    @Test("a host ending in punctuation stays idempotent (FuzzSanitizer)")
-    func sanitizerSecond() throws {
-        let bytes = try Base64.decode(
-            "KANHRVQgaHR0cHM6Ly91c2VyOnB3QGFwaS5leGFtZWExaHR0cCInYXBpLmV4YW1lYTFodHRwIif/Yv9iZWFyZXIgYmVhcmVyIHggaHR0cHM6Ly86Ly9yIHggaHR0cHM6Ly9dOjQ0OjowbXBsZS5jb20gaWQg/2L/YmVhcmVyIGJlYXJlciB4IGh0dHBzOi8vOi8vciB4IGh0dHBzOi8vOi8vWzo6MG1wbGUuY29tIGlkIDU1MA=="
-        ).get()
-        let once = LogSanitizer.redact(bytes: bytes)
-        let twice = LogSanitizer.redact(bytes: once)
-        #expect(
-            twice == once,
-            "\(String(decoding: once, as: UTF8.self).debugDescription) -> \(String(decoding: twice, as: UTF8.self).debugDescription)"
-        )
-    }
-
-    @Test("a host ending in \"bearer\" stays idempotent once its port is dropped (FuzzSanitizer, CI smoke)")
-    func sanitizerThird() throws {
-        let bytes = try Base64.decode(
-            "6urq6urq6urq6p/q6urq6urq6urq6urq6mLq6upC6lYAAAAAAAAAL2EpLgovLzovL3IgeCBodHRwczovLzovL1s6OjJtcOxlLmNv6urq6urq6urq6uovLzovL3IgeCBodHRwczovLzovL1s6OjBtcGxlLmNvbSBpIHhlYXJlciBiZWF4IHJlaHR0cHM66urq6urq6urqIGh0dHBzOi8v6urq6mJlYXJlcjovIGJlLw=="
-        ).get()
-        let once = LogSanitizer.redact(bytes: bytes)
-        let twice = LogSanitizer.redact(bytes: once)
-        #expect(
-            twice == once,
-            "\(String(decoding: once, as: UTF8.self).debugDescription) -> \(String(decoding: twice, as: UTF8.self).debugDescription)"
-        )
-        let secret = Array("zq7SEEDtoken".utf8)
-        let uuid = Array("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0".utf8)
-        let half = bytes.count / 2
-        let seeded =
-            Array(bytes[..<half]) + Array("\nAuthorization: Bearer ".utf8) + secret + [10] + uuid + [10]
-            + Array(bytes[half...])
-        let redacted = String(decoding: LogSanitizer.redact(bytes: seeded), as: UTF8.self)
-        #expect(!redacted.contains("zq7SEEDtoken"), "\(redacted.debugDescription)")
-        #expect(!redacted.contains("0f1e2d3c-4b5a"), "\(redacted.debugDescription)")
-    }
-
-    @Test("a host is only host characters, so nothing after it can start a bearer match (FuzzSanitizer)")
-    func sanitizerFourth() throws {
-        let bytes = try Base64.decode(
-            "6urqKS4KLy86Ly9yIHggaHR0cHM6Ly86Ly9bOjozbXDsZy5lciBiZWF4IHJlaHR0awAAAAAAYmVhL1s6IGJlYXJlciB4IGh0dHBzOgAA6i8vWzo66urqIGh0dHBzOi8v6urq6ipiZWFyZXI6LyBiZTFdOjQ0My9hKS4vCg=="
-        ).get()
-        let once = LogSanitizer.redact(bytes: bytes)
-        let twice = LogSanitizer.redact(bytes: once)
-        #expect(
-            twice == once,
-            "\(String(decoding: bytes, as: UTF8.self).debugDescription) => \(String(decoding: once, as: UTF8.self).debugDescription) -> \(String(decoding: twice, as: UTF8.self).debugDescription)"
-        )
-        let secret = Array("zq7SEEDtoken".utf8)
-        let uuid = Array("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0".utf8)
-        let half = bytes.count / 2
-        let seeded =
-            Array(bytes[..<half]) + Array("\nAuthorization: Bearer ".utf8) + secret + [10] + uuid + [10]
-            + Array(bytes[half...])
-        let redacted = String(decoding: LogSanitizer.redact(bytes: seeded), as: UTF8.self)
-        #expect(!redacted.contains("zq7SEEDtoken"), "\(redacted.debugDescription)")
-        #expect(!redacted.contains("0f1e2d3c-4b5a"), "\(redacted.debugDescription)")
-    }
-
-    @Test("a host that is \"bearer\" stays a host on a second pass (FuzzSanitizer)")
-    func sanitizerFifth() throws {
-        let bytes = try Base64.decode(
-            "6urqKS4KLy86Ly9yIHggaHR0cHM6twAA/P///wAzbXDsKWcuZXIgYmVhAAAAv2h0kgAAAAAAAAB0awAAAAAAYmVhL1s6IGJlYXJlAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAHIgeCBodHRwczoAAGJldWFyZXIgYmVhcmVyAHggaHR0cHM6Ly9iZWFyZXJhcmVyIHggaHR0cHM6Ly9iZWFyZXIvL3JlciB4Wzg6/+o="
-        ).get()
-        let once = LogSanitizer.redact(bytes: bytes)
-        let twice = LogSanitizer.redact(bytes: once)
-        #expect(
-            twice == once,
-            "\(String(decoding: bytes, as: UTF8.self).debugDescription) => \(String(decoding: once, as: UTF8.self).debugDescription) -> \(String(decoding: twice, as: UTF8.self).debugDescription)"
-        )
-        let half = bytes.count / 2
-        let seeded =
-            Array(bytes[..<half])
-            + Array("\nAuthorization: Bearer zq7SEEDtoken\n0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0\n".utf8)
-            + Array(bytes[half...])
-        let redacted = String(decoding: LogSanitizer.redact(bytes: seeded), as: UTF8.self)
-        #expect(!redacted.contains("zq7SEEDtoken"), "\(redacted.debugDescription)")
-        #expect(!redacted.contains("0f1e2d3c-4b5a"), "\(redacted.debugDescription)")
     }
 }
