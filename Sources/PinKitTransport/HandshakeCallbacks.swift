@@ -100,10 +100,13 @@ final class HandshakeVerifier: @unchecked Sendable {
             X509_STORE_CTX_set_error(store, X509_V_ERR_HOSTNAME_MISMATCH)
             return 0
         }
-        // The hot path: one SHA-256 over each certificate's already-decoded SPKI.
-        let keys = verified.compactMap { certificate -> SPKIPin? in
-            guard let pubkey = X509_get_X509_PUBKEY(certificate) else { return nil }
-            return try? Certificate.sha256(ofEncoded: pubkey)
+        // The hot path, only for a host with a live pin set: one SHA-256 over each certificate's
+        // already-decoded SPKI.
+        let keys = {
+            verified.compactMap { certificate -> SPKIPin? in
+                guard let pubkey = X509_get_X509_PUBKEY(certificate) else { return nil }
+                return try? Certificate.sha256(ofEncoded: pubkey)
+            }
         }
         let evaluation = policy.evaluate(host: host, verifiedChainKeys: keys, now: now()) {
             verifiedChain.isEmpty ? Self.facts(verified) : verifiedChain

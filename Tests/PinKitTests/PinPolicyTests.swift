@@ -107,4 +107,24 @@ struct PinPolicyTests {
             policy.evaluate(host: "api.example.com", verifiedChain: [Self.leaf], now: Fixture.now).allowsConnection
                 == false)
     }
+
+    @Test("the chain's keys are computed only when a live pin set applies")
+    func keysOnlyWhenNeeded() throws {
+        let policy = try Self.policy(["expires": "\"2027-01-01T00:00:00Z\""])
+        var calls = 0
+        let keys = { () -> [SPKIPin] in
+            calls += 1
+            return [Self.leaf.spki, Self.intermediate.spki]
+        }
+        _ = policy.evaluate(host: "selfhosted.example.net", verifiedChainKeys: keys, now: Fixture.now, chain: { [] })
+        #expect(calls == 0, "an unpinned host needs no hashing")
+        _ = policy.evaluate(
+            host: "api.example.com", verifiedChainKeys: keys, now: RFC3339.parse("2027-02-01T00:00:00Z")!, chain: { [] }
+        )
+        #expect(calls == 0, "an expired set needs no hashing")
+        #expect(
+            policy.evaluate(host: "api.example.com", verifiedChainKeys: keys, now: Fixture.now, chain: { [] })
+                .allowsConnection)
+        #expect(calls == 1)
+    }
 }

@@ -47,21 +47,22 @@ extension PinPolicy {
     /// > Warning: pass the *verified* chain, never the list the server sent: a server can append
     /// > a pinned certificate to an unrelated chain.
     public func evaluate(host: String, verifiedChain: [CertificateFacts], now: Date = Date()) -> PinEvaluation {
-        evaluate(host: host, verifiedChainKeys: verifiedChain.map(\.spki), now: now) { verifiedChain }
+        evaluate(host: host, verifiedChainKeys: { verifiedChain.map(\.spki) }, now: now) { verifiedChain }
     }
 
-    /// The handshake-path form of ``evaluate(host:verifiedChain:now:)``: only the SPKI digests of
-    /// the verified chain (leaf first) are needed to decide; `chain` is called for the full
-    /// certificate facts only when a mismatch must be explained.
+    /// The handshake-path form of ``evaluate(host:verifiedChain:now:)``: `keys` (the SPKI digests
+    /// of the verified chain, leaf first) is called only when a live pin set applies, so an
+    /// unpinned host costs no hashing; `chain` is called for the full certificate facts only when
+    /// a mismatch must be explained.
     public func evaluate(
         host: String,
-        verifiedChainKeys keys: [SPKIPin],
+        verifiedChainKeys keys: () -> [SPKIPin],
         now: Date,
         chain: () -> [CertificateFacts]
     ) -> PinEvaluation {
         guard let set = pinSet(for: host) else { return .unpinnedHost }
         if let expires = set.expires, expires <= now { return .pinSetExpired(setName: set.name, expired: expires) }
-        for (offset, key) in keys.enumerated() {
+        for (offset, key) in keys().enumerated() {
             // Compare against every pin without an early exit inside the pin loop.
             var found: SPKIPin?
             for pin in set.pins where pin == key { found = pin }
