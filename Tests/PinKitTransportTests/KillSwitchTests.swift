@@ -69,6 +69,11 @@ struct KillSwitchTests {
         let audit: AuditLog
         let directory: TemporaryDirectory
         let changes: PolicyChanges
+
+        func close() {
+            server.server.stop()
+            directory.remove()
+        }
     }
 
     final class PolicyChanges: Sendable {
@@ -104,10 +109,7 @@ struct KillSwitchTests {
     @Test("a signed off disables pinning for its scope only, is audited, and rebuilds sessions")
     func signedOff() async throws {
         let h = try harness()
-        defer {
-            h.server.server.stop()
-            h.directory.remove()
-        }
+        defer { h.close() }
         #expect(h.controller.effectivePolicy.isPinnedHost("api.example.com"))
         h.server.serve(try signed(payload()))
         let actions = await h.controller.refresh()
@@ -137,10 +139,7 @@ struct KillSwitchTests {
     @Test("forged, wrongly keyed, mismatched, replayed, expired and over-reaching documents change nothing")
     func attacks() async throws {
         let h = try harness()
-        defer {
-            h.server.server.stop()
-            h.directory.remove()
-        }
+        defer { h.close() }
         h.server.serve(try signed(payload(serial: 10)))
         await h.controller.refresh()
         let accepted = h.controller.state
@@ -212,10 +211,7 @@ struct KillSwitchTests {
     )
     func extraFields(_ place: String, _ name: String, _ value: JSONValue) async throws {
         let h = try harness(keys: false)
-        defer {
-            h.server.server.stop()
-            h.directory.remove()
-        }
+        defer { h.close() }
         var payloadJSON = payload(serial: 50).json
         guard case .object(var members) = payloadJSON else { return }
         switch place {
@@ -252,10 +248,7 @@ struct KillSwitchTests {
     @Test("an off lapses at its expiry and pinning is back; a higher on ends an off early")
     func expiryAndOn() async throws {
         let h = try harness()
-        defer {
-            h.server.server.stop()
-            h.directory.remove()
-        }
+        defer { h.close() }
         h.server.serve(try signed(payload(serial: 10, lifetime: 3600)))
         await h.controller.refresh()
         var machine = h.controller.state
@@ -278,10 +271,7 @@ struct KillSwitchTests {
     @Test("fetch failures of every kind keep the last good state")
     func fetchFailures() async throws {
         let h = try harness()
-        defer {
-            h.server.server.stop()
-            h.directory.remove()
-        }
+        defer { h.close() }
         h.server.serve(try signed(payload(serial: 10)))
         await h.controller.refresh()
         let good = h.controller.state

@@ -47,7 +47,7 @@ extension PinPolicy {
     /// > Warning: pass the *verified* chain, never the list the server sent: a server can append
     /// > a pinned certificate to an unrelated chain.
     public func evaluate(host: String, verifiedChain: [CertificateFacts], now: Date = Date()) -> PinEvaluation {
-        evaluate(host: host, verifiedChainKeys: { verifiedChain.map(\.spki) }, now: now) { verifiedChain }
+        evaluate(host: host, verifiedChainKeys: { verifiedChain.map(\.spki) }, now: now, chain: { verifiedChain })
     }
 
     /// The handshake-path form of ``evaluate(host:verifiedChain:now:)``: `keys` (the SPKI digests
