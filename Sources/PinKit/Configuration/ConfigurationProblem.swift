@@ -37,6 +37,8 @@ public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible 
         public static let invalidHost = Code(rawValue: "invalid-host")
         public static let publicSuffixHost = Code(rawValue: "public-suffix-host")
         public static let excludeOutsideHosts = Code(rawValue: "exclude-outside-hosts")
+        /// An exclusion equal to, or above, a host that a pin set lists: it would unpin that host.
+        public static let excludeCoversListedHost = Code(rawValue: "exclude-covers-listed-host")
         public static let expiredPinSet = Code(rawValue: "expired-pin-set")
         public static let expiresSoon = Code(rawValue: "expires-soon")
         public static let reportOnlyMode = Code(rawValue: "report-only-mode")

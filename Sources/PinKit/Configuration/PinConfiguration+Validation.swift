@@ -12,13 +12,36 @@ extension PinConfiguration {
     ///     single-label names and adds a warning.
     /// - Returns: errors (the configuration must not be used) and warnings (it may be used, but
     ///   fails ``meetsProductionPinPolicy(chain:now:publicSuffixes:)``).
+    ///
+    /// This is the ship-time gate: it judges expiry by `now` and host names by this machine's
+    /// public suffix list. Runtime loading (``PinPolicy/init(_:)``) uses ``loadingProblems()``.
     public func validate(
         chain: [CertificateFacts]? = nil,
         now: Date = Date(),
         publicSuffixes: PublicSuffixList? = .system
     ) -> [ConfigurationProblem] {
+        problems(chain: chain, now: now, publicSuffixes: publicSuffixes, shipTime: true)
+    }
+
+    /// The errors that stop runtime loading (``PinPolicy/init(_:)``): those that depend on the
+    /// document alone, so the same document loads on every machine at every time.
+    ///
+    /// Left to the ship-time gate (``validate(chain:now:publicSuffixes:)``): `expired-pin-set`
+    /// and `expires-soon` (the clock; at runtime an expired set is not enforced, decided per
+    /// handshake) and the public suffix list (a file of the machine, which may be missing or newer
+    /// than the build machine's; single-label hosts are still refused).
+    public func loadingProblems() -> [ConfigurationProblem] {
+        problems(chain: nil, now: nil, publicSuffixes: nil, shipTime: false).filter { $0.severity == .error }
+    }
+
+    private func problems(
+        chain: [CertificateFacts]?,
+        now: Date?,
+        publicSuffixes: PublicSuffixList?,
+        shipTime: Bool
+    ) -> [ConfigurationProblem] {
         var problems: [ConfigurationProblem] = []
-        if publicSuffixes == nil {
+        if shipTime && publicSuffixes == nil {
             problems.append(
                 ConfigurationProblem(
                     .publicSuffixListUnavailable,
@@ -30,9 +53,10 @@ extension PinConfiguration {
         }
         var setsByHost: [String: Int] = [:]
         var namesSeen: [String: Int] = [:]
+        let listed = listedHosts()
         for (index, set) in pinSets.enumerated() {
             let paths = PinSet.Paths(base: "pinSets[\(index)]", flat: isFlatForm)
-            problems += set.problems(paths: paths, now: now, publicSuffixes: publicSuffixes)
+            problems += set.problems(paths: paths, now: now, publicSuffixes: publicSuffixes, listed: listed)
             if !isFlatForm {
                 if set.name.isEmpty {
                     problems.append(
@@ -171,6 +195,17 @@ extension PinConfiguration {
         return problems
     }
 
+    /// Every host a pin set lists explicitly (normalised), with its path, for the exclusion rule.
+    private func listedHosts() -> [PinSet.ListedHost] {
+        pinSets.enumerated().flatMap { index, set in
+            let paths = PinSet.Paths(base: "pinSets[\(index)]", flat: isFlatForm)
+            return set.hosts.enumerated().compactMap { hostIndex, host in
+                let normalized = HostName.normalize(host)
+                return normalized.isEmpty ? nil : PinSet.ListedHost(host: normalized, path: paths.host(hostIndex))
+            }
+        }
+    }
+
     /// The index of the pin set whose patterns cover `host` (normalised), ignoring exclusions
     /// (a configuration check errs toward "pinned").
     func pinSetIndex(coveringHost host: String) -> Int? {
@@ -252,7 +287,21 @@ extension PinConfiguration {
 }
 
 extension PinConfiguration.PinSet {
-    func problems(paths: Paths, now: Date, publicSuffixes: PublicSuffixList?) -> [ConfigurationProblem] {
+    /// A host some pin set lists, and where.
+    struct ListedHost {
+        var host: String
+        var path: String
+    }
+
+    /// - Parameters:
+    ///   - now: the clock for the expiry rules; nil (runtime loading) skips them.
+    ///   - listed: every host listed by any set of the configuration.
+    func problems(
+        paths: Paths,
+        now: Date?,
+        publicSuffixes: PublicSuffixList?,
+        listed: [ListedHost]
+    ) -> [ConfigurationProblem] {
         var problems: [ConfigurationProblem] = []
         if hosts.isEmpty && !pins.isEmpty {
             problems.append(
@@ -289,6 +338,19 @@ extension PinConfiguration.PinSet {
                 continue
             }
             let name = HostName.normalize(excluded)
+            // Listed and excluded: which wins depended on the order of the rules, and a listed host
+            // could end up unpinned without a word. An exclusion must lie strictly below every
+            // listed host it touches.
+            if let covered = listed.first(where: { HostName.host($0.host, isWithinOrEqualTo: name) }) {
+                problems.append(
+                    ConfigurationProblem(
+                        .excludeCoversListedHost,
+                        path: paths.exclude(index),
+                        "\"\(excluded)\" excludes \(covered.host == name ? "" : "\(covered.host), below it, ")the host \(covered.path) lists to be pinned; expected exclusions strictly below every listed host (remove the exclusion, or the host)"
+                    )
+                )
+                continue
+            }
             if !apexes.contains(where: { HostName.host(name, isWithinOrEqualTo: $0) && name != $0 }) {
                 problems.append(
                     ConfigurationProblem(
@@ -351,7 +413,7 @@ extension PinConfiguration.PinSet {
                 )
             )
         }
-        if let expires {
+        if let expires, let now {
             if expires <= now {
                 problems.append(
                     ConfigurationProblem(
