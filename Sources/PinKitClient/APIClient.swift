@@ -8,6 +8,12 @@ public import PinKitTransport
 ///
 /// An actor: concurrent requests that meet a 401 together share one refresh, and no request
 /// retries more than once, so no path loops.
+///
+/// Signing out is for a server that *rejects* the session: the refresh endpoint answering 400,
+/// 401 or 403, or the request retried with fresh tokens meeting 401 again. A refresh that fails
+/// for any other reason (no network, a timeout, a 5xx) throws `transport` or `http` and keeps
+/// the tokens: a flaky network never signs a patient out. A refresh is never retried within
+/// one call (one that may have reached the server may have rotated the refresh token).
 public actor APIClient {
     public struct Configuration: Sendable {
         public var baseURL: URL
@@ -37,7 +43,12 @@ public actor APIClient {
     public private(set) var configuration: Configuration
     private let pinned: PinnedHTTPClient
     private let probeSession: PinnedHTTPClient
-    private var refreshing: Task<Result<Tokens, APIError>, Never>?
+    private var refreshing: Task<RefreshOutcome, Never>?
+    /// Requests sent with a bearer token so far; orders sends against refresh completions.
+    private var sentCount: UInt64 = 0
+    /// The last refresh to complete, and `sentCount` when it did: a request sent before then
+    /// that meets a 401 takes this outcome instead of starting another refresh.
+    private var lastRefresh: (completedAfter: UInt64, outcome: RefreshOutcome)?
     private var uploadTask: Task<Void, Never>?
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
@@ -86,9 +97,16 @@ public actor APIClient {
             let username: String
             let password: String
         }
-        let tokens: TokenAnswer = try await exchange(
-            configuration.tokenPath, Body(username: username, password: password))
-        await configuration.credentials.save(Tokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
+        let response = try await postJSON(configuration.tokenPath, Body(username: username, password: password))
+        guard (200..<300).contains(response.status) else {
+            if Self.rejectsCredentials(response.status) {
+                throw APIError(.unauthenticated, "the server refused the credentials", status: response.status)
+            }
+            throw APIError(.http, "the token endpoint answered \(response.status)", status: response.status)
+        }
+        let tokens = try Self.tokens(from: response)
+        lastRefresh = nil
+        await configuration.credentials.save(tokens)
         configuration.auditLog?.record(.login(method: "password"))
         logger.info("logged in")
     }
@@ -97,6 +115,7 @@ public actor APIClient {
     public func logout(reason: String = "user") async {
         await configuration.credentials.clear()
         refreshing = nil
+        lastRefresh = nil
         configuration.auditLog?.record(.logout(reason: reason))
         logger.notice("logged out: \(reason)")
         configuration.onLogout(reason)
@@ -107,63 +126,118 @@ public actor APIClient {
         let refreshToken: String
     }
 
-    private func exchange<Body: Encodable>(_ path: String, _ body: Body) async throws(APIError) -> TokenAnswer {
+    /// How a refresh ended. Only `rejected` signs the user out.
+    enum RefreshOutcome: Sendable {
+        case refreshed(Tokens)
+        /// The server refused the refresh token (400, 401, 403): the session is over.
+        case rejected(APIError)
+        /// No answer, or an answer that is not a verdict on the token (5xx, 429, undecodable):
+        /// the tokens are kept and the caller sees the error.
+        case failed(APIError)
+    }
+
+    /// 400, 401 and 403 are the server's verdict on the credentials; anything else is not.
+    static func rejectsCredentials(_ status: Int) -> Bool { [400, 401, 403].contains(status) }
+
+    private func postJSON(
+        _ path: String,
+        _ body: some Encodable,
+        freshConnection: Bool = false
+    ) async throws(APIError) -> HTTPResponse {
         let data: Data
         do {
             data = try encoder.encode(body)
         } catch {
             throw APIError(.encoding, "cannot encode the token request")
         }
-        let response = try await perform(
-            HTTPRequest(
-                method: "POST", url: url(path), headers: ["Content-Type": "application/json"], body: Array(data)))
-        guard (200..<300).contains(response.status) else {
-            throw APIError(.unauthenticated, "the token exchange failed", status: response.status)
-        }
+        var request = HTTPRequest(
+            method: "POST", url: url(path), headers: ["Content-Type": "application/json"], body: Array(data))
+        request.requiresFreshConnection = freshConnection
+        return try await perform(request)
+    }
+
+    static func tokens(from response: HTTPResponse) throws(APIError) -> Tokens {
         do {
-            return try decoder.decode(TokenAnswer.self, from: Data(response.body))
+            let answer = try JSONDecoder().decode(TokenAnswer.self, from: Data(response.body))
+            return Tokens(accessToken: answer.accessToken, refreshToken: answer.refreshToken)
         } catch {
             throw APIError(.decoding, "the token answer is not {accessToken, refreshToken}")
         }
     }
 
-    /// One refresh for everyone who met a 401 with `staleToken`; nil means logged out.
-    private func refreshedTokens(after staleToken: String) async -> Tokens? {
-        if let current = await configuration.credentials.load(), current.accessToken != staleToken { return current }
-        if refreshing == nil {
-            let credentials = configuration.credentials
-            refreshing = Task { () -> Result<Tokens, APIError> in
-                guard let old = await credentials.load() else {
-                    return .failure(APIError(.unauthenticated, "not logged in"))
-                }
-                do throws(APIError) {
-                    struct Body: Encodable { let refreshToken: String }
-                    let answer = try await self.exchange(
-                        self.configuration.refreshPath, Body(refreshToken: old.refreshToken))
-                    let tokens = Tokens(accessToken: answer.accessToken, refreshToken: answer.refreshToken)
-                    // Saved before the task completes: anyone arriving later sees the new token
-                    // and never starts a second refresh with a spent refresh token.
-                    await credentials.save(tokens)
-                    return .success(tokens)
-                } catch {
-                    return .failure(error)
+    /// One refresh attempt, never retried: a request that may have reached the server may have
+    /// rotated the refresh token. It goes out on a fresh connection, because libcurl would
+    /// silently send it again if a kept-alive connection closed before answering.
+    private func refreshOnce() async -> RefreshOutcome {
+        let credentials = configuration.credentials
+        guard let old = await credentials.load() else {
+            return .rejected(APIError(.unauthenticated, "not logged in"))
+        }
+        struct Body: Encodable { let refreshToken: String }
+        let response: HTTPResponse
+        do throws(APIError) {
+            response = try await postJSON(
+                configuration.refreshPath, Body(refreshToken: old.refreshToken), freshConnection: true)
+        } catch {
+            return .failed(error)
+        }
+        guard (200..<300).contains(response.status) else {
+            if Self.rejectsCredentials(response.status) {
+                return .rejected(
+                    APIError(
+                        .unauthenticated, "the server refused the refresh token; logged out", status: response.status))
+            }
+            return .failed(
+                APIError(
+                    .http, "the refresh endpoint answered \(response.status); still signed in",
+                    status: response.status))
+        }
+        do throws(APIError) {
+            let tokens = try Self.tokens(from: response)
+            // Saved before the task completes: anyone arriving later sees the new token and
+            // never starts a second refresh with a spent refresh token.
+            await credentials.save(tokens)
+            return .refreshed(tokens)
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// The tokens to retry with, for a request sent as number `sentAt` with `staleToken` that
+    /// met a 401. Everyone in flight shares one refresh; a request sent before the last refresh
+    /// completed takes that refresh's outcome rather than starting another.
+    /// - Throws: ``APIError``: `unauthenticated` after a rejected refresh (logged out), or the
+    ///   `transport`/`http`/`decoding` error of a failed one (still signed in).
+    private func refreshedTokens(after staleToken: String, sentAt: UInt64) async throws(APIError) -> Tokens {
+        guard let current = await configuration.credentials.load() else {
+            throw APIError(.unauthenticated, "not logged in")
+        }
+        if current.accessToken != staleToken { return current }
+        let outcome: RefreshOutcome
+        if refreshing == nil, let last = lastRefresh, last.completedAfter >= sentAt {
+            outcome = last.outcome
+        } else {
+            if refreshing == nil { refreshing = Task { await self.refreshOnce() } }
+            let task = refreshing!
+            outcome = await task.value
+            if refreshing == task {
+                refreshing = nil
+                lastRefresh = (sentCount, outcome)
+                switch outcome {
+                case .refreshed:
+                    configuration.auditLog?.record(.tokenRotated)
+                    logger.info("access token refreshed")
+                case .rejected(let error):
+                    await logout(reason: "refresh rejected (HTTP \(error.status ?? 0))")
+                case .failed(let error):
+                    logger.notice("refresh failed (\(error.code)); still signed in, tokens kept")
                 }
             }
         }
-        let task = refreshing!
-        let result = await task.value
-        if refreshing == task {
-            refreshing = nil
-            switch result {
-            case .success:
-                configuration.auditLog?.record(.tokenRotated)
-                logger.info("access token refreshed")
-            case .failure(let error):
-                await logout(reason: "refresh failed: \(error.code)")
-            }
+        switch outcome {
+        case .refreshed(let tokens): return tokens
+        case .rejected(let error), .failed(let error): throw error
         }
-        if case .success(let tokens) = result { return tokens }
-        return nil
     }
 
     // MARK: - Requests
@@ -230,12 +304,12 @@ public actor APIClient {
         if method == "POST" || method == "PATCH" { headers.set("Idempotency-Key", UUID().uuidString.lowercased()) }
         var request = HTTPRequest(method: method, url: url(path), headers: headers, body: body)
         request.headers.set("Authorization", "Bearer \(tokens.accessToken)")
+        sentCount += 1
+        let sentAt = sentCount
         let first = try await perform(request)
         guard first.status == 401 else { return first }
         logger.info("\(method) \(path) answered 401; refreshing once")
-        guard let fresh = await refreshedTokens(after: tokens.accessToken) else {
-            throw APIError(.unauthenticated, "re-authentication failed; logged out", status: 401)
-        }
+        let fresh = try await refreshedTokens(after: tokens.accessToken, sentAt: sentAt)
         request.headers.set("Authorization", "Bearer \(fresh.accessToken)")
         let second = try await perform(request)
         if second.status == 401 {

@@ -28,10 +28,12 @@ struct ExpiredPinSetTests {
         let policy = try PinPolicy(configuration)
         // The rogue CA is trusted by the client's store: under system trust its chain is accepted,
         // under the (live) pin set it would not be.
-        let h = try APIClientTests.harness(identity: try APIClientTests.rogue.leaf(["api.example.com"])) {
-            $0.policy = policy
-            $0.auditUploadURL = nil  // keep the entries in the file, unacknowledged
-        }
+        let h = try APIClientTests.harness(
+            identity: try APIClientTests.rogue.leaf(["api.example.com"]),
+            configure: {
+                $0.policy = policy
+                $0.auditUploadURL = nil  // keep the entries in the file, unacknowledged
+            })
         defer {
             h.server.stop()
             h.state.remove()
