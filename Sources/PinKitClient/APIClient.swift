@@ -151,9 +151,9 @@ public actor APIClient {
             throw APIError(.encoding, "cannot encode the token request")
         }
         var request = HTTPRequest(
-            method: "POST", url: url(path), headers: ["Content-Type": "application/json"], body: Array(data))
+            method: "POST", url: try url(path), headers: ["Content-Type": "application/json"], body: Array(data))
         request.requiresFreshConnection = freshConnection
-        return try await perform(request)
+        return try await perform(request, RequestName(method: "POST", host: request.url.host ?? "", route: path))
     }
 
     static func tokens(from response: HTTPResponse) throws(APIError) -> Tokens {
@@ -243,11 +243,21 @@ public actor APIClient {
     // MARK: - Requests
 
     /// Sends a JSON request and decodes the JSON answer.
+    ///
+    /// Log lines and error messages name a request by method, host, status and `route`, never by
+    /// `path`: a concrete path or query carries identifiers (`/v1/patients/48213?name=jane`) that
+    /// no redaction rule can recognise.
+    /// - Parameters:
+    ///   - path: the concrete path and query, relative to the base URL. Sent, never logged.
+    ///   - route: a template naming the endpoint in logs and errors, e.g. `/v1/patients/{id}`;
+    ///     never the concrete path. Without it requests are named by method and host only.
     /// - Throws: ``APIError``: pinning, transport, HTTP status (with the problem body), decoding,
-    ///   unauthenticated (after the logout flow ran).
+    ///   unauthenticated (after the logout flow ran), invalid request (a path that is not a URL
+    ///   reference).
     public func send<Response: Decodable & Sendable>(
         _ method: String,
         _ path: String,
+        route: String? = nil,
         body: (some Encodable & Sendable)? = Optional<Empty>.none,
         as type: Response.Type = Response.self
     ) async throws(APIError) -> Response {
@@ -259,11 +269,12 @@ public actor APIClient {
                 throw APIError(.encoding, "cannot encode the request body as JSON")
             }
         }
-        let response = try await authorized(method.uppercased(), path, body: bytes)
+        let name = RequestName(method: method.uppercased(), host: configuration.baseURL.host ?? "", route: route)
+        let response = try await authorized(name, path, body: bytes)
         guard (200..<300).contains(response.status) else {
             throw APIError(
                 .http,
-                "\(method.uppercased()) \(path) answered \(response.status)",
+                "\(name) answered \(response.status)",
                 status: response.status,
                 problem: LogSanitizer.redact(String(decoding: response.body.prefix(4096), as: UTF8.self))
             )
@@ -273,45 +284,72 @@ public actor APIClient {
             return try decoder.decode(Response.self, from: Data(response.body))
         } catch {
             throw APIError(
-                .decoding, "the answer to \(method.uppercased()) \(path) is not a \(Response.self): \(error)")
+                .decoding, "the answer to \(name) is not a \(Response.self) (\(Self.decodingProblem(error)))")
         }
     }
 
-    public func get<Response: Decodable & Sendable>(_ path: String, as type: Response.Type = Response.self)
-        async throws(APIError) -> Response
-    {
-        try await send("GET", path, as: type)
+    public func get<Response: Decodable & Sendable>(
+        _ path: String,
+        route: String? = nil,
+        as type: Response.Type = Response.self
+    ) async throws(APIError) -> Response {
+        try await send("GET", path, route: route, as: type)
     }
 
     public func post<Body: Encodable & Sendable, Response: Decodable & Sendable>(
         _ path: String,
+        route: String? = nil,
         body: Body,
         as type: Response.Type = Response.self
     ) async throws(APIError) -> Response {
-        try await send("POST", path, body: body, as: type)
+        try await send("POST", path, route: route, body: body, as: type)
     }
 
     /// An empty body or answer.
     public struct Empty: Codable, Sendable { public init() {} }
 
-    private func authorized(_ method: String, _ path: String, body: [UInt8]?) async throws(APIError) -> HTTPResponse {
+    /// How logs and errors name a request: method, host and the caller's route template.
+    struct RequestName: CustomStringConvertible {
+        var method: String
+        var host: String
+        var route: String?
+        var description: String { "\(method) \(host)" + (route.map { " \($0)" } ?? "") }
+    }
+
+    /// What went wrong in decoding, without the data: the kind, and for a missing key its name
+    /// (which comes from the expected type, not from the answer).
+    static func decodingProblem(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "missing key \"\(key.stringValue)\""
+        case DecodingError.typeMismatch: return "a value of the wrong type"
+        case DecodingError.valueNotFound: return "a missing value"
+        case DecodingError.dataCorrupted: return "not well-formed JSON or an unexpected value"
+        default: return "undecodable"
+        }
+    }
+
+    private func authorized(_ name: RequestName, _ path: String, body: [UInt8]?) async throws(APIError)
+        -> HTTPResponse
+    {
         guard let tokens = await configuration.credentials.load() else {
             throw APIError(.unauthenticated, "not logged in")
         }
         var headers: HTTPHeaders = ["Accept": "application/json"]
         if body != nil { headers.set("Content-Type", "application/json") }
         // Non-idempotent methods carry a key; the retry after a refresh reuses it.
-        if method == "POST" || method == "PATCH" { headers.set("Idempotency-Key", UUID().uuidString.lowercased()) }
-        var request = HTTPRequest(method: method, url: url(path), headers: headers, body: body)
+        if name.method == "POST" || name.method == "PATCH" {
+            headers.set("Idempotency-Key", UUID().uuidString.lowercased())
+        }
+        var request = HTTPRequest(method: name.method, url: try url(path), headers: headers, body: body)
         request.headers.set("Authorization", "Bearer \(tokens.accessToken)")
         sentCount += 1
         let sentAt = sentCount
-        let first = try await perform(request)
+        let first = try await perform(request, name)
         guard first.status == 401 else { return first }
-        logger.info("\(method) \(path) answered 401; refreshing once")
+        logger.info("\(name) answered 401; refreshing once")
         let fresh = try await refreshedTokens(after: tokens.accessToken, sentAt: sentAt)
         request.headers.set("Authorization", "Bearer \(fresh.accessToken)")
-        let second = try await perform(request)
+        let second = try await perform(request, name)
         if second.status == 401 {
             await logout(reason: "second 401")
             throw APIError(.unauthenticated, "still unauthorised after re-authentication; logged out", status: 401)
@@ -319,18 +357,25 @@ public actor APIClient {
         return second
     }
 
-    private func url(_ path: String) -> URL {
-        URL(string: path, relativeTo: configuration.baseURL)?.absoluteURL ?? configuration.baseURL
+    /// `path` resolved against the base URL.
+    /// - Throws: ``APIError/Code/invalidRequest`` when it is not a URL reference (before, such a
+    ///   path silently became a request to the base URL itself).
+    private func url(_ path: String) throws(APIError) -> URL {
+        guard let url = URL(string: path, relativeTo: configuration.baseURL)?.absoluteURL else {
+            throw APIError(.invalidRequest, "the request path is not a URL reference (\(path.utf8.count) bytes)")
+        }
+        return url
     }
 
-    private func perform(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
+    private func perform(_ request: HTTPRequest, _ name: RequestName) async throws(APIError) -> HTTPResponse {
         let response: HTTPResponse
         do {
             response = try await pinned.send(request)
         } catch {
-            throw APIError(error)
+            logger.debug("\(name) failed: \(error.code)")
+            throw APIError(error, sending: request.url)
         }
-        logger.debug("\(request.method) \(request.url.absoluteString) -> \(response.status)")
+        logger.debug("\(name) -> \(response.status)")
         if uploadTask == nil { Task { await self.uploadQueued() } }
         return response
     }
@@ -383,7 +428,7 @@ public actor APIClient {
         do {
             return try await probeSession.send(HTTPRequest(url: candidate)).status
         } catch {
-            throw APIError(error)
+            throw APIError(error, sending: candidate)
         }
     }
 
@@ -392,7 +437,7 @@ public actor APIClient {
         let from = configuration.baseURL.host
         configuration.baseURL = baseURL
         configuration.auditLog?.record(.serverChanged(fromHost: from, toHost: baseURL.host ?? ""))
-        logger.notice("server changed to \(baseURL.absoluteString)")
+        logger.notice("server changed to \(baseURL.host ?? "no host")")
         await configuration.credentials.clear()
     }
 
