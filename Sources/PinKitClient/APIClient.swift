@@ -251,16 +251,24 @@ public actor APIClient {
     ///   - path: the concrete path and query, relative to the base URL. Sent, never logged.
     ///   - route: a template naming the endpoint in logs and errors, e.g. `/v1/patients/{id}`;
     ///     never the concrete path. Without it requests are named by method and host only.
+    ///   - idempotencyKey: the `Idempotency-Key` to send. POST and PATCH always carry one; without
+    ///     this argument each call mints a new one, so only the retry after a refresh inside this
+    ///     call reuses it. An app that retries a POST itself (after a timeout or a lost answer:
+    ///     the request may have reached the server) must pass the same key to every attempt,
+    ///     e.g. one from ``makeIdempotencyKey()`` stored with the pending action; other methods
+    ///     carry a key only when given one. 1 to 255 visible ASCII characters.
     /// - Throws: ``APIError``: pinning, transport, HTTP status (with the problem body), decoding,
     ///   unauthenticated (after the logout flow ran), invalid request (a path that is not a URL
-    ///   reference).
+    ///   reference, an unusable idempotency key; nothing is sent).
     public func send<Response: Decodable & Sendable>(
         _ method: String,
         _ path: String,
         route: String? = nil,
         body: (some Encodable & Sendable)? = Optional<Empty>.none,
+        idempotencyKey: String? = nil,
         as type: Response.Type = Response.self
     ) async throws(APIError) -> Response {
+        if let idempotencyKey { try Self.checkIdempotencyKey(idempotencyKey) }
         var bytes: [UInt8]?
         if let body {
             do {
@@ -270,7 +278,7 @@ public actor APIClient {
             }
         }
         let name = RequestName(method: method.uppercased(), host: configuration.baseURL.host ?? "", route: route)
-        let response = try await authorized(name, path, body: bytes)
+        let response = try await authorized(name, path, body: bytes, idempotencyKey: idempotencyKey)
         guard (200..<300).contains(response.status) else {
             throw APIError(
                 .http,
@@ -296,13 +304,30 @@ public actor APIClient {
         try await send("GET", path, route: route, as: type)
     }
 
+    /// A POST; see ``send(_:_:route:body:idempotencyKey:as:)`` for `idempotencyKey`, which an
+    /// app-level retry must reuse.
     public func post<Body: Encodable & Sendable, Response: Decodable & Sendable>(
         _ path: String,
         route: String? = nil,
         body: Body,
+        idempotencyKey: String? = nil,
         as type: Response.Type = Response.self
     ) async throws(APIError) -> Response {
-        try await send("POST", path, route: route, body: body, as: type)
+        try await send("POST", path, route: route, body: body, idempotencyKey: idempotencyKey, as: type)
+    }
+
+    /// A fresh idempotency key (a random UUID, lower case). Store it with a pending action and
+    /// pass it to every attempt of that action.
+    public static func makeIdempotencyKey() -> String { UUID().uuidString.lowercased() }
+
+    /// Header-safe and bounded: a CR/LF would inject a header, an empty key means nothing.
+    static func checkIdempotencyKey(_ key: String) throws(APIError) {
+        let bytes = key.utf8
+        guard (1...255).contains(bytes.count), bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw APIError(
+                .invalidRequest,
+                "an idempotency key must be 1 to 255 visible ASCII characters; saw \(bytes.count) bytes")
+        }
     }
 
     /// An empty body or answer.
@@ -328,17 +353,21 @@ public actor APIClient {
         }
     }
 
-    private func authorized(_ name: RequestName, _ path: String, body: [UInt8]?) async throws(APIError)
-        -> HTTPResponse
-    {
+    private func authorized(
+        _ name: RequestName,
+        _ path: String,
+        body: [UInt8]?,
+        idempotencyKey: String?
+    ) async throws(APIError) -> HTTPResponse {
         guard let tokens = await configuration.credentials.load() else {
             throw APIError(.unauthenticated, "not logged in")
         }
         var headers: HTTPHeaders = ["Accept": "application/json"]
         if body != nil { headers.set("Content-Type", "application/json") }
-        // Non-idempotent methods carry a key; the retry after a refresh reuses it.
-        if name.method == "POST" || name.method == "PATCH" {
-            headers.set("Idempotency-Key", UUID().uuidString.lowercased())
+        // Non-idempotent methods carry a key (the caller's, or a new one); the retry after a
+        // refresh reuses it.
+        if let key = idempotencyKey ?? (["POST", "PATCH"].contains(name.method) ? Self.makeIdempotencyKey() : nil) {
+            headers.set("Idempotency-Key", key)
         }
         var request = HTTPRequest(method: name.method, url: try url(path), headers: headers, body: body)
         request.headers.set("Authorization", "Bearer \(tokens.accessToken)")
