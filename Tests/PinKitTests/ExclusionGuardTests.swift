@@ -27,6 +27,14 @@ struct ExclusionGuardTests {
                 ])),
             "v1.api.example.com", "pinSets[0].excludeSubdomains[1]"
         ),
+        // Equal after normalisation (case, trailing dot).
+        (
+            GuardTests.pinSets(
+                Fixture.set([
+                    "hosts": #"["example.com", "api.example.com"]"#, "excludeSubdomains": #"["API.Example.com."]"#,
+                ])),
+            "api.example.com", "pinSets[0].excludeSubdomains[0]"
+        ),
         // One set's exclusion equal to another set's host: which one wins depended on their order.
         (
             GuardTests.pinSets(
@@ -39,7 +47,7 @@ struct ExclusionGuardTests {
 
     /// The rows where the old rules unpinned the listed host (an exclusion above a more specific
     /// listed host loses to it, so that row is an ambiguity the guard refuses, not a bypass).
-    static let bypasses = [cases[0], cases[2]]
+    static let bypasses = [cases[0], cases[2], cases[3]]
 
     @Test("without the rule the listed host is silently unpinned and a rogue chain passes", arguments: bypasses)
     func attackWithoutTheRule(_ json: String, _ host: String, _ path: String) throws {
@@ -76,4 +84,5 @@ struct ExclusionGuardTests {
         #expect(policy.isPinnedHost("api.example.com") && policy.isPinnedHost("v2.api.example.com"))
         #expect(!policy.isPinnedHost("status.api.example.com") && !policy.isPinnedHost("a.status.example.com"))
     }
+
 }

@@ -195,15 +195,26 @@ extension PinConfiguration {
         return problems
     }
 
-    /// Every host a pin set lists explicitly (normalised), with its path, for the exclusion rule.
-    private func listedHosts() -> [PinSet.ListedHost] {
-        pinSets.enumerated().flatMap { index, set in
+    /// For the exclusion rule: every name that is a listed host or lies above one (on label
+    /// boundaries), mapped to the first such listed host in document order. One lookup per
+    /// exclusion, so the rule stays linear in the size of the document.
+    private func listedHosts() -> [String: PinSet.ListedHost] {
+        var covering: [String: PinSet.ListedHost] = [:]
+        for (index, set) in pinSets.enumerated() {
             let paths = PinSet.Paths(base: "pinSets[\(index)]", flat: isFlatForm)
-            return set.hosts.enumerated().compactMap { hostIndex, host in
+            for (hostIndex, host) in set.hosts.enumerated() {
                 let normalized = HostName.normalize(host)
-                return normalized.isEmpty ? nil : PinSet.ListedHost(host: normalized, path: paths.host(hostIndex))
+                guard !normalized.isEmpty else { continue }
+                let listed = PinSet.ListedHost(host: normalized, path: paths.host(hostIndex))
+                var name = Substring(normalized)
+                while true {
+                    if covering[String(name)] == nil { covering[String(name)] = listed }
+                    guard let dot = name.firstIndex(of: ".") else { break }
+                    name = name[name.index(after: dot)...]
+                }
             }
         }
+        return covering
     }
 
     /// The index of the pin set whose patterns cover `host` (normalised), ignoring exclusions
@@ -295,12 +306,12 @@ extension PinConfiguration.PinSet {
 
     /// - Parameters:
     ///   - now: the clock for the expiry rules; nil (runtime loading) skips them.
-    ///   - listed: every host listed by any set of the configuration.
+    ///   - listed: every listed host and every name above one, mapped to that listed host.
     func problems(
         paths: Paths,
         now: Date?,
         publicSuffixes: PublicSuffixList?,
-        listed: [ListedHost]
+        listed: [String: ListedHost]
     ) -> [ConfigurationProblem] {
         var problems: [ConfigurationProblem] = []
         if hosts.isEmpty && !pins.isEmpty {
@@ -341,12 +352,12 @@ extension PinConfiguration.PinSet {
             // Listed and excluded: which wins depended on the order of the rules, and a listed host
             // could end up unpinned without a word. An exclusion must lie strictly below every
             // listed host it touches.
-            if let covered = listed.first(where: { HostName.host($0.host, isWithinOrEqualTo: name) }) {
+            if let covered = listed[name] {
                 problems.append(
                     ConfigurationProblem(
                         .excludeCoversListedHost,
                         path: paths.exclude(index),
-                        "\"\(excluded)\" excludes \(covered.host == name ? "" : "\(covered.host), below it, ")the host \(covered.path) lists to be pinned; expected exclusions strictly below every listed host (remove the exclusion, or the host)"
+                        "\"\(excluded)\" would unpin \(covered.host), which \(covered.path) lists to be pinned; expected an exclusion strictly below every listed host (remove the exclusion, or the host)"
                     )
                 )
                 continue
