@@ -97,7 +97,8 @@ public actor APIClient {
             let username: String
             let password: String
         }
-        let response = try await postJSON(configuration.tokenPath, Body(username: username, password: password))
+        let response = try await postJSON(
+            configuration.tokenPath, named: "(token endpoint)", Body(username: username, password: password))
         guard (200..<300).contains(response.status) else {
             if Self.rejectsCredentials(response.status) {
                 throw APIError(.unauthenticated, "the server refused the credentials", status: response.status)
@@ -139,8 +140,11 @@ public actor APIClient {
     /// 400, 401 and 403 are the server's verdict on the credentials; anything else is not.
     static func rejectsCredentials(_ status: Int) -> Bool { [400, 401, 403].contains(status) }
 
+    /// - Parameter route: how logs name the endpoint; the configured path itself may hold a
+    ///   tenant or an identifier.
     private func postJSON(
         _ path: String,
+        named route: String,
         _ body: some Encodable,
         freshConnection: Bool = false
     ) async throws(APIError) -> HTTPResponse {
@@ -153,7 +157,7 @@ public actor APIClient {
         var request = HTTPRequest(
             method: "POST", url: try url(path), headers: ["Content-Type": "application/json"], body: Array(data))
         request.requiresFreshConnection = freshConnection
-        return try await perform(request, RequestName(method: "POST", host: request.url.host ?? "", route: path))
+        return try await perform(request, RequestName(method: "POST", host: request.url.host ?? "", route: route))
     }
 
     static func tokens(from response: HTTPResponse) throws(APIError) -> Tokens {
@@ -177,7 +181,8 @@ public actor APIClient {
         let response: HTTPResponse
         do throws(APIError) {
             response = try await postJSON(
-                configuration.refreshPath, Body(refreshToken: old.refreshToken), freshConnection: true)
+                configuration.refreshPath, named: "(refresh endpoint)", Body(refreshToken: old.refreshToken),
+                freshConnection: true)
         } catch {
             return .failed(error)
         }

@@ -2,7 +2,9 @@
 /// expected versus what was seen.
 public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible {
     public enum Severity: String, Hashable, Sendable {
-        /// The configuration must not be used.
+        /// The configuration must not ship. Runtime loading refuses only the errors about the
+        /// document itself (``PinConfiguration/loadingProblems()``), never one about the clock
+        /// or the machine.
         case error
         /// Usable, but fails ``PinConfiguration/meetsProductionPinPolicy(chain:now:publicSuffixes:)``.
         case warning
