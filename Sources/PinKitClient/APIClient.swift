@@ -289,7 +289,8 @@ public actor APIClient {
                 .http,
                 "\(name) answered \(response.status)",
                 status: response.status,
-                problem: LogSanitizer.redact(String(decoding: response.body.prefix(4096), as: UTF8.self))
+                // A problem document's "instance" is often the request path itself.
+                problem: APIError.scrub(String(decoding: response.body.prefix(4096), as: UTF8.self), of: response.url)
             )
         }
         if Response.self == Empty.self { return Empty() as! Response }

@@ -30,7 +30,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     /// concrete path, query or identifier, so it may be logged.
     public var message: String
     public var status: Int?
-    /// The server's problem document (RFC 9457) or body text, redacted.
+    /// The server's problem document (RFC 9457) or body text, redacted, with the request's path
+    /// and query replaced by `[path]` (an RFC 9457 `instance` is often the path itself). What
+    /// else the server chose to echo is the server's; it is not part of ``description``.
     public var problem: String?
     public var transport: TransportError?
 

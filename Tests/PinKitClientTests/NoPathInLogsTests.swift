@@ -68,7 +68,9 @@ struct NoPathInLogsTests {
                         return .json(#"{"title": "down"}"#, status: 503)
                     }
                     if request.target.contains("/missing") {
-                        return .json(#"{"title": "no such record"}"#, status: 404)
+                        // RFC 9457: "instance" is typically the request's own path and query.
+                        let problem: JSONValue = ["title": "no such record", "instance": .string(request.target)]
+                        return .json(problem.serialized(), status: 404)
                     }
                     if request.target.contains("/odd") { return .json(#"{"unexpected": true}"#) }
                     return api.handle(request)
@@ -84,10 +86,14 @@ struct NoPathInLogsTests {
         }
         let capture = StandardErrorCapture(path: logDirectory.file("stderr.txt"))
         var errors: [String] = []
+        var problems: [String] = []
         do {
             let client = h.client
             func record(_ body: () async throws -> Void) async {
-                do { try await body() } catch { errors.append(String(describing: error)) }
+                do { try await body() } catch {
+                    errors.append(String(describing: error))
+                    if let problem = (error as? APIError)?.problem { problems.append(problem) }
+                }
             }
             try await client.login(username: email, password: AuthServer.password)
             _ = try await client.get(
@@ -133,6 +139,7 @@ struct NoPathInLogsTests {
         let standardError = capture.finish()
         #expect(errors.count == 6, "\(errors)")
         #expect(errors.last?.hasPrefix("transport: ") == true, "the last request met a server that is gone")
+        #expect(problems.contains { $0.contains("no such record") && $0.contains("[path]") }, "\(problems)")
 
         let served = h.server.requests
         // Every token the session used: bearer headers, refresh bodies, and those still live.
@@ -158,6 +165,7 @@ struct NoPathInLogsTests {
             ),
             ("standard error sink", standardError),
             ("error descriptions", errors.joined(separator: "\n")),
+            ("problem documents", problems.joined(separator: "\n")),
         ]
         for directory in [h.state, logDirectory] {
             guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { continue }
