@@ -23,6 +23,7 @@ struct CheckExpiredTests {
         let text = try PinctlBinary.run(["check", "--config", Self.config, "api.example.com:\(server.port)"] + options)
         #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
         #expect(text.stdout.contains("pin set cloud expired at \(Self.yesterday)"))
+        #expect(text.stderr.contains("ship-time gate (pinctl validate) refuses: error [expired-pin-set]"))
         let json = try PinctlBinary.run(
             ["check", "--json", "--config", Self.config, "api.example.com:\(server.port)"] + options)
         #expect(json.status == 0, "\(json.stderr)")
