@@ -206,6 +206,24 @@ public struct KillSwitchDocument: Hashable, Sendable {
             serial: serial, issuedAt: issued, expiresAt: expires, pinning: pinning, scope: scope, reason: reason)
     }
 
+    /// The exact bytes a signature covers for `payload`: what `pinctl killswitch sign
+    /// --payload-out` hands to a KMS or HSM.
+    public static func payloadBytes(_ payload: Payload) -> [UInt8] { Array(payload.json.serialized().utf8) }
+
+    /// Builds the envelope around payload bytes and signatures made elsewhere (JOSE form).
+    public static func envelope(payloadBytes bytes: [UInt8], signatures: [Signature]) -> String {
+        let signed: [JSONValue] = signatures.map {
+            [
+                "keyId": .string($0.keyId), "alg": .string($0.algorithm),
+                "sig": .string(Base64.encode($0.bytes ?? [], alphabet: .url)),
+            ]
+        }
+        let envelope: JSONValue = [
+            "payload": .string(Base64.encode(bytes, alphabet: .url)), "signatures": .array(signed),
+        ]
+        return envelope.serialized(pretty: true)
+    }
+
     /// Builds the envelope for `payload` signed by `sign` (for `pinctl killswitch sign`).
     public static func envelope(
         payload: Payload,
