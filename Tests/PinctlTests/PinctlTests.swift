@@ -405,7 +405,7 @@ struct LabCommandTests {
             Issue.record("no rows")
             return
         }
-        #expect(rows.count == 11)
+        #expect(rows.count == 12)
         for row in rows { #expect(row["ok"] == true, "\(row.serialized())") }
     }
 }

@@ -328,6 +328,7 @@ struct LabStory {
             Row(
                 scenario: "deadlines for the lab chain", expected: "per-key deadlines, backup not yet issued",
                 happened: summary.joined(separator: ", "), ok: sensible))
+        rows.append(try await killSwitchDrill(caFile: caFile, pki: pki))
         return rows
     }
 }
