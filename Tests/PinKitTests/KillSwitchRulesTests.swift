@@ -94,7 +94,7 @@ struct KillSwitchRulesTests {
     func forwardCompatible() throws {
         let payload = F.payload().json.serialized()
         let good = F.entry("a", "Ed25519", FakeSignatureVerifier.sign(Array(payload.utf8), key: F.keyA))
-        let future = ["keyId": "a", "alg": "ML-DSA-65", "sig": "not even base64 !!"] as JSONValue
+        let future = ["keyId": "a", "alg": "ML-DSA-65", "sig": "not even base64 !!", "x5c": ["later"]] as JSONValue
         let stranger = F.entry("someone-else", "ES256", [UInt8](repeating: 1, count: 64))
         let strangerMalformed = ["keyId": "someone-else", "alg": "ES256", "sig": "%%%"] as JSONValue
         for entries in [[future, good], [good, stranger], [strangerMalformed, good]] {
@@ -129,7 +129,7 @@ struct KillSwitchRulesTests {
         }
         // A structurally broken entry (a missing member, an extra member) is a schema error for anyone.
         for broken in [
-            ["keyId": "a", "alg": "Ed25519"] as JSONValue, ["keyId": "a", "alg": "x", "sig": "", "pins": []],
+            ["keyId": "a", "alg": "Ed25519"] as JSONValue, ["keyId": "a", "alg": "Ed25519", "sig": "", "pins": []],
         ] {
             #expect(throws: PinKitError.self) {
                 try KillSwitchDocument.parse(F.envelope(payloadJSON: payload, entries: [good, broken]))

@@ -125,6 +125,13 @@ public struct KillSwitchDocument: Hashable, Sendable {
         if let elements = reader.array(fields?["signatures"], at: "signatures") {
             for (index, element) in elements.enumerated() {
                 let path = "signatures[\(index)]"
+                // An entry for an algorithm this version does not know is ignored whole: its
+                // members may follow a later schema (forward compatibility).
+                if case .string(let algorithm)? = element["alg"], !knownAlgorithms.utf8Contains(algorithm) {
+                    let keyId: String = if case .string(let id)? = element["keyId"] { id } else { "" }
+                    signatures.append(Signature(keyId: keyId, algorithm: algorithm, bytes: nil))
+                    continue
+                }
                 guard
                     let signature = reader.object(
                         element, at: path, allowed: ["keyId", "alg", "sig"], required: ["keyId", "alg", "sig"]),

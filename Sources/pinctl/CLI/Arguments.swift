@@ -74,11 +74,14 @@ struct Arguments {
         return all.first
     }
 
-    /// The first word, when it is not an option: a command group's action (`killswitch sign`).
+    /// The first word not consumed yet, when it is not an option: a command group's action
+    /// (`killswitch sign`; a group's own flags such as `--json` may come before it).
     mutating func leadingWord() -> String? {
-        guard let first = words.first, endOfOptions > 0, !first.hasPrefix("-"), !consumed[0] else { return nil }
-        consumed[0] = true
-        return first
+        guard let index = (0..<endOfOptions).first(where: { !consumed[$0] }), !words[index].hasPrefix("-") else {
+            return nil
+        }
+        consumed[index] = true
+        return words[index]
     }
 
     /// The remaining positional words. Call last: any leftover `--option` is reported as unknown.

@@ -38,7 +38,9 @@ enum SecretFile {
             guard status.st_mode & S_IFMT == S_IFDIR else {
                 throw Failure(description: "\(directory) is not a directory")
             }
-            guard status.st_mode & 0o022 == 0 else {
+            // Writable by others is refused (they could replace the file), unless the sticky bit
+            // stops them deleting what is not theirs (/tmp); O_EXCL|O_NOFOLLOW defeats a planted link.
+            guard status.st_mode & 0o022 == 0 || status.st_mode & 0o1000 != 0 else {
                 throw Failure(description: "\(directory) is writable by group or others; use a private directory")
             }
             return

@@ -70,10 +70,14 @@ struct KillSwitchSign: GroupAction {
     }
 
     func validate() throws(UsageError) {
-        if key == nil && payloadOut == nil { throw UsageError("sign needs --key FILE (with --out DOC) or --payload-out FILE") }
+        if key == nil && payloadOut == nil {
+            throw UsageError("sign needs --key FILE (with --out DOC) or --payload-out FILE")
+        }
         if key != nil && out == nil { throw UsageError("sign --key needs --out DOC") }
         if key == nil && out != nil { throw UsageError("--out needs --key FILE; to sign elsewhere use --payload-out") }
-        if key == nil && keyID != nil { throw UsageError("--key-id names the --key's entry; with a KMS give it to assemble") }
+        if key == nil && keyID != nil {
+            throw UsageError("--key-id names the --key's entry; with a KMS give it to assemble")
+        }
         if (expires == nil) == (lifetime == nil) { throw UsageError("sign needs exactly one of --expires and --for") }
         if hosts.isEmpty == !allHosts {
             throw UsageError(
@@ -90,6 +94,9 @@ struct KillSwitchSign: GroupAction {
             )
         }
         if reason.isEmpty { throw UsageError("--reason needs text, e.g. the incident id") }
+        if let keyID, keyID.isEmpty || keyID.unicodeScalars.contains(where: Self.isControl) {
+            throw UsageError("--key-id must be non-empty, without control characters")
+        }
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
@@ -112,12 +119,14 @@ struct KillSwitchSign: GroupAction {
             reason: reason)
         let scopeProblems = KillSwitchScopeCheck.problems(payload.scope, configuration: configuration)
         if let first = scopeProblems.first {
-            throw CommandFailure(.usage, scopeProblems.count == 1 ? first.message : scopeProblems.map(\.message).joined(separator: "; "))
+            throw CommandFailure(
+                .usage, scopeProblems.count == 1 ? first.message : scopeProblems.map(\.message).joined(separator: "; "))
         }
         let last = try lastKnownSerial(configuration)
         if serial <= last.serial {
             throw CommandFailure(
-                .usage, "--serial \(serial) is not above \(last.serial) (\(last.source)): apps would refuse it as a replay")
+                .usage,
+                "--serial \(serial) is not above \(last.serial) (\(last.source)): apps would refuse it as a replay")
         }
         if serial - last.serial > KillSwitchDocument.maximumSerialJump && !forceSerialJump {
             throw CommandFailure(
