@@ -110,7 +110,7 @@ public final class KillSwitchController: Sendable {
             actions += machine.withLock { $0.receive(body, settings: settings, now: now) }
         case .failure(let error):
             logger.notice("kill-switch fetch failed, state unchanged: \(error)")
-            actions.append(.ignored("fetch failed: \(error.code)"))
+            actions.append(.ignored("fetch-failed: \(error.code)"))
         }
         apply(actions)
         return actions

@@ -154,5 +154,14 @@ struct KillSwitchRulesTests {
         settings.minimumSerial = 42
         #expect(!floored.receive(old, settings: settings, now: F.now).contains(.persist), "at the floor is refused too")
         #expect(floored.receive(F.signed(F.payload(serial: 44)), settings: settings, now: F.now).contains(.persist))
+        // The floor to ship next: just below the off in force, the last serial once it has lapsed.
+        #expect(floored.proposedMinimumSerial(now: F.now) == 43)
+        #expect(floored.proposedMinimumSerial(now: F.now.addingTimeInterval(2 * 86_400)) == 44)
+        // Ignored reasons carry their code.
+        #expect(
+            floored.receive(old, settings: settings, now: F.now) == [
+                .ignored(
+                    "replay: serial 42 is not above 44: a replay")
+            ])
     }
 }

@@ -43,7 +43,8 @@ public struct KillSwitchStateMachine: Hashable, Sendable {
         case audit(AuditEvent)
         /// The effective policy changed: create new pinned sessions.
         case policyChanged
-        /// The document changed nothing, and why.
+        /// The document changed nothing, and why: "CODE: sentence", CODE a ``Rejection/Code``
+        /// (or `fetch-failed`), stable for scripts and metrics.
         case ignored(String)
     }
 
@@ -61,9 +62,11 @@ public struct KillSwitchStateMachine: Hashable, Sendable {
             document = try KillSwitchDocument.parse(data)
         } catch {
             let detail = error.problems.first.map { "\($0.path): \($0.message)" } ?? error.reason
-            return [.ignored("rejected: \(detail)")]
+            return [.ignored("\(Rejection.Code.malformed): \(detail)")]
         }
-        if let reason = rejection(of: document, settings: settings, now: now) { return [.ignored(reason)] }
+        if let reason = rejectionReason(of: document, settings: settings, now: now) {
+            return [.ignored(reason.description)]
+        }
         let payload = document.payload
         var actions: [Action] = [.persist]
         let wasOff = activeOff != nil
@@ -164,6 +167,13 @@ public struct KillSwitchStateMachine: Hashable, Sendable {
             return Rejection(.issuedInFuture, "issued in the future (\(RFC3339.format(payload.issuedAt)))")
         }
         return nil
+    }
+
+    /// The `killSwitch.minimumSerial` to ship in the next release: the highest serial seen, or
+    /// just below an "off" still in force at `now` (fresh installs must still receive it).
+    public func proposedMinimumSerial(now: Date) -> Int64 {
+        if let active = activeOff, active.expiresAt > now { return active.serial - 1 }
+        return highestSerial
     }
 
     /// Lapses an "off" whose time is up: pinning is back.

@@ -23,7 +23,7 @@ struct KillSwitchStatus: GroupAction {
         let last = machine.highestSerial
         let active = machine.activeOff.flatMap { $0.expiresAt > now ? $0 : nil }
         // An "off" still in force must stay receivable by fresh installs: the floor stops below it.
-        let floor = active.map { $0.serial - 1 } ?? last
+        let floor = machine.proposedMinimumSerial(now: now)
         var lines = ["last signed serial: \(last)"]
         if let active {
             lines.append(
