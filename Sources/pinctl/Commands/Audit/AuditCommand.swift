@@ -39,7 +39,9 @@ struct AuditCommand: Command {
     /// The one positional argument: the log file.
     static func file(_ arguments: inout Arguments) throws(UsageError) -> String {
         let rest = try arguments.positionals()
-        guard rest.count == 1 else { throw UsageError(rest.isEmpty ? "give the audit log file" : "give one audit log file") }
+        guard rest.count == 1 else {
+            throw UsageError(rest.isEmpty ? "give the audit log file" : "give one audit log file")
+        }
         return rest[0]
     }
 }

@@ -32,7 +32,8 @@ struct KillSwitchAssemble: GroupAction {
     }
 
     func validate() throws(UsageError) {
-        for entry in signatures where entry.keyId.isEmpty || entry.keyId.unicodeScalars.contains(where: KillSwitchSign.isControl) {
+        for entry in signatures
+        where entry.keyId.isEmpty || entry.keyId.unicodeScalars.contains(where: KillSwitchSign.isControl) {
             throw UsageError("--key-id must be non-empty, without control characters")
         }
     }
@@ -73,7 +74,9 @@ struct KillSwitchAssemble: GroupAction {
             } catch {
                 throw CommandFailure(.checkFailed, "\(entry.signature): \(error.reason)")
             }
-            guard OpenSSLSignatureVerifier().isValid(signature: jose, message: bytes, algorithm: algorithm, publicKeySPKI: der)
+            guard
+                OpenSSLSignatureVerifier().isValid(
+                    signature: jose, message: bytes, algorithm: algorithm, publicKeySPKI: der)
             else {
                 throw CommandFailure(
                     .checkFailed,

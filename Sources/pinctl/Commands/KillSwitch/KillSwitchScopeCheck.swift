@@ -34,14 +34,16 @@ enum KillSwitchScopeCheck {
             if let configuration {
                 let inside = configuration.pinSets.contains { set in
                     set.hosts.map(HostName.normalize).contains { pattern in
-                        set.includeSubdomains ? HostName.host(normalized, isWithinOrEqualTo: pattern) : normalized == pattern
+                        set.includeSubdomains
+                            ? HostName.host(normalized, isWithinOrEqualTo: pattern) : normalized == pattern
                     }
                 }
                 if !inside {
                     problems.append(
                         Problem(
                             code: "host-not-pinned",
-                            message: "\(shown) is outside every pin set of the configuration, so the document could not change anything for it"
+                            message:
+                                "\(shown) is outside every pin set of the configuration, so the document could not change anything for it"
                         ))
                 }
             }

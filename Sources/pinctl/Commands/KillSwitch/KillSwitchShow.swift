@@ -21,7 +21,8 @@ struct KillSwitchShow: GroupAction {
         do {
             parsed = try KillSwitchDocument.parse(bytes)
         } catch {
-            throw CommandFailure(.checkFailed, "\(document) is not a readable kill-switch document: \(error.description)")
+            throw CommandFailure(
+                .checkFailed, "\(document) is not a readable kill-switch document: \(error.description)")
         }
         let checked = !keys.publicKeys.isEmpty || keys.config != nil
         let trusted = checked ? try keys.load().keys : [:]
@@ -36,7 +37,8 @@ struct KillSwitchShow: GroupAction {
             } else {
                 status = check.status == .unknownKey ? "ignored: key not configured" : check.status.rawValue
             }
-            return "  \(TerminalText.escaped(signature.keyId)) (\(TerminalText.escaped(signature.algorithm))): \(status)"
+            return
+                "  \(TerminalText.escaped(signature.keyId)) (\(TerminalText.escaped(signature.algorithm))): \(status)"
         }
         let scopeHosts = payload.scope.hosts?.map(TerminalText.escaped).joined(separator: ", ") ?? "every pinned host"
         output.result(
@@ -60,7 +62,8 @@ struct KillSwitchShow: GroupAction {
     static func describe(_ payload: KillSwitchDocument.Payload) -> JSONValue {
         [
             "serial": .int(payload.serial), "pinning": .string(payload.pinning.rawValue),
-            "issuedAt": .string(RFC3339.format(payload.issuedAt)), "expiresAt": .string(RFC3339.format(payload.expiresAt)),
+            "issuedAt": .string(RFC3339.format(payload.issuedAt)),
+            "expiresAt": .string(RFC3339.format(payload.expiresAt)),
             "hosts": payload.scope.hosts.map { .array($0.map(JSONValue.string)) } ?? .null,
             "appVersions": [
                 "min": .optionalString(payload.scope.minimumAppVersion),

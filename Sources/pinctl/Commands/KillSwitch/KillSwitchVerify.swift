@@ -34,9 +34,12 @@ struct KillSwitchVerify: GroupAction {
         let bytes = try Loading.bytes(document, what: "kill-switch document")
         let (trusted, configuration) = try keys.load()
         var machine = KillSwitchStateMachine()
-        let highest = max(afterSerial, try state.map { path throws(CommandFailure) in try Loading.killSwitchState(path).highestSerial } ?? 0)
+        let highest = max(
+            afterSerial,
+            try state.map { path throws(CommandFailure) in try Loading.killSwitchState(path).highestSerial } ?? 0)
         if highest > 0 {
-            machine = (try? KillSwitchStateMachine(json: ["highestSerial": .int(highest), "activeOff": .null])) ?? machine
+            machine =
+                (try? KillSwitchStateMachine(json: ["highestSerial": .int(highest), "activeOff": .null])) ?? machine
         }
         var settings = KillSwitchStateMachine.Settings(publicKeys: trusted, verifier: OpenSSLSignatureVerifier())
         settings.minimumSerial = configuration?.killSwitch?.minimumSerial ?? 0
@@ -114,12 +117,14 @@ struct TrustedKeyOptions {
         let configuration = try config.map { path throws(CommandFailure) in try Loading.configuration(path) }
         for key in configuration?.killSwitch?.publicKeys ?? [] {
             guard case .success(let der) = Base64.decode(key.spki) else {
-                throw CommandFailure(.checkFailed, "\(config ?? ""): killSwitch key \(TerminalText.escaped(key.keyId)) is not base64")
+                throw CommandFailure(
+                    .checkFailed, "\(config ?? ""): killSwitch key \(TerminalText.escaped(key.keyId)) is not base64")
             }
             keys[key.keyId] = der
         }
         if keys.isEmpty, let config {
-            throw CommandFailure(.checkFailed, "\(config) configures no kill-switch public keys: no document would be honoured")
+            throw CommandFailure(
+                .checkFailed, "\(config) configures no kill-switch public keys: no document would be honoured")
         }
         return (keys, configuration)
     }
