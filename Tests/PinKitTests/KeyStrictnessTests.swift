@@ -1,4 +1,5 @@
 import Foundation
+import PinKitTestSupport
 import Testing
 
 @testable import PinKit
@@ -55,6 +56,30 @@ struct KeyStrictnessTests {
         } throws: { ($0 as? PinKitError)?.problems.contains { $0.code == .unknownKey } == true }
     }
 
+    @Test("damaged binary and XML property lists give an error or a value, never a crash (seeded mutations)")
+    func damagedPropertyLists() throws {
+        var generator = SeededGenerator(seed: 14)
+        for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
+            let original = [UInt8](try Self.plist(format))
+            for _ in 0..<1_500 {
+                var bytes = original
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0:
+                    for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                        bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
+                            in: 0...255, using: &generator)
+                    }
+                case 1: bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &generator)))
+                default:
+                    // The trailer's sizes and offsets are where a careless reader trusts the file.
+                    let index = max(0, bytes.count - Int.random(in: 1...32, using: &generator))
+                    bytes[index] = UInt8.random(in: 0...255, using: &generator)
+                }
+                _ = try? PinConfiguration.parse(Data(bytes))
+            }
+        }
+    }
+
     @Test("XML keys written with entities are compared after decoding")
     func xmlEntities() throws {
         let xml = """
@@ -67,6 +92,18 @@ struct KeyStrictnessTests {
             </dict></plist>
             """
         #expect(throws: PinKitError.self) { try PinConfiguration.parse(Data(xml.utf8)) }
+        // The same duplicate written as CDATA, with whitespace in the tags, or as two empty keys.
+        for variant in [
+            xml.replacingOccurrences(of: "<key>HLPinned&#72;osts</key>", with: "<key><![CDATA[HLPinnedHosts]]></key>"),
+            xml.replacingOccurrences(of: "<key>HLPinned&#72;osts</key>", with: "<key >HLPinnedHosts</key >"),
+        ] {
+            #expect("\(variant)") {
+                try PinConfiguration.parse(Data(variant.utf8))
+            } throws: { ($0 as? PinKitError)?.reason.contains("duplicate key \"HLPinnedHosts\"") == true }
+        }
+        let withoutDuplicate = xml.replacingOccurrences(
+            of: "<key>HLPinned&#72;osts</key><array><string>evil.example</string></array>", with: "")
+        #expect(try PinConfiguration.parse(Data(withoutDuplicate.utf8)).pinSets.first?.hosts == ["example.com"])
         let nested = xml.replacingOccurrences(of: "HLPinned&#72;osts", with: "HLPinnedOther")
         #expect {
             try PinConfiguration.parse(Data(nested.utf8))

@@ -45,6 +45,21 @@ enum PropertyListKeyCheck {
             }
             return nil
         }
+        /// An element tag at `position`: `<name …>`, `</name …>` or `<name …/>`, with the index after it.
+        func element(at position: Int) -> (name: String, closing: Bool, selfClosing: Bool, end: Int)? {
+            var cursor = position + 1
+            let closing = cursor < bytes.count && bytes[cursor] == UInt8(ascii: "/")
+            if closing { cursor += 1 }
+            let nameStart = cursor
+            while cursor < bytes.count, bytes[cursor] != UInt8(ascii: ">"), bytes[cursor] != UInt8(ascii: "/"),
+                !(bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D)
+            {
+                cursor += 1
+            }
+            guard cursor > nameStart, let close = find(">", from: cursor) else { return nil }
+            let name = String(decoding: bytes[nameStart..<cursor], as: UTF8.self)
+            return (name, closing, bytes[close - 1] == UInt8(ascii: "/"), close + 1)
+        }
         while index < bytes.count {
             guard bytes[index] == UInt8(ascii: "<") else {
                 index += 1
@@ -56,25 +71,41 @@ enum PropertyListKeyCheck {
                 index = (find("]]>", from: index + 9) ?? bytes.count) + 3
             } else if starts("<?", at: index) || starts("<!", at: index) {
                 index = (find(">", from: index + 2) ?? bytes.count) + 1
-            } else if starts("<dict/>", at: index) || starts("<dict />", at: index) {
-                index += 7
-            } else if starts("<dict>", at: index) || starts("<dict ", at: index) {
-                stack.append([])
-                index += 5
-            } else if starts("</dict>", at: index) {
-                if !stack.isEmpty { stack.removeLast() }
-                index += 7
-            } else if starts("<key>", at: index) {
-                let start = index + 5
-                guard let end = find("</key>", from: start) else { return nil }
-                let key = decodeEntities(String(decoding: bytes[start..<end], as: UTF8.self))
-                if !stack.isEmpty, !stack[stack.count - 1].insert(key).inserted { return key }
-                index = end + 6
+            } else if let tag = element(at: index) {
+                switch (tag.name, tag.closing, tag.selfClosing) {
+                case ("dict", false, false): stack.append([])
+                case ("dict", true, _): if !stack.isEmpty { stack.removeLast() }
+                case ("key", false, true):
+                    if !stack.isEmpty, !stack[stack.count - 1].insert("").inserted { return "" }
+                case ("key", false, false):
+                    // The key's text runs to </key>: character data, entities and CDATA sections.
+                    guard let end = find("</key", from: tag.end), let close = element(at: end) else { return nil }
+                    let key = keyText(String(decoding: bytes[tag.end..<end], as: UTF8.self))
+                    if !stack.isEmpty, !stack[stack.count - 1].insert(key).inserted { return key }
+                    index = close.end
+                    continue
+                default: break
+                }
+                index = tag.end
             } else {
                 index += 1
             }
         }
         return nil
+    }
+
+    /// A key element's text: CDATA sections literally, entities decoded elsewhere.
+    private static func keyText(_ raw: String) -> String {
+        var result = ""
+        var rest = Substring(raw)
+        while let open = rest.range(of: "<![CDATA[") {
+            result += decodeEntities(String(rest[..<open.lowerBound]))
+            let after = rest[open.upperBound...]
+            guard let close = after.range(of: "]]>") else { return result + after }
+            result += after[..<close.lowerBound]
+            rest = after[close.upperBound...]
+        }
+        return result + decodeEntities(String(rest))
     }
 
     private static func decodeEntities(_ text: String) -> String {
