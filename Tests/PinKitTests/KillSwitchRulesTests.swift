@@ -90,6 +90,16 @@ struct KillSwitchRulesTests {
         #expect(top.payload.serial == 9_007_199_254_740_991)
     }
 
+    @Test("a persisted state poisoned by an out-of-range serial is refused, so the app starts with pinning on")
+    func poisonedState() throws {
+        for serial in ["9223372036854775807", "9007199254740992", "-1"] {
+            let state = try JSONParser.parse(#"{"highestSerial": \#(serial), "activeOff": null}"#)
+            #expect(throws: PinKitError.self, "\(serial)") { try KillSwitchStateMachine(json: state) }
+        }
+        let fine = try JSONParser.parse(#"{"highestSerial": 9007199254740991, "activeOff": null}"#)
+        #expect(try KillSwitchStateMachine(json: fine).highestSerial == KillSwitchDocument.maximumSerial)
+    }
+
     @Test("an unknown algorithm or an unknown key id next to a valid signature is ignored, not fatal (issue 14.4)")
     func forwardCompatible() throws {
         let payload = F.payload().json.serialized()
