@@ -414,3 +414,58 @@ struct AuditCLITests {
         #expect(!show.stdout.contains("\u{1B}") && !show.stdout.contains("\r"), "\(show.stdout)")
     }
 }
+
+/// Issue 16 §3's table for the killswitch and audit actions: every way a file argument can be
+/// wrong, with the README's exit codes.
+@Suite("pinctl killswitch and audit: bad file arguments")
+struct KillSwitchAuditFileTableTests {
+    enum Input: String, CaseIterable {
+        case missing, directory, empty, garbage, unknownFlag
+    }
+
+    /// The command line for `action` with FILE standing for the bad input.
+    static let actions: [(name: String, arguments: [String], expected: [Input: Int32])] = [
+        ("killswitch verify", ["killswitch", "verify", "--public-key", "PUB", "FILE"], [.empty: 1, .garbage: 1]),
+        ("killswitch show", ["killswitch", "show", "FILE"], [.empty: 1, .garbage: 1]),
+        ("killswitch status", ["killswitch", "status", "--state", "FILE"], [.empty: 1, .garbage: 1]),
+        (
+            "killswitch assemble",
+            [
+                "killswitch", "assemble", "--payload", "FILE", "--signature", "PUB", "--key-id", "k", "--public-key",
+                "PUB",
+                "--out", "OUT",
+            ], [.empty: 1, .garbage: 1]
+        ),
+        ("audit verify", ["audit", "verify", "FILE"], [.empty: 1, .garbage: 1]),
+        ("audit show", ["audit", "show", "FILE"], [.empty: 0, .garbage: 1]),
+    ]
+
+    @Test("missing file, directory, empty file, garbage, unknown flag", arguments: Input.allCases)
+    func table(_ input: Input) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pub = directory.file("k/kill-switch.pub")
+        _ = try PinctlBinary.run(["killswitch", "keygen", "--out", directory.file("k")])
+        let file: String
+        switch input {
+        case .missing: file = directory.file("nope.json")
+        case .directory: file = directory.path
+        case .empty: file = try directory.write("empty", "")
+        case .garbage, .unknownFlag: file = try directory.write("garbage", "\u{1B}[2J{{{ not json \r\n\u{0}")
+        }
+        for action in Self.actions {
+            var arguments = action.arguments.map {
+                $0 == "FILE" ? file : $0 == "PUB" ? pub : $0 == "OUT" ? directory.file("out-\(input)") : $0
+            }
+            if input == .unknownFlag { arguments.insert("--frobnicate", at: 2) }
+            let expected = action.expected[input] ?? 2
+            let result = try PinctlBinary.run(arguments)
+            #expect(result.status == expected, "\(action.name) \(input): \(result.stdout)\(result.stderr)")
+            #expect(!result.stdout.contains("\u{1B}") && !result.stderr.contains("\u{1B}"), "\(action.name) \(input)")
+            let json = try PinctlBinary.run(Array(arguments.prefix(2)) + ["--json"] + Array(arguments.dropFirst(2)))
+            #expect(json.status == expected, "\(action.name) \(input) --json")
+            #expect(
+                (try? JSONParser.parse(json.stdout))?["schemaVersion"] == 1, "\(action.name) \(input): \(json.stdout)")
+        }
+    }
+}
