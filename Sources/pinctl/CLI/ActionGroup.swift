@@ -105,8 +105,9 @@ struct ActionGroup {
     }
 
     /// The usage lines of every action, for the group's help.
-    static func usage(_ command: String, _ actions: [ActionEntry]) -> String {
-        actions.map { $0.usage }.joined(separator: "\n")
+    static func usage(_ actions: [ActionEntry]) -> String {
+        // Aligned under "USAGE: ", which the group's help puts before the first line.
+        actions.map { $0.usage }.joined(separator: "\n").split(separator: "\n").joined(separator: "\n       ")
     }
 
     /// Runs the action. Under --json every failure is a JSON error on stdout, with the same exit code.
@@ -115,7 +116,7 @@ struct ActionGroup {
         do throws(CommandFailure) {
             switch parsed {
             case .failure(let error):
-                let usage = (named ?? actions.first).map { "\nUSAGE: " + $0.usage } ?? ""
+                let usage = (named ?? actions.first).map { "\nUSAGE: " + Self.usage([$0]) } ?? ""
                 throw CommandFailure(.usage, error.message + (json ? "" : usage))
             case .success(let action):
                 return try action.run(output)

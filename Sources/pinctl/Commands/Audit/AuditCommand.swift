@@ -9,7 +9,7 @@ struct AuditCommand: Command {
 
     static var help: String {
         """
-        USAGE: \(ActionGroup.usage(name, actions))
+        USAGE: \(ActionGroup.usage(actions))
 
         verify checks that no entry was removed, reordered or edited (each entry carries the
         SHA-256 of the one before it) and that FILE.head, which records the newest entry, exists

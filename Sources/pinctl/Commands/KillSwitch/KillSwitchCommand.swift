@@ -15,7 +15,7 @@ struct KillSwitchCommand: Command {
 
     static var help: String {
         """
-        USAGE: \(ActionGroup.usage(name, actions))
+        USAGE: \(ActionGroup.usage(actions))
 
         keygen writes DIR/kill-switch.key (0600 from creation, in a 0700 directory, never printed)
         and DIR/kill-switch.pub, and prints the configuration entry {"keyId","spki"}. Configure at
@@ -25,8 +25,8 @@ struct KillSwitchCommand: Command {
         Ed25519). A document can only turn pinning off (or back on) for its hosts and app versions
         until it expires (at most 30 days after it is issued). sign needs --host (repeatable, each
         inside a pin set of --config) or an explicit --all-hosts; serials run from 1 to 2^53 - 1
-        and may not jump more than \(KillSwitchDocument.maximumSerialJump) past the last known
-        serial without --force-serial-jump. --state FILE records the last signed serial.
+        and may not jump more than \(KillSwitchDocument.maximumSerialJump) past the last known serial without
+        --force-serial-jump. --state FILE records the last signed serial.
         verify says whether an app would accept DOC, and why not; show prints it with each
         signature entry's status; status prints the last signed serial and the
         killSwitch.minimumSerial to ship in the next release.
