@@ -332,10 +332,13 @@ struct KillSwitchCLITests {
             if line.contains("open"), line.contains("O_CREAT") {
                 created = true
                 if !line.contains("O_EXCL") { problems.append("created without O_EXCL: \(line)") }
-                if let mode = line.split(separator: ",").last?.split(separator: ")").first,
-                    let value = Int(mode.trimmingCharacters(in: .whitespaces), radix: 8), value & 0o077 != 0
-                {
-                    problems.append("created with group/other bits: \(line)")
+                // The mode is the last argument: "…, 0600)" or "…, 0600 <unfinished ...>".
+                let last = line.split(separator: ",").last.map { $0.drop { $0 == " " } } ?? ""
+                let digits = String(last.prefix { ("0"..."7").contains($0) })
+                if let value = Int(digits, radix: 8) {
+                    if value & 0o077 != 0 { problems.append("created with group/other bits: \(line)") }
+                } else {
+                    problems.append("no readable mode: \(line)")
                 }
             }
             if line.contains("chmod"), !line.contains("0600") { problems.append("mode changed: \(line)") }
