@@ -80,6 +80,43 @@ struct KeyStrictnessTests {
         }
     }
 
+    /// A hand-made bplist00: `objects` at offset 8 on, a one-byte offset table, the trailer.
+    static func bplist(_ objects: [[UInt8]]) -> Data {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(bytes.count))
+            bytes += object
+        }
+        let table = bytes.count
+        bytes += offsets
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+        for value in [objects.count, 0, table] { bytes += withUnsafeBytes(of: UInt64(value).bigEndian, Array.init) }
+        return Data(bytes)
+    }
+
+    @Test("hand-made binary plists: one key object referenced twice is a duplicate; a huge length is an error")
+    func handMadeBinary() throws {
+        let key: [UInt8] = [0x51, UInt8(ascii: "k")]
+        let value: [UInt8] = [0x51, UInt8(ascii: "v")]
+        #expect(try PropertyListKeyCheck.duplicateKey(in: Self.bplist([[0xD1, 1, 2], key, value])) == nil)
+        #expect(try PropertyListKeyCheck.duplicateKey(in: Self.bplist([[0xD2, 1, 1, 2, 2], key, value])) == "k")
+        // A key string whose length is 2^63 - 1: bounds are checked without overflowing.
+        let huge: [UInt8] = [0x5F, 0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        #expect(throws: PinKitError.self) {
+            try PropertyListKeyCheck.duplicateKey(in: Self.bplist([[0xD1, 1, 2], huge, value]))
+        }
+        let hugeUTF16: [UInt8] = [0x6F, 0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        #expect(throws: PinKitError.self) {
+            try PropertyListKeyCheck.duplicateKey(in: Self.bplist([[0xD1, 1, 2], hugeUTF16, value]))
+        }
+        // A dictionary claiming more entries than the file holds.
+        #expect(throws: PinKitError.self) {
+            try PropertyListKeyCheck.duplicateKey(
+                in: Self.bplist([[0xDF, 0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], key]))
+        }
+    }
+
     @Test("XML keys written with entities are compared after decoding")
     func xmlEntities() throws {
         let xml = """

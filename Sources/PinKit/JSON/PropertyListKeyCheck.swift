@@ -200,11 +200,15 @@ enum PropertyListKeyCheck {
             switch bytes[position] >> 4 {
             case 0x5:
                 let (length, start) = try count(at: position)
-                guard start + length <= tableOffset else { throw broken("a string runs past the object area") }
+                guard start <= tableOffset, length <= tableOffset - start else {
+                    throw broken("a string runs past the object area")
+                }
                 return String(decoding: bytes[start..<start + length], as: UTF8.self)
             case 0x6:
                 let (length, start) = try count(at: position)
-                guard start + 2 * length <= tableOffset else { throw broken("a string runs past the object area") }
+                guard start <= tableOffset, length <= (tableOffset - start) / 2 else {
+                    throw broken("a string runs past the object area")
+                }
                 var units: [UInt16] = []
                 for index in 0..<length {
                     units.append(UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1]))
