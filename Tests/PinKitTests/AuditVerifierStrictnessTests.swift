@@ -96,6 +96,25 @@ struct AuditVerifierStrictnessTests {
         #expect(result.problems.first?.message.contains("entries 1…6 were removed") == true)
     }
 
+    @Test(
+        "sequence numbers out of range are problems for the verifier and a fresh chain for the writer, never an overflow",
+        arguments: ["9223372036854775807", "9007199254740992", "-9223372036854775808", "0"])
+    func sequenceRange(_ seq: String) throws {
+        let line = #"{"seq":\#(seq),"time":"t","type":"x","fields":{},"prev":"\#(AuditLog.genesis)"}"#
+        let result = AuditLogVerifier.verify(Data((line + "\n").utf8), head: Data(#"{"seq":\#(seq),"hash":"x"}"#.utf8))
+        #expect(result.status == .broken)
+        #expect(result.problems.first?.message.contains("not an audit entry") == true)
+        #expect(result.problems.contains { $0.message.contains("head file is unreadable") } || seq == "0")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try (line + "\n").write(toFile: directory.file("audit.jsonl"), atomically: true, encoding: .utf8)
+        let log = try AuditLog(path: directory.file("audit.jsonl"))
+        log.record(.tokenRotated)
+        let text = try String(contentsOfFile: log.path, encoding: .utf8)
+        // The writer continues with a fresh chain (seq 1) that the verifier will flag, instead of trapping.
+        #expect(text.contains("\n{\"seq\":1,"), "\(text)")
+    }
+
     @Test("an honest size-limited log, truncated twice, verifies with one marker counting every cut entry")
     func honestTruncation() throws {
         let directory = try TemporaryDirectory()

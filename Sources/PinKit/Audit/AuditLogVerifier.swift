@@ -67,7 +67,8 @@ public enum AuditLogVerifier {
         for (offset, line) in lines.prefix(count).enumerated() {
             let number = offset + 1
             guard let value = try? JSONParser.parse(line), case .number(let seqText)? = value["seq"],
-                let seq = Int64(seqText), case .string(let type)? = value["type"]
+                let seq = Int64(seqText), (1...AuditLog.maximumSequence).contains(seq),
+                case .string(let type)? = value["type"]
             else {
                 problems.append(Problem(line: number, message: "not an audit entry: the line was edited or corrupted"))
                 continue
@@ -133,7 +134,8 @@ public enum AuditLogVerifier {
         let isEmpty = data.isEmpty
         if let head {
             if let value = try? JSONParser.parse(head), case .number(let seqText)? = value["seq"],
-                let headSeq = Int64(seqText), case .string(let headHash)? = value["hash"]
+                let headSeq = Int64(seqText), (0...AuditLog.maximumSequence).contains(headSeq),
+                case .string(let headHash)? = value["hash"]
             {
                 if headSeq > lastSeq {
                     problems.append(
