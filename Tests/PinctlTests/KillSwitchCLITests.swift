@@ -198,7 +198,7 @@ struct KillSwitchCLITests {
             (["killswitch", "verify", "--serial", "99", "--reason", "x", "doc.json"], "unknown option --serial"),
             (["killswitch", "verify", "--public-kye", "k.pub", "doc.json"], "did you mean --public-key?"),
             (["killswitch", "show", "--pinning", "off", "doc.json"], "unknown option --pinning"),
-            (["killswitch", "keygen", "--out", "/proc/pinkit-never-written", "--serial", "1"], "unknown option --serial"),
+            (["killswitch", "keygen", "--out", "/proc/pinkit-none", "--serial", "1"], "unknown option --serial"),
             (["killswitch", "sing", "--serial", "1"], "did you mean sign?"),
             (["audit", "verify", "--head", "h", "log"], "unknown option --head"),
         ])
