@@ -12,8 +12,10 @@ import PinKitOpenSSL
 public final class KillSwitchController: Sendable {
     public struct Configuration: Sendable {
         public var url: URL
-        /// Key id → DER SubjectPublicKeyInfo. Empty: unsigned documents are accepted.
+        /// Key id → DER SubjectPublicKeyInfo. Empty: no document is ever honoured.
         public var publicKeys: [String: [UInt8]]
+        /// `killSwitch.minimumSerial`: documents at or below it are refused.
+        public var minimumSerial: Int64 = 0
         /// Where the state (highest serial, the "off" in force) is kept.
         public var statePath: String
         public var appVersion: String
@@ -40,6 +42,10 @@ public final class KillSwitchController: Sendable {
             guard let killSwitch, let url = URL(string: killSwitch.url), url.scheme?.lowercased() == "https" else {
                 throw PinKitError(.invalidConfiguration, "the configuration has no usable killSwitch.url")
             }
+            guard !killSwitch.publicKeys.isEmpty else {
+                throw PinKitError(
+                    .invalidConfiguration, "killSwitch has no publicKeys: an unsigned kill switch is never honoured")
+            }
             var keys: [String: [UInt8]] = [:]
             for key in killSwitch.publicKeys {
                 guard case .success(let der) = Base64.decode(key.spki) else {
@@ -48,6 +54,7 @@ public final class KillSwitchController: Sendable {
                 keys[key.keyId] = der
             }
             self.init(url: url, publicKeys: keys, statePath: statePath, appVersion: appVersion)
+            minimumSerial = killSwitch.minimumSerial ?? 0
         }
     }
 
@@ -103,7 +110,7 @@ public final class KillSwitchController: Sendable {
             actions += machine.withLock { $0.receive(body, settings: settings, now: now) }
         case .failure(let error):
             logger.notice("kill-switch fetch failed, state unchanged: \(error)")
-            actions.append(.ignored("fetch failed: \(error.code)"))
+            actions.append(.ignored("fetch-failed: \(error.code)"))
         }
         apply(actions)
         return actions
@@ -134,6 +141,7 @@ public final class KillSwitchController: Sendable {
         var settings = KillSwitchStateMachine.Settings(
             publicKeys: configuration.publicKeys, verifier: OpenSSLSignatureVerifier())
         settings.maximumValidity = configuration.maximumValidity
+        settings.minimumSerial = configuration.minimumSerial
         return settings
     }
 

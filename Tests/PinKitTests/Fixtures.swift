@@ -26,7 +26,8 @@ enum Fixture {
                          "expires": "2028-06-01T00:00:00Z",
                          "mode": "enforce" } ],
           "killSwitch": { "url": "https://pinning-status.example.net/v1/kill-switch.json",
-                          "publicKeys": [ {"keyId": "ks-2026", "spki": "MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE="} ] },
+                          "publicKeys": [ {"keyId": "ks-2026", "spki": "MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE="},
+                                          {"keyId": "ks-2026-b", "spki": "MCowBQYDK2VwAyEAWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWhE="} ] },
           "reporting":  { "url": "https://api.example.com/v1/pin-failures" } }
         """
 

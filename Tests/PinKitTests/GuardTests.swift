@@ -86,12 +86,17 @@ struct GuardTests {
             ),
             (
                 #"{"pinSets": [\#(Fixture.set())], "killSwitch": {"url": "https://status.api.example.com/ks.json", "publicKeys": []}}"#,
-                ["kill-switch-host-pinned killSwitch.url"]
+                ["kill-switch-host-pinned killSwitch.url", "unsigned-kill-switch killSwitch.publicKeys"]
             ),
             (
                 #"{"killSwitch": {"url": "http://status.example.net/ks.json", "publicKeys": []}}"#,
-                ["insecure-url killSwitch.url"]
+                ["insecure-url killSwitch.url", "unsigned-kill-switch killSwitch.publicKeys"]
             ),
+            (
+                #"{"killSwitch": {"url": "https://status.example.net/ks.json"}}"#,
+                ["unsigned-kill-switch killSwitch.publicKeys"]
+            ),
+
             (#"{"reporting": {"url": "not a url"}}"#, ["invalid-url reporting.url"]),
             (
                 #"{"HLPinnedSPKIHashes": ["\#(Fixture.intermediate)", "\#(Fixture.backup)"]}"#,
@@ -124,16 +129,15 @@ struct GuardTests {
         #expect(message.contains("\"com\""))
     }
 
-    @Test("warnings: report-only, no declared backup, expiring soon, unsigned kill switch")
+    @Test("warnings: report-only, no declared backup, expiring soon")
     func warnings() throws {
         let json = """
-            {"pinSets": [\(Fixture.set(["mode": "\"report-only\"", "expires": "\"2026-12-10T00:00:00Z\"", "pins": #"[{"sha256": "\#(Fixture.intermediate)"}, {"sha256": "\#(Fixture.backup)"}]"#]))],
-             "killSwitch": {"url": "https://status.example.net/ks.json", "publicKeys": []}}
+            {"pinSets": [\(Fixture.set(["mode": "\"report-only\"", "expires": "\"2026-12-10T00:00:00Z\"", "pins": #"[{"sha256": "\#(Fixture.intermediate)"}, {"sha256": "\#(Fixture.backup)"}]"#]))]}
             """
         let configuration = try Fixture.configuration(json)
         let problems = configuration.validate(now: Fixture.now, publicSuffixes: Fixture.suffixes)
         #expect(problems.allSatisfy { $0.severity == .warning })
-        #expect(Set(problems.map(\.code)) == [.reportOnlyMode, .noDeclaredBackup, .expiresSoon, .unsignedKillSwitch])
+        #expect(Set(problems.map(\.code)) == [.reportOnlyMode, .noDeclaredBackup, .expiresSoon])
         #expect(configuration.pinConfigurationIsValid(now: Fixture.now, publicSuffixes: Fixture.suffixes))
         #expect(!configuration.meetsProductionPinPolicy(now: Fixture.now, publicSuffixes: Fixture.suffixes))
     }
@@ -146,6 +150,33 @@ struct GuardTests {
         #expect(empty.pinConfigurationIsValid(now: Fixture.now, publicSuffixes: Fixture.suffixes))
         #expect(!empty.meetsProductionPinPolicy(now: Fixture.now, publicSuffixes: Fixture.suffixes))
         #expect(PinConfiguration.minimumProductionPinCount == 2)
+    }
+
+    @Test(
+        "an unsigned kill switch is an error; one kill-switch key (or one key listed twice) fails the production gate")
+    func killSwitchKeys() throws {
+        let unsigned = try Fixture.configuration(
+            Self.pinSets(Fixture.set()).dropLast() + #", "killSwitch": {"url": "https://status.example.net/ks.json"}}"#)
+        #expect(!unsigned.pinConfigurationIsValid(now: Fixture.now, publicSuffixes: Fixture.suffixes))
+        #expect(throws: PinKitError.self) {
+            try PinPolicy(unsigned, now: Fixture.now, publicSuffixes: Fixture.suffixes)
+        }
+        let two = try Fixture.configuration(Fixture.exampleJSON)
+        #expect(two.meetsProductionPinPolicy(now: Fixture.now, publicSuffixes: Fixture.suffixes))
+        for keep in ["ks-2026", "both-same"] {
+            var one = two
+            if keep == "ks-2026" {
+                one.killSwitch?.publicKeys.removeLast()
+            } else {
+                let first = one.killSwitch!.publicKeys[0].spki
+                one.killSwitch?.publicKeys[1].spki = first
+            }
+            #expect(
+                one.pinConfigurationIsValid(now: Fixture.now, publicSuffixes: Fixture.suffixes), "usable at runtime")
+            let problems = one.productionProblems(now: Fixture.now, publicSuffixes: Fixture.suffixes)
+            #expect(problems.map(\.code) == [.singleKillSwitchKey], "\(keep)")
+            #expect(problems.first?.severity == .error)
+        }
     }
 
     @Test("without a public suffix list the guard still refuses single labels and says the check was reduced")

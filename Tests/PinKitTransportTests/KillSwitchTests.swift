@@ -145,7 +145,9 @@ struct KillSwitchTests {
         let accepted = h.controller.state
         #expect(accepted.highestSerial == 10)
 
-        let unsignedMachine = KillSwitchStateMachine.Settings(publicKeys: [:], verifier: OpenSSLSignatureVerifier())
+        // The unprotected variant: the key is configured but every signature "verifies".
+        let unsignedMachine = KillSwitchStateMachine.Settings(
+            publicKeys: [Self.keyID: Self.signingKey.publicKeyDER], verifier: AcceptsAnySignature())
         let realSettings = KillSwitchStateMachine.Settings(
             publicKeys: [Self.keyID: Self.signingKey.publicKeyDER], verifier: OpenSSLSignatureVerifier())
         let good = try signed(payload(serial: 20, hosts: nil))
@@ -210,7 +212,7 @@ struct KillSwitchTests {
         ]
     )
     func extraFields(_ place: String, _ name: String, _ value: JSONValue) async throws {
-        let h = try harness(keys: false)
+        let h = try harness()
         defer { h.close() }
         var payloadJSON = payload(serial: 50).json
         guard case .object(var members) = payloadJSON else { return }
@@ -225,17 +227,17 @@ struct KillSwitchTests {
         default: break
         }
         payloadJSON = .object(members)
+        let payloadBytes = Array(payloadJSON.serialized().utf8)
+        let signature: JSONValue = [
+            "keyId": .string(Self.keyID), "alg": "Ed25519",
+            "sig": .string(Base64.encode(try Self.signingKey.sign(payloadBytes), alphabet: .url)),
+        ]
         var envelope: [(key: String, value: JSONValue)] = [
-            ("payload", .string(Base64.encode(Array(payloadJSON.serialized().utf8), alphabet: .url))),
-            ("signatures", []),
+            ("payload", .string(Base64.encode(payloadBytes, alphabet: .url))), ("signatures", [signature]),
         ]
         if place == "envelope" { envelope.append((name, value)) }
-        // Without the extra field the same document is accepted (no keys configured here).
-        h.server.serve(
-            JSONValue.object([
-                ("payload", .string(Base64.encode(Array(payload(serial: 40).json.serialized().utf8), alphabet: .url))),
-                ("signatures", []),
-            ]).serialized())
+        // Without the extra field the same, signed document is accepted.
+        h.server.serve(try signed(payload(serial: 40)))
         #expect(await h.controller.refresh().contains(.persist))
         h.server.serve(JSONValue.object(envelope).serialized())
         let actions = await h.controller.refresh()
@@ -295,7 +297,7 @@ struct KillSwitchTests {
         #expect(!h.controller.effectivePolicy.isPinnedHost("api.example.com"))
     }
 
-    @Test("an unsigned document is honoured only when no keys are configured")
+    @Test("an unsigned document is never honoured; with no keys configured nothing is (issue 14.1)")
     func unsigned() async throws {
         let document = KillSwitchDocument.Payload(
             serial: 7, issuedAt: Date(), expiresAt: Date().addingTimeInterval(3600), pinning: .off, reason: "test")
@@ -308,10 +310,13 @@ struct KillSwitchTests {
             open.server.server.stop()
             open.directory.remove()
         }
-        open.server.serve(unsigned)
-        await open.controller.refresh()
-        #expect(open.controller.state.highestSerial == 7)
-        #expect(!open.controller.effectivePolicy.isPinnedHost("cdn.example.com"), "no scope: every host")
+        for body in [unsigned, try signed(document)] {
+            open.server.serve(body)
+            let actions = await open.controller.refresh()
+            #expect(!actions.contains(.persist), "\(actions)")
+        }
+        #expect(open.controller.state.highestSerial == 0)
+        #expect(open.controller.effectivePolicy.isPinnedHost("cdn.example.com"))
         let locked = try harness(keys: true)
         defer {
             locked.server.server.stop()
@@ -321,6 +326,42 @@ struct KillSwitchTests {
         let actions = await locked.controller.refresh()
         #expect(locked.controller.state.highestSerial == 0)
         #expect(actions.contains { if case .ignored(let reason) = $0 { reason.contains("unsigned") } else { false } })
+        // Control: the same payload signed by the configured key is taken.
+        locked.server.serve(try signed(document))
+        #expect(await locked.controller.refresh().contains(.persist))
+        // A configuration without keys cannot even start a controller.
+        #expect(throws: PinKitError.self) {
+            try KillSwitchController.Configuration(
+                PinConfiguration.KillSwitch(url: "https://status.example.net/ks.json"), statePath: "/nonexistent",
+                appVersion: "1.0.0")
+        }
+    }
+
+    @Test("ES256 signatures made by openssl pkeyutl verify in either S form; sign emits low S (issue 14.3)")
+    func highAndLowS() throws {
+        let key = try PrivateKey.generate(.ecP256)
+        let publicKey = try PublicKey(spkiDER: key.publicKeyDER)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try key.privateKeyPEM.write(toFile: directory.file("key.pem"), atomically: true, encoding: .utf8)
+        for index in 0..<8 {
+            let message = Array("payload \(index)".utf8)
+            try Data(message).write(to: URL(fileURLWithPath: directory.file("msg")))
+            try Shell.bash(
+                "openssl pkeyutl -sign -inkey key.pem -rawin -digest sha256 -in msg -out sig.der",
+                directory: directory.url)
+            let der = Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("sig.der"))))
+            let raw = try PublicKey.joseSignature(der, algorithm: "ES256")
+            let flipped = PublicKey.flippedS(raw)
+            // Exactly one of the two forms is high; both verify, as RFC 7518 verifiers do.
+            #expect(PublicKey.isHigh(Array(raw[32...])) != PublicKey.isHigh(Array(flipped[32...])))
+            #expect(publicKey.verify(signature: raw, message: message, algorithm: "ES256"))
+            #expect(publicKey.verify(signature: flipped, message: message, algorithm: "ES256"))
+            #expect(PublicKey.lowS(raw) == PublicKey.lowS(flipped))
+            let ours = try key.sign(message)
+            #expect(!PublicKey.isHigh(Array(ours[32...])), "sign emits low S")
+            #expect(publicKey.verify(signature: ours, message: message, algorithm: "ES256"))
+        }
     }
 
     @Test("the app-version scope limits the effect; the state survives a restart; a corrupt state means pinning on")
@@ -373,4 +414,9 @@ struct KillSwitchTests {
         ])
         #expect(result.stdout.contains("Signature Verified Successfully"), "\(result.stdout)\(result.stderr)")
     }
+}
+
+/// The deliberately unprotected variant: every signature "verifies".
+struct AcceptsAnySignature: KillSwitchSignatureVerifying {
+    func isValid(signature: [UInt8], message: [UInt8], algorithm: String, publicKeySPKI: [UInt8]) -> Bool { true }
 }

@@ -10,7 +10,7 @@ public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutable
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
-    let result = AuditLogVerifier.verify(bytes)
+    let result = AuditLogVerifier.verify(bytes, head: nil)
     let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count
     precondition(
         result.problems.allSatisfy { $0.line >= 1 && $0.line <= lines + 1 }, "a problem points outside the file")

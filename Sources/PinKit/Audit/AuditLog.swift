@@ -13,6 +13,9 @@ public import Foundation
 /// > against an attacker who rewrites the whole file; uploaded entries anchor it on the server.
 public final class AuditLog: Sendable {
     public static let genesis = String(repeating: "0", count: 64)
+    /// The largest sequence number (2^53 - 1, exact in every JSON tool). A line claiming more
+    /// is corrupt: it must never make the writer or the verifier overflow.
+    public static let maximumSequence: Int64 = 9_007_199_254_740_991
 
     public let path: String
     public let maximumBytes: Int
@@ -64,7 +67,9 @@ public final class AuditLog: Sendable {
     /// The sequence number and hash that the next entry continues from.
     static func tail(of data: Data) -> (nextSeq: Int64, lastHash: String) {
         guard let last = data.split(separator: UInt8(ascii: "\n")).last,
-            let value = try? JSONParser.parse(last), case .number(let seqText)? = value["seq"], let seq = Int64(seqText)
+            let value = try? JSONParser.parse(last), case .number(let seqText)? = value["seq"],
+            let seq = Int64(seqText),
+            (0..<maximumSequence).contains(seq)
         else { return (1, genesis) }
         if value["type"] == "truncated", case .string(let anchor)? = value["anchor"] { return (seq + 1, anchor) }
         return (seq + 1, SHA256.hex(last))

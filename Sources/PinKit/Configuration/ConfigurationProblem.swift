@@ -52,6 +52,7 @@ public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible 
         public static let insecureURL = Code(rawValue: "insecure-url")
         public static let killSwitchHostPinned = Code(rawValue: "kill-switch-host-pinned")
         public static let unsignedKillSwitch = Code(rawValue: "unsigned-kill-switch")
+        public static let singleKillSwitchKey = Code(rawValue: "single-kill-switch-key")
         // Against a chain
         public static let noPinMatchesChain = Code(rawValue: "no-pin-matches-chain")
         public static let noBackupPin = Code(rawValue: "no-backup-pin")

@@ -120,7 +120,9 @@ extension PinConfiguration {
     }
 
     private static func readKillSwitch(_ value: JSONValue, reader: inout DocumentReader) -> KillSwitch? {
-        guard let fields = reader.object(value, at: "killSwitch", allowed: ["url", "publicKeys"], required: ["url"])
+        guard
+            let fields = reader.object(
+                value, at: "killSwitch", allowed: ["url", "publicKeys", "minimumSerial"], required: ["url"])
         else { return nil }
         var keys: [KillSwitch.PublicKey] = []
         if let elements = reader.array(fields["publicKeys"], at: "killSwitch.publicKeys") {
@@ -139,7 +141,13 @@ extension PinConfiguration {
                 keys.append(KillSwitch.PublicKey(keyId: keyId, spki: spki))
             }
         }
+        let minimumSerial = reader.integer(fields["minimumSerial"], at: "killSwitch.minimumSerial")
+        if let minimumSerial, minimumSerial < 0 || minimumSerial > KillSwitchDocument.maximumSerial {
+            reader.report(
+                .invalidValue, at: "killSwitch.minimumSerial",
+                "expected a serial from 0 to \(KillSwitchDocument.maximumSerial), saw \(minimumSerial)")
+        }
         guard let url = reader.string(fields["url"], at: "killSwitch.url") else { return nil }
-        return KillSwitch(url: url, publicKeys: keys)
+        return KillSwitch(url: url, publicKeys: keys, minimumSerial: minimumSerial)
     }
 }

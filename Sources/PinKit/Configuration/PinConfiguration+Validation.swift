@@ -111,6 +111,15 @@ extension PinConfiguration {
         publicSuffixes: PublicSuffixList? = .system
     ) -> [ConfigurationProblem] {
         var problems = validate(chain: chain, now: now, publicSuffixes: publicSuffixes)
+        if let keys = killSwitch?.publicKeys, Set(keys.map(\.spki)).count == 1 {
+            problems.append(
+                ConfigurationProblem(
+                    .singleKillSwitchKey,
+                    path: "killSwitch.publicKeys",
+                    "one kill-switch key (\(keys.count) entr\(keys.count == 1 ? "y" : "ies") with the same key): if it is lost, there is no kill switch; configure at least two different keys, held apart (docs/ROTATION.md)"
+                )
+            )
+        }
         if pinSets.isEmpty {
             problems.append(
                 ConfigurationProblem(
@@ -184,9 +193,8 @@ extension PinConfiguration {
                 problems.append(
                     ConfigurationProblem(
                         .unsignedKillSwitch,
-                        .warning,
                         path: "killSwitch.publicKeys",
-                        "no public keys: unsigned kill-switch documents will be accepted, so anyone on the unpinned path can switch pinning off"
+                        "no public keys: an unsigned kill switch, fetched over the unpinned path, would let any proxy or rogue CA switch pinning off, so PinKit honours no document at all; add at least two keys (pinctl killswitch keygen) held by different people"
                     )
                 )
             }

@@ -89,12 +89,17 @@ public struct PinConfiguration: Hashable, Sendable {
     public struct KillSwitch: Hashable, Sendable {
         /// Fetched over an unpinned session; its host must not be pinned.
         public var url: String
-        /// Keys whose signature a kill-switch document needs. Empty: unsigned documents are accepted.
+        /// Keys whose signature a kill-switch document needs (one valid signature suffices). Empty
+        /// is an error: no document would ever be honoured. Production wants two, held apart.
         public var publicKeys: [PublicKey]
+        /// The build-time floor: documents with this serial or a lower one are refused, so an old
+        /// "off" cannot be replayed to a fresh install. `pinctl killswitch status` proposes it.
+        public var minimumSerial: Int64?
 
-        public init(url: String, publicKeys: [PublicKey] = []) {
+        public init(url: String, publicKeys: [PublicKey] = [], minimumSerial: Int64? = nil) {
             self.url = url
             self.publicKeys = publicKeys
+            self.minimumSerial = minimumSerial
         }
 
         public struct PublicKey: Hashable, Sendable {

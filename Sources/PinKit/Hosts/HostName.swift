@@ -44,7 +44,7 @@ public enum HostName {
             }
         }
 
-        func message(for pattern: String) -> String {
+        package func message(for pattern: String) -> String {
             switch self {
             case .empty: return "expected a host name, saw an empty string"
             case .emptyLabel: return "\"\(pattern)\" has an empty label (two dots in a row or a leading dot)"

@@ -26,7 +26,9 @@ package struct DocumentReader {
         }
         var result: [String: JSONValue] = [:]
         for member in members {
-            if allowed.contains(member.key) {
+            // By UTF-8 bytes, as every other JSON tool compares keys: to Swift `String ==`,
+            // "HLPinnedSP\u{212A}IHashes" (KELVIN SIGN) equals "HLPinnedSPKIHashes".
+            if allowed.utf8Contains(member.key) {
                 result[member.key] = member.value
             } else {
                 let suggestion = Self.closest(to: member.key, in: allowed).map { " (did you mean \"\($0)\"?)" } ?? ""
@@ -104,7 +106,7 @@ package struct DocumentReader {
         as type: E.Type
     ) -> E? where E.RawValue == String {
         guard let text = string(value, at: path) else { return nil }
-        guard let result = E(rawValue: text) else {
+        guard let result = E.allCases.first(where: { $0.rawValue.utf8.elementsEqual(text.utf8) }) else {
             let choices = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
             report(.invalidValue, at: path, "expected \(choices), saw \"\(text)\"")
             return nil
@@ -115,7 +117,7 @@ package struct DocumentReader {
     package static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// A known key within edit distance 2 of a misspelling, for "did you mean" hints.
-    static func closest(to key: String, in candidates: [String]) -> String? {
+    package static func closest(to key: String, in candidates: [String]) -> String? {
         let lowered = key.lowercased()
         return candidates.map { ($0, editDistance(Array(lowered.utf8), Array($0.lowercased().utf8))) }
             .filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0

@@ -18,10 +18,13 @@ public indirect enum JSONValue: Hashable, Sendable {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
         case (.number(let a), .number(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        // Strings and keys compare by UTF-8 bytes, as other JSON tools do, never by Unicode
+        // canonical equivalence (to `String ==`, U+212A KELVIN SIGN equals "K").
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            return a.count == b.count
+                && zip(a, b).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && $0.value == $1.value }
         default: return false
         }
     }
@@ -44,7 +47,7 @@ public indirect enum JSONValue: Hashable, Sendable {
     /// The member named `key`, when this is an object that has it.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
+        return members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
     }
 
     /// A word for the value's type, for error messages ("expected a string, saw a number").

@@ -9,6 +9,12 @@ enum PropertyListBridge {
     }
 
     static func jsonValue(fromPropertyList data: Data) throws(PinKitError) -> JSONValue {
+        if let duplicate = try PropertyListKeyCheck.duplicateKey(in: data) {
+            throw PinKitError(
+                .malformedPropertyList,
+                "duplicate key \"\(duplicate)\" in one dictionary (keys equal only under Unicode equivalence count as duplicates); each key may appear once"
+            )
+        }
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

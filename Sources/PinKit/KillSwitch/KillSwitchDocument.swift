@@ -10,10 +10,28 @@ public import Foundation
 /// expiry. Any field beyond the schema, anywhere, rejects the whole document: it can never
 /// carry a host to pin, a certificate, a pin or a base URL.
 public struct KillSwitchDocument: Hashable, Sendable {
+    /// The largest serial a document may carry: 2^53 - 1, the largest integer every JSON tool
+    /// reads exactly. A serial at the top of `Int64` would end the kill switch for good.
+    public static let maximumSerial: Int64 = 9_007_199_254_740_991
+    /// The largest step `pinctl killswitch sign` takes over the last known serial without
+    /// `--force-serial-jump`: a slip of the keyboard must not burn the range.
+    public static let maximumSerialJump: Int64 = 1_000
+    /// The signature algorithms this version verifies; entries with any other `alg` are ignored
+    /// (a newer algorithm beside a valid signature must not make installed apps reject the switch).
+    public static let knownAlgorithms = ["Ed25519", "ES256"]
+
+    /// One signature entry as written. `bytes` is nil when `sig` is not base64url; whether that
+    /// matters depends on who signed (``checkSignatures(trustedKeys:verifier:)``).
     public struct Signature: Hashable, Sendable {
         public var keyId: String
         public var algorithm: String
-        public var bytes: [UInt8]
+        public var bytes: [UInt8]?
+
+        public init(keyId: String, algorithm: String, bytes: [UInt8]?) {
+            self.keyId = keyId
+            self.algorithm = algorithm
+            self.bytes = bytes
+        }
     }
 
     public enum Pinning: String, Hashable, Sendable, CaseIterable {
@@ -107,6 +125,13 @@ public struct KillSwitchDocument: Hashable, Sendable {
         if let elements = reader.array(fields?["signatures"], at: "signatures") {
             for (index, element) in elements.enumerated() {
                 let path = "signatures[\(index)]"
+                // An entry for an algorithm this version does not know is ignored whole: its
+                // members may follow a later schema (forward compatibility).
+                if case .string(let algorithm)? = element["alg"], !knownAlgorithms.utf8Contains(algorithm) {
+                    let keyId: String = if case .string(let id)? = element["keyId"] { id } else { "" }
+                    signatures.append(Signature(keyId: keyId, algorithm: algorithm, bytes: nil))
+                    continue
+                }
                 guard
                     let signature = reader.object(
                         element, at: path, allowed: ["keyId", "alg", "sig"], required: ["keyId", "alg", "sig"]),
@@ -114,16 +139,9 @@ public struct KillSwitchDocument: Hashable, Sendable {
                     let algorithm = reader.string(signature["alg"], at: path + ".alg"),
                     let encoded = reader.string(signature["sig"], at: path + ".sig")
                 else { continue }
-                guard ["Ed25519", "ES256"].contains(algorithm) else {
-                    reader.report(
-                        .invalidValue, at: path + ".alg", "expected \"Ed25519\" or \"ES256\", saw \"\(algorithm)\"")
-                    continue
-                }
-                switch Base64.decode(encoded, alphabet: .url) {
-                case .success(let bytes): signatures.append(Signature(keyId: keyId, algorithm: algorithm, bytes: bytes))
-                case .failure(let failure):
-                    reader.report(.invalidValue, at: path + ".sig", "expected base64url: \(failure)")
-                }
+                let bytes: [UInt8]? =
+                    if case .success(let bytes) = Base64.decode(encoded, alphabet: .url) { bytes } else { nil }
+                signatures.append(Signature(keyId: keyId, algorithm: algorithm, bytes: bytes))
             }
         }
         var payloadBytes: [UInt8] = []
@@ -155,7 +173,11 @@ public struct KillSwitchDocument: Hashable, Sendable {
             reader.report(.invalidValue, at: "payload.type", "expected \"\(Payload.type)\", saw \"\(type)\"")
         }
         let serial = reader.integer(fields["serial"], at: "payload.serial")
-        if let serial, serial <= 0 { reader.report(.invalidValue, at: "payload.serial", "expected a positive serial") }
+        if let serial, serial <= 0 || serial > maximumSerial {
+            reader.report(
+                .invalidValue, at: "payload.serial",
+                "expected a serial from 1 to \(maximumSerial) (2^53 - 1), saw \(serial)")
+        }
         let issued = reader.date(fields["issuedAt"], at: "payload.issuedAt")
         let expires = reader.date(fields["expiresAt"], at: "payload.expiresAt")
         let pinning = reader.enumeration(fields["pinning"], at: "payload.pinning", as: Pinning.self)
@@ -189,6 +211,24 @@ public struct KillSwitchDocument: Hashable, Sendable {
         guard let serial, let issued, let expires, let pinning, let reason else { return nil }
         return Payload(
             serial: serial, issuedAt: issued, expiresAt: expires, pinning: pinning, scope: scope, reason: reason)
+    }
+
+    /// The exact bytes a signature covers for `payload`: what `pinctl killswitch sign
+    /// --payload-out` hands to a KMS or HSM.
+    public static func payloadBytes(_ payload: Payload) -> [UInt8] { Array(payload.json.serialized().utf8) }
+
+    /// Builds the envelope around payload bytes and signatures made elsewhere (JOSE form).
+    public static func envelope(payloadBytes bytes: [UInt8], signatures: [Signature]) -> String {
+        let signed: [JSONValue] = signatures.map {
+            [
+                "keyId": .string($0.keyId), "alg": .string($0.algorithm),
+                "sig": .string(Base64.encode($0.bytes ?? [], alphabet: .url)),
+            ]
+        }
+        let envelope: JSONValue = [
+            "payload": .string(Base64.encode(bytes, alphabet: .url)), "signatures": .array(signed),
+        ]
+        return envelope.serialized(pretty: true)
     }
 
     /// Builds the envelope for `payload` signed by `sign` (for `pinctl killswitch sign`).

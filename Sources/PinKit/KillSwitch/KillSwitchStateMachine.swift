@@ -12,12 +12,18 @@ public protocol KillSwitchSignatureVerifying: Sendable {
 /// tested without a network.
 ///
 /// Default, and whenever nothing valid was received: pinning on. A document changes the state
-/// only when it parses strictly, is signed by a configured key (when keys are configured), has
-/// a serial above every serial seen, is not expired, and does not live longer than allowed.
+/// only when it parses strictly, carries a valid signature by a configured key (with no key
+/// configured, no document is ever honoured), has a serial above every serial seen and above the
+/// build's floor, is not expired, and does not live longer than allowed.
 public struct KillSwitchStateMachine: Hashable, Sendable {
     public struct Settings: Sendable {
-        /// The configured keys (key id → DER SPKI). Empty: unsigned documents are accepted.
+        /// The configured keys (key id → DER SPKI). Empty: every document is refused, signed or
+        /// not; an unsigned kill switch fetched over the unpinned path would let any proxy or
+        /// rogue CA switch pinning off.
         public var publicKeys: [String: [UInt8]]
+        /// The build-time floor (`killSwitch.minimumSerial`): documents at or below it are
+        /// refused even by an install that never saw a newer one (a fresh install, lost state).
+        public var minimumSerial: Int64 = 0
         /// The longest `expiresAt - issuedAt` accepted (30 days by default).
         public var maximumValidity: TimeInterval = 30 * 86_400
         /// How far `issuedAt` may lie in the future (clock skew).
@@ -37,7 +43,8 @@ public struct KillSwitchStateMachine: Hashable, Sendable {
         case audit(AuditEvent)
         /// The effective policy changed: create new pinned sessions.
         case policyChanged
-        /// The document changed nothing, and why.
+        /// The document changed nothing, and why: "CODE: sentence", CODE a ``Rejection/Code``
+        /// (or `fetch-failed`), stable for scripts and metrics.
         case ignored(String)
     }
 
@@ -55,9 +62,11 @@ public struct KillSwitchStateMachine: Hashable, Sendable {
             document = try KillSwitchDocument.parse(data)
         } catch {
             let detail = error.problems.first.map { "\($0.path): \($0.message)" } ?? error.reason
-            return [.ignored("rejected: \(detail)")]
+            return [.ignored("\(Rejection.Code.malformed): \(detail)")]
         }
-        if let reason = rejection(of: document, settings: settings, now: now) { return [.ignored(reason)] }
+        if let reason = rejectionReason(of: document, settings: settings, now: now) {
+            return [.ignored(reason.description)]
+        }
         let payload = document.payload
         var actions: [Action] = [.persist]
         let wasOff = activeOff != nil
@@ -81,37 +90,90 @@ public struct KillSwitchStateMachine: Hashable, Sendable {
         return actions
     }
 
+    /// Why a document changed nothing: a stable code and a sentence.
+    public struct Rejection: Hashable, Sendable, CustomStringConvertible {
+        public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public var description: String { rawValue }
+
+            public static let malformed = Code(rawValue: "malformed")
+            public static let noKeysConfigured = Code(rawValue: "no-keys-configured")
+            public static let unsigned = Code(rawValue: "unsigned")
+            public static let malformedSignature = Code(rawValue: "malformed-signature")
+            public static let noValidSignature = Code(rawValue: "no-valid-signature")
+            public static let replay = Code(rawValue: "replay")
+            public static let belowMinimumSerial = Code(rawValue: "below-minimum-serial")
+            public static let expired = Code(rawValue: "expired")
+            public static let invalidValidity = Code(rawValue: "invalid-validity")
+            public static let tooLong = Code(rawValue: "too-long")
+            public static let issuedInFuture = Code(rawValue: "issued-in-future")
+        }
+
+        public var code: Code
+        public var message: String
+        public var description: String { "\(code): \(message)" }
+
+        public init(_ code: Code, _ message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
     /// Why `document` must change nothing, or nil when it is acceptable.
     public func rejection(of document: KillSwitchDocument, settings: Settings, now: Date) -> String? {
+        rejectionReason(of: document, settings: settings, now: now)?.message
+    }
+
+    /// Why `document` must change nothing (with a stable code), or nil when it is acceptable.
+    public func rejectionReason(of document: KillSwitchDocument, settings: Settings, now: Date) -> Rejection? {
         let payload = document.payload
-        if !settings.publicKeys.isEmpty {
-            let signed = document.signatures.contains { signature in
-                guard let key = settings.publicKeys[signature.keyId] else { return false }
-                return settings.verifier.isValid(
-                    signature: signature.bytes,
-                    message: document.payloadBytes,
-                    algorithm: signature.algorithm,
-                    publicKeySPKI: key
-                )
+        guard !settings.publicKeys.isEmpty else {
+            return Rejection(
+                .noKeysConfigured,
+                "no kill-switch public keys are configured, so no document is honoured (an unsigned kill switch would let anyone on the unpinned path turn pinning off)"
+            )
+        }
+        let checks = document.checkSignatures(trustedKeys: settings.publicKeys, verifier: settings.verifier)
+        if let malformed = checks.first(where: { $0.status == .malformed }) {
+            return Rejection(.malformedSignature, malformed.message)
+        }
+        if !checks.contains(where: { $0.status == .verified }) {
+            if document.signatures.isEmpty {
+                return Rejection(.unsigned, "unsigned, but the configuration requires a signature")
             }
-            if !signed {
-                return document.signatures.isEmpty
-                    ? "unsigned, but the configuration requires a signature"
-                    : "no valid signature by a configured key (key ids \(document.signatures.map(\.keyId).joined(separator: ", ")))"
-            }
+            return Rejection(
+                .noValidSignature,
+                "no valid signature by a configured key (key ids \(document.signatures.map(\.keyId).joined(separator: ", ")))"
+            )
         }
         if payload.serial <= highestSerial {
-            return "serial \(payload.serial) is not above \(highestSerial): a replay"
+            return Rejection(.replay, "serial \(payload.serial) is not above \(highestSerial): a replay")
         }
-        if payload.expiresAt <= now { return "expired at \(RFC3339.format(payload.expiresAt))" }
-        if payload.expiresAt <= payload.issuedAt { return "expiresAt is not after issuedAt" }
+        if payload.serial <= settings.minimumSerial {
+            return Rejection(
+                .belowMinimumSerial,
+                "serial \(payload.serial) is at or below this build's killSwitch.minimumSerial \(settings.minimumSerial): an old document replayed to a fresh install"
+            )
+        }
+        if payload.expiresAt <= now { return Rejection(.expired, "expired at \(RFC3339.format(payload.expiresAt))") }
+        if payload.expiresAt <= payload.issuedAt {
+            return Rejection(.invalidValidity, "expiresAt is not after issuedAt")
+        }
         if payload.expiresAt.timeIntervalSince(payload.issuedAt) > settings.maximumValidity {
-            return "valid for longer than \(Int(settings.maximumValidity / 86_400)) days"
+            return Rejection(.tooLong, "valid for longer than \(Int(settings.maximumValidity / 86_400)) days")
         }
         if payload.issuedAt.timeIntervalSince(now) > settings.allowedClockSkew {
-            return "issued in the future (\(RFC3339.format(payload.issuedAt)))"
+            return Rejection(.issuedInFuture, "issued in the future (\(RFC3339.format(payload.issuedAt)))")
         }
         return nil
+    }
+
+    /// The `killSwitch.minimumSerial` to ship in the next release: the highest serial seen, or
+    /// just below an "off" still in force at `now` (fresh installs must still receive it).
+    public func proposedMinimumSerial(now: Date) -> Int64 {
+        if let active = activeOff, active.expiresAt > now { return active.serial - 1 }
+        return highestSerial
     }
 
     /// Lapses an "off" whose time is up: pinning is back.
@@ -158,7 +220,9 @@ public struct KillSwitchStateMachine: Hashable, Sendable {
     /// Restores a persisted state. Anything unreadable is an error; the caller then starts with
     /// pinning on.
     public init(json value: JSONValue) throws(PinKitError) {
-        guard case .number(let text)? = value["highestSerial"], let serial = Int64(text), serial >= 0 else {
+        guard case .number(let text)? = value["highestSerial"], let serial = Int64(text), serial >= 0,
+            serial <= KillSwitchDocument.maximumSerial
+        else {
             throw PinKitError(.invalidDocument, "the kill-switch state has no valid highestSerial")
         }
         highestSerial = serial

@@ -30,7 +30,82 @@ extension PrivateKey {
             throw OpenSSLErrorQueue.error(.openSSL, "signing failed")
         }
         signature = Array(signature.prefix(length))
-        return algorithm == "ES256" ? try PublicKey.rawECDSA(fromDER: signature) : signature
+        return algorithm == "ES256" ? PublicKey.lowS(try PublicKey.rawECDSA(fromDER: signature)) : signature
+    }
+}
+
+extension PublicKey {
+    /// The order n of the P-256 group, big-endian.
+    static let p256Order: [UInt8] = [
+        0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51,
+    ]
+
+    /// A raw P-256 `r‖s` with `s` in the lower half of the group order (`s ≤ n/2`, replacing
+    /// `s` by `n - s`): the canonical form strict verifiers (Bitcoin's BIP 62, some KMS checks)
+    /// require. Both forms verify here; the serial, not the signature bytes, stops replays.
+    public static func lowS(_ raw: [UInt8]) -> [UInt8] {
+        guard raw.count == 64 else { return raw }
+        let s = Array(raw[32...])
+        guard isHigh(s) else { return raw }
+        return Array(raw[..<32]) + subtract(p256Order, s)
+    }
+
+    /// The same signature with `s` replaced by `n - s`: the other of the two valid forms.
+    public static func flippedS(_ raw: [UInt8]) -> [UInt8] {
+        guard raw.count == 64 else { return raw }
+        return Array(raw[..<32]) + subtract(p256Order, Array(raw[32...]))
+    }
+
+    /// True when the 32-byte big-endian `s` is above n/2.
+    public static func isHigh(_ s: [UInt8]) -> Bool {
+        // n/2 rounded down; s > n/2 ⇔ 2s > n.
+        var doubled = [UInt8](repeating: 0, count: 33)
+        var carry = 0
+        for index in stride(from: 31, through: 0, by: -1) {
+            let value = Int(s[index]) * 2 + carry
+            doubled[index + 1] = UInt8(value & 0xFF)
+            carry = value >> 8
+        }
+        doubled[0] = UInt8(carry)
+        let order = [0] + p256Order
+        for (a, b) in zip(doubled, order) where a != b { return a > b }
+        return false
+    }
+
+    private static func subtract(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: a.count)
+        var borrow = 0
+        for index in stride(from: a.count - 1, through: 0, by: -1) {
+            var value = Int(a[index]) - Int(b[index]) - borrow
+            borrow = value < 0 ? 1 : 0
+            if value < 0 { value += 256 }
+            result[index] = UInt8(value)
+        }
+        return result
+    }
+
+    /// The JOSE form of a signature made elsewhere (a KMS, an HSM, `openssl pkeyutl`): ES256 as
+    /// raw `r‖s` (64 bytes) or DER `ECDSA-Sig-Value`, Ed25519 as its 64 bytes.
+    /// - Throws: ``PinKitError/Code/openSSL`` when the bytes are neither form.
+    public static func joseSignature(_ bytes: [UInt8], algorithm: String) throws(PinKitError) -> [UInt8] {
+        switch algorithm {
+        case "Ed25519":
+            guard bytes.count == 64 else {
+                throw PinKitError(.openSSL, "an Ed25519 signature has 64 bytes, saw \(bytes.count)")
+            }
+            return bytes
+        case "ES256":
+            if bytes.count == 64 { return bytes }
+            let raw = try rawECDSA(fromDER: bytes)
+            // Strict DER: re-encoding must give the same bytes (no trailing garbage, no BER).
+            guard derECDSA(fromRaw: raw) == bytes else {
+                throw PinKitError(.openSSL, "the ECDSA signature is neither 64 raw bytes nor strict DER")
+            }
+            return raw
+        default:
+            throw PinKitError(.openSSL, "unknown signature algorithm \(algorithm)")
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import PinKit
+
 /// The words of a command line, consumed by the option parsers of one subcommand.
 ///
 /// Accepted shapes: `--flag`, `--option VALUE`, `--option=VALUE`, repeated options, options that
@@ -7,6 +9,8 @@ struct Arguments {
     private var words: [String]
     private var consumed: [Bool]
     private var endOfOptions: Int
+    /// Every option name the command asked about, for "did you mean" on an unknown one.
+    private var known: [String] = []
 
     init(_ words: [String]) {
         var list = words
@@ -19,6 +23,7 @@ struct Arguments {
 
     /// True when `--name` (or a short alias) is present; consumes it.
     mutating func flag(_ names: String...) throws(UsageError) -> Bool {
+        known += names
         var found = false
         for index in 0..<endOfOptions where !consumed[index] && names.contains(words[index]) {
             consumed[index] = true
@@ -34,6 +39,7 @@ struct Arguments {
 
     /// Every value given to `--name`, as `--name V`, `--name=V` or (with `multiple`) `--name V1 V2`.
     mutating func values(_ name: String, multiple: Bool = false) throws(UsageError) -> [String] {
+        known.append(name)
         var values: [String] = []
         var index = 0
         while index < endOfOptions {
@@ -68,12 +74,24 @@ struct Arguments {
         return all.first
     }
 
+    /// The first word not consumed yet, when it is not an option: a command group's action
+    /// (`killswitch sign`; a group's own flags such as `--json` may come before it).
+    mutating func leadingWord() -> String? {
+        guard let index = (0..<endOfOptions).first(where: { !consumed[$0] }), !words[index].hasPrefix("-") else {
+            return nil
+        }
+        consumed[index] = true
+        return words[index]
+    }
+
     /// The remaining positional words. Call last: any leftover `--option` is reported as unknown.
     mutating func positionals() throws(UsageError) -> [String] {
         var result: [String] = []
         for index in words.indices where !consumed[index] {
             if index < endOfOptions, words[index].hasPrefix("-"), words[index] != "-" {
-                throw UsageError("unknown option \(words[index])")
+                let name = String(words[index].prefix { $0 != "=" })
+                let hint = DocumentReader.closest(to: name, in: known).map { " (did you mean \($0)?)" } ?? ""
+                throw UsageError("unknown option \(name)\(hint)")
             }
             consumed[index] = true
             result.append(words[index])

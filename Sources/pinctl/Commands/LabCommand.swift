@@ -329,6 +329,7 @@ struct LabStory {
                 scenario: "deadlines for the lab chain", expected: "per-key deadlines, backup not yet issued",
                 happened: summary.joined(separator: ", "), ok: sensible))
         rows.append(try await expiredPinSetRow(caFile: caFile, pki: pki, rogue: rogue))
+        rows.append(try await killSwitchDrill(caFile: caFile, pki: pki))
         return rows
     }
 }

@@ -216,10 +216,10 @@ struct KeygenCommand: Command {
         for path in paths where FileManager.default.fileExists(atPath: path) {
             throw CommandFailure(.usage, "\(path) exists; refusing to overwrite")
         }
-        do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        do throws(SecretFile.Failure) {
+            try SecretFile.makeDirectory(out)
         } catch {
-            throw CommandFailure(.usage, "cannot create \(out): \(error)")
+            throw CommandFailure(.usage, error.description)
         }
         let key: PrivateKey
         let request: String
@@ -230,9 +230,13 @@ struct KeygenCommand: Command {
             throw CommandFailure(.checkFailed, error.reason)
         }
         let pin = key.spkiPin.base64
+        do throws(SecretFile.Failure) {
+            // 0600 from the first byte, whatever the umask (issue 14.9).
+            try SecretFile.write(Array(key.privateKeyPEM.utf8), to: paths[0])
+        } catch {
+            throw CommandFailure(.usage, error.description)
+        }
         guard
-            FileManager.default.createFile(
-                atPath: paths[0], contents: Data(key.privateKeyPEM.utf8), attributes: [.posixPermissions: 0o600]),
             FileManager.default.createFile(atPath: paths[1], contents: Data(request.utf8)),
             FileManager.default.createFile(atPath: paths[2], contents: Data((pin + "\n").utf8))
         else { throw CommandFailure(.usage, "cannot write the files in \(out)") }
