@@ -1,0 +1,74 @@
+import Foundation
+import PinKit
+import PinKitOpenSSL
+
+/// `pinctl keygen`: a backup key pair, its CSR and its pin.
+struct KeygenCommand: Command {
+    static let name = "keygen"
+    static let abstract = "Generate a backup key pair, a CSR for it, and its pin."
+    static let help = """
+        USAGE: pinctl keygen --type ec-p256|ec-p384|rsa-3072|rsa-4096 --out DIR [--subject DN] [--name NAME]
+
+        Writes DIR/NAME.key (the private key, mode 0600, never printed), DIR/NAME.csr and
+        DIR/NAME.pin, and prints the pin: add it to your pin sets as "role": "backup" now, long
+        before you need it. NAME defaults to "backup". Refuses to overwrite.
+        DN is "/O=Acme/CN=Acme backup 2027" or "CN=Acme backup 2027,O=Acme".
+
+        EXIT CODES: 0 written; 2 usage error (including an existing file).
+        """
+
+    var kind: PrivateKey.Kind
+    var out: String
+    var subject: [(attribute: String, value: String)]
+    var name: String
+
+    init(parsing arguments: inout Arguments) throws(UsageError) {
+        let type = try arguments.value("--type") ?? ""
+        guard let kind = PrivateKey.Kind(rawValue: type), [.ecP256, .ecP384, .rsa3072, .rsa4096].contains(kind) else {
+            throw UsageError("--type is ec-p256, ec-p384, rsa-3072 or rsa-4096, saw \(type.isEmpty ? "nothing" : type)")
+        }
+        self.kind = kind
+        guard let out = try arguments.value("--out") else { throw UsageError("keygen needs --out DIR") }
+        self.out = out
+        let dn = try arguments.value("--subject") ?? "CN=PinKit backup key"
+        guard let subject = PrivateKey.parseSubject(dn) else { throw UsageError("--subject is not a DN: \(dn)") }
+        self.subject = subject
+        name = try arguments.value("--name") ?? "backup"
+        guard !name.contains("/"), !name.isEmpty else { throw UsageError("--name must be a plain file name") }
+        if let extra = try arguments.positionals().first { throw UsageError("unexpected argument \(extra)") }
+    }
+
+    func run(_ console: Console) throws(CommandFailure) -> ExitCode {
+        let paths = ["key", "csr", "pin"].map { (out as NSString).appendingPathComponent("\(name).\($0)") }
+        for path in paths where FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure(.usage, "\(path) exists; refusing to overwrite")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure(.usage, "cannot create \(out): \(error)")
+        }
+        let key: PrivateKey
+        let request: String
+        do {
+            key = try PrivateKey.generate(kind)
+            request = try key.certificateSigningRequest(subject: subject)
+        } catch {
+            throw CommandFailure(.checkFailed, error.reason)
+        }
+        let pin = key.spkiPin.base64
+        guard
+            FileManager.default.createFile(
+                atPath: paths[0], contents: Data(key.privateKeyPEM.utf8), attributes: [.posixPermissions: 0o600]),
+            FileManager.default.createFile(atPath: paths[1], contents: Data(request.utf8)),
+            FileManager.default.createFile(atPath: paths[2], contents: Data((pin + "\n").utf8))
+        else { throw CommandFailure(.usage, "cannot write the files in \(out)") }
+        console.out(
+            """
+            \(pin)
+            wrote \(paths[0]) (private key, 0600 — keep it offline), \(paths[1]) and \(paths[2])
+            add to the pin set: {"sha256": "\(pin)", "label": "\(subject.last?.value ?? name)", "role": "backup"}
+            """)
+        return .success
+    }
+}
