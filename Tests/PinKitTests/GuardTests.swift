@@ -138,13 +138,17 @@ struct GuardTests {
         #expect(!configuration.meetsProductionPinPolicy(now: Fixture.now, publicSuffixes: Fixture.suffixes))
     }
 
-    @Test("the production gate passes the documented example and refuses an empty configuration")
+    @Test("the production gate passes the documented example and the neutral build, the latter with a note")
     func production() throws {
         let example = try Fixture.configuration(Fixture.exampleJSON)
         #expect(example.meetsProductionPinPolicy(now: Fixture.now, publicSuffixes: Fixture.suffixes))
-        let empty = try Fixture.configuration("{}")
-        #expect(empty.pinConfigurationIsValid(now: Fixture.now, publicSuffixes: Fixture.suffixes))
-        #expect(!empty.meetsProductionPinPolicy(now: Fixture.now, publicSuffixes: Fixture.suffixes))
+        for neutral in ["{}", #"{"HLPinnedHosts": [], "HLPinnedSPKIHashes": []}"#] {
+            let empty = try Fixture.configuration(neutral)
+            #expect(empty.pinConfigurationIsValid(now: Fixture.now, publicSuffixes: Fixture.suffixes))
+            #expect(empty.meetsProductionPinPolicy(now: Fixture.now, publicSuffixes: Fixture.suffixes), "\(neutral)")
+            let problems = empty.productionProblems(now: Fixture.now, publicSuffixes: Fixture.suffixes)
+            #expect(problems.map(\.code) == [.noPinSets] && problems.allSatisfy { $0.severity == .note })
+        }
         #expect(PinConfiguration.minimumProductionPinCount == 2)
     }
 

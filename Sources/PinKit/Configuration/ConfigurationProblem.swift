@@ -6,6 +6,9 @@ public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible 
         case error
         /// Usable, but fails ``PinConfiguration/meetsProductionPinPolicy(chain:now:publicSuffixes:)``.
         case warning
+        /// Information only: never fails a gate (a neutral build that pins nothing, a set
+        /// without `expires`).
+        case note
     }
 
     /// A stable identifier scripts can match on. Extensible: new codes never break callers.
@@ -43,6 +46,8 @@ public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible 
         public static let noDeclaredBackup = Code(rawValue: "no-declared-backup")
         public static let publicSuffixListUnavailable = Code(rawValue: "public-suffix-list-unavailable")
         public static let noPinSets = Code(rawValue: "no-pin-sets")
+        /// A file the document names (a release's configuration) does not exist or cannot be read.
+        public static let missingFile = Code(rawValue: "missing-file")
         // URLs
         public static let invalidURL = Code(rawValue: "invalid-url")
         public static let insecureURL = Code(rawValue: "insecure-url")

@@ -88,25 +88,28 @@ extension PinConfiguration {
     ) -> [ConfigurationProblem] {
         var problems = validate(chain: chain, now: now, publicSuffixes: publicSuffixes)
         if pinSets.isEmpty {
+            // The operator-neutral build: it declares no pinning at all and validates by system
+            // trust. That is a legitimate release, so the gate passes it with a note; only a build
+            // that declares pinning and brings it incomplete or unsafe fails.
             problems.append(
                 ConfigurationProblem(
                     .noPinSets,
-                    .warning,
+                    .note,
                     path: isFlatForm ? "HLPinnedHosts" : "pinSets",
-                    "a production configuration pins no host; every connection would rely on system trust alone"
+                    "this build declares no pinning: every connection relies on system trust alone (the operator-neutral build)"
                 )
             )
         }
         return problems
     }
 
-    /// The stricter gate a release build uses: no errors and no warnings.
+    /// The stricter gate a release build uses: no errors and no warnings (notes pass).
     public func meetsProductionPinPolicy(
         chain: [CertificateFacts]? = nil,
         now: Date = Date(),
         publicSuffixes: PublicSuffixList? = .system
     ) -> Bool {
-        productionProblems(chain: chain, now: now, publicSuffixes: publicSuffixes).isEmpty
+        !productionProblems(chain: chain, now: now, publicSuffixes: publicSuffixes).contains { $0.severity != .note }
     }
 
     private func urlProblems() -> [ConfigurationProblem] {

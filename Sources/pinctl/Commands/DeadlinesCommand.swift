@@ -59,14 +59,7 @@ struct DeadlinesCommand: Command {
         try requireReadable(trustStore)
         certificates += try loadCertificates(trustStore).map(\.facts)
         var history: ReleaseHistory?
-        if let releasesPath {
-            try requireReadable(releasesPath)
-            do {
-                history = try ReleaseHistory.load(contentsOf: releasesPath)
-            } catch {
-                throw CommandFailure(.checkFailed, error.description)
-            }
-        }
+        if let releasesPath { history = try loadReleaseHistory(releasesPath) }
         let deadlines = KeyDeadlines(configuration: configuration, certificates: certificates, history: history)
         if let icsPath {
             let calendar = ICalendar.deadlines(deadlines, leads: leads, stamp: now)

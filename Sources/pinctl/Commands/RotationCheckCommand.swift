@@ -57,13 +57,7 @@ struct RotationCheckCommand: Command {
     }
 
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
-        try requireReadable(releasesPath)
-        let history: ReleaseHistory
-        do {
-            history = try ReleaseHistory.load(contentsOf: releasesPath)
-        } catch {
-            throw CommandFailure(.checkFailed, error.description)
-        }
+        let history = try loadReleaseHistory(releasesPath)
         let served = try loadCertificates(chainPath)
         let builder = try loadPathBuilder(trustStore)
         let search = builder.paths(for: served, at: now)

@@ -158,8 +158,15 @@ struct SpkiCommand: Command {
 
 /// A path the user named must exist; otherwise it is a usage error (exit 2).
 func requireReadable(_ path: String) throws(CommandFailure) {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw CommandFailure(.usage, "cannot read \(path): no such file")
+    }
+    guard !isDirectory.boolValue else {
+        throw CommandFailure(.usage, "cannot read \(path): it is a directory, expected a file")
+    }
     guard FileManager.default.isReadableFile(atPath: path) else {
-        throw CommandFailure(.usage, "cannot read \(path): no such file or not readable")
+        throw CommandFailure(.usage, "cannot read \(path): permission denied")
     }
 }
 
