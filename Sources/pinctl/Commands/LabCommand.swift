@@ -165,7 +165,7 @@ struct LabStory {
                 let response = try await client.send(HTTPRequest(url: URL(string: server.url(host: host))!))
                 switch response.pinning {
                 case .matched(let match)?:
-                    return (true, "connected; pin \"\(match.label ?? "?")\" matched at depth \(match.depth)")
+                    return (true, "connected; pin \"\(match.label ?? "?")\" matched at depth \(match.depth - 1)")
                 case .unpinnedHost?: return (true, "connected under system trust (not a pinned host)")
                 default: return (true, "connected")
                 }

@@ -161,7 +161,11 @@ struct RotationCheckCommand: Command {
                     var match: JSONValue = .null
                     if case .matched(let found) = result.evaluation {
                         match = [
-                            "depth": .int(found.depth), "spkiSHA256": .string(found.pin.base64),
+                            "depth": .int(found.depth - 1),
+                            "position": .string(
+                                ChainPosition.name(depth: found.depth - 1, length: check.paths.first?.count ?? 0)
+                                    .split(separator: " ").last.map(String.init) ?? ""),
+                            "spkiSHA256": .string(found.pin.base64),
                             "label": .optionalString(found.label),
                         ]
                     }
