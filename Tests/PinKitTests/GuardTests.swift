@@ -197,13 +197,16 @@ struct GuardTests {
         #expect(brick.message.contains(Fixture.intermediate) && brick.message.contains(Fixture.other))
     }
 
-    @Test("every pin in the chain means no real backup")
+    @Test("every pin in the chain means no real backup: a warning for CA-level pins (strategy b)")
     func chainNoBackup() throws {
         let json = Self.pinSets(
             Fixture.set([
                 "pins": #"[{"sha256": "\#(Fixture.intermediate)"}, {"sha256": "\#(Fixture.root)", "role": "backup"}]"#
             ]))
-        #expect(try Self.codesAndPaths(json, chain: Self.chain) == ["no-backup-pin pinSets[0].pins"])
+        let problems = try Self.problems(json, chain: Self.chain).filter { $0.code == .noBackupPin }
+        #expect(problems.map(\.severity) == [.warning])
+        #expect(problems.first?.path == "pinSets[0].pins")
+        #expect(problems.first?.message.contains("not a CA change") == true)
     }
 
     @Test("a pin on the leaf is refused")

@@ -249,7 +249,7 @@ struct RotationTests {
         #expect(refused.stderr.contains("without a backup pin"))
         let risky = try PinctlBinary.run(["init", "--chain", chain, "--no-backup"])
         #expect(risky.status == 0)
-        #expect(risky.stderr.contains("WARNING: no backup pin"))
+        #expect(risky.stderr.contains("WARNING: no backup pin"), "\(risky.stderr)")
         #expect(risky.stderr.contains("no-backup-pin"))
     }
 }

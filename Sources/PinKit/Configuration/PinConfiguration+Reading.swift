@@ -87,7 +87,9 @@ extension PinConfiguration {
     }
 
     private static func readPinSet(_ value: JSONValue, at path: String, reader: inout DocumentReader) -> PinSet? {
-        let allowed = ["name", "hosts", "includeSubdomains", "excludeSubdomains", "pins", "expires", "mode"]
+        let allowed = [
+            "name", "hosts", "includeSubdomains", "excludeSubdomains", "pins", "expires", "mode", "acknowledged",
+        ]
         guard let fields = reader.object(value, at: path, allowed: allowed, required: ["name", "hosts", "pins"])
         else { return nil }
         var pins: [Pin] = []
@@ -98,14 +100,30 @@ extension PinConfiguration {
                     let pinFields = reader.object(
                         element,
                         at: pinPath,
-                        allowed: ["sha256", "label", "role"],
+                        allowed: ["sha256", "label", "role", "operatorHeld"],
                         required: ["sha256"]
                     )
                 else { continue }
                 let sha256 = reader.string(pinFields["sha256"], at: pinPath + ".sha256")
                 let label = reader.string(pinFields["label"], at: pinPath + ".label")
                 let role = reader.enumeration(pinFields["role"], at: pinPath + ".role", as: Role.self)
-                if let sha256 { pins.append(Pin(sha256: sha256, label: label, role: role ?? .active)) }
+                let held = reader.bool(pinFields["operatorHeld"], at: pinPath + ".operatorHeld") ?? false
+                if let sha256 {
+                    pins.append(Pin(sha256: sha256, label: label, role: role ?? .active, operatorHeld: held))
+                }
+            }
+        }
+        var acknowledged: [Acknowledgement] = []
+        if let elements = reader.array(fields["acknowledged"], at: path + ".acknowledged") {
+            for (index, element) in elements.enumerated() {
+                let at = "\(path).acknowledged[\(index)]"
+                guard
+                    let entry = reader.object(
+                        element, at: at, allowed: ["code", "reason"], required: ["code", "reason"]),
+                    let code = reader.string(entry["code"], at: at + ".code"),
+                    let reason = reader.string(entry["reason"], at: at + ".reason")
+                else { continue }
+                acknowledged.append(Acknowledgement(code: code, reason: reason))
             }
         }
         return PinSet(
@@ -115,7 +133,8 @@ extension PinConfiguration {
             excludeSubdomains: reader.strings(fields["excludeSubdomains"], at: path + ".excludeSubdomains") ?? [],
             pins: pins,
             expires: reader.date(fields["expires"], at: path + ".expires"),
-            mode: reader.enumeration(fields["mode"], at: path + ".mode", as: Mode.self) ?? .enforce
+            mode: reader.enumeration(fields["mode"], at: path + ".mode", as: Mode.self) ?? .enforce,
+            acknowledged: acknowledged
         )
     }
 

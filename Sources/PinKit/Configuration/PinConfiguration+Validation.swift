@@ -87,6 +87,18 @@ extension PinConfiguration {
         publicSuffixes: PublicSuffixList? = .system
     ) -> [ConfigurationProblem] {
         var problems = validate(chain: chain, now: now, publicSuffixes: publicSuffixes)
+        for (index, set) in pinSets.enumerated() where set.expires == nil {
+            let paths = PinSet.Paths(base: "pinSets[\(index)]", flat: isFlatForm)
+            problems.append(
+                ConfigurationProblem(
+                    .noExpires,
+                    .note,
+                    path: paths.flat ? paths.pins : paths.base,
+                    "no \"expires\": the set is enforced until a release removes it (pinctl init proposes one at most 18 months out)"
+                )
+            )
+        }
+        problems = applyingAcknowledgements(problems)
         if pinSets.isEmpty {
             // The operator-neutral build: it declares no pinning at all and validates by system
             // trust. That is a legitimate release, so the gate passes it with a note; only a build
@@ -101,6 +113,44 @@ extension PinConfiguration {
             )
         }
         return problems
+    }
+
+    /// Turns each warning a pin set acknowledged into a note that carries the reason; reports an
+    /// acknowledgement without a reason or of an error.
+    func applyingAcknowledgements(_ problems: [ConfigurationProblem]) -> [ConfigurationProblem] {
+        var result = problems
+        for (index, set) in pinSets.enumerated() {
+            let base = "pinSets[\(index)]"
+            for (offset, acknowledgement) in set.acknowledged.enumerated() {
+                let at = "\(base).acknowledged[\(offset)]"
+                let inSet = result.indices.filter {
+                    (result[$0].path == base || result[$0].path.hasPrefix(base + "."))
+                        && result[$0].code.rawValue == acknowledgement.code
+                }
+                if acknowledgement.reason.trimmingCharacters(in: .whitespaces).isEmpty {
+                    result.append(
+                        ConfigurationProblem(
+                            .invalidAcknowledgement, path: at + ".reason", "give the reason it is acceptable"))
+                    continue
+                }
+                if inSet.contains(where: { result[$0].severity == .error }) {
+                    result.append(
+                        ConfigurationProblem(
+                            .invalidAcknowledgement,
+                            path: at + ".code",
+                            "\(acknowledgement.code) is an error here; errors cannot be acknowledged, only warnings"))
+                }
+                for problem in inSet where result[problem].severity == .warning {
+                    result[problem] = ConfigurationProblem(
+                        .acknowledgedWarning,
+                        .note,
+                        path: result[problem].path,
+                        "\(acknowledgement.code) acknowledged (\(acknowledgement.reason)): \(result[problem].message)"
+                    )
+                }
+            }
+        }
+        return result
     }
 
     /// The stricter gate a release build uses: no errors and no warnings (notes pass).
@@ -227,25 +277,75 @@ extension PinConfiguration {
                 )
             }
             if matching.count == parsed.count {
-                problems.append(
-                    ConfigurationProblem(
-                        .noBackupPin,
-                        path: paths.pins,
-                        "every pin is in today's chain, so there is no backup key to move to without a release; add the pin of a key held in reserve"
-                    )
-                )
+                problems.append(Self.noBackupProblem(matching: matching.map(\.2), chain: chain, path: paths.pins))
             }
             for (offset, pin, spki) in parsed where spki == leaf.spki {
-                problems.append(
-                    ConfigurationProblem(
-                        .leafPinned,
-                        path: paths.pin(offset),
-                        "\(pin.label.map { "\"\($0)\" " } ?? "")pins the leaf (\(leaf.subject)), whose key changes at every renewal; pin an intermediate or root key"
+                if pin.operatorHeld {
+                    problems.append(
+                        ConfigurationProblem(
+                            .operatorHeldLeaf,
+                            .note,
+                            path: paths.pin(offset),
+                            "the leaf's key is the operator-held key \(pin.label.map { "\"\($0)\"" } ?? spki.base64): it changes only when you decide; keep another operator-held spare (or a CA-level backup) pinned"
+                        )
                     )
-                )
+                } else {
+                    problems.append(
+                        ConfigurationProblem(
+                            .leafPinned,
+                            path: paths.pin(offset),
+                            "\(pin.label.map { "\"\($0)\" " } ?? "")pins the leaf (\(leaf.subject)), whose key changes at every renewal; pin an intermediate or root key, or mark an operator-held key with \"operatorHeld\": true"
+                        )
+                    )
+                }
             }
+            problems += Self.rotatingIntermediateProblems(matching: matching.map(\.2), chain: chain, path: paths.pins)
         }
         return problems
+    }
+
+    /// Every pin is in today's chain. With a CA-level key among them the set survives leaf
+    /// renewals (and, with the root pinned, an intermediate change under that root) but not a CA
+    /// change: a warning the operator may acknowledge. With only leaf keys it is an error.
+    static func noBackupProblem(matching: [SPKIPin], chain: [CertificateFacts], path: String) -> ConfigurationProblem {
+        let caLevel = chain.dropFirst().filter { matching.contains($0.spki) }
+        guard !caLevel.isEmpty else {
+            return ConfigurationProblem(
+                .noBackupPin,
+                path: path,
+                "every pin is in today's chain, so there is no backup key to move to without a release; add the pin of a key held in reserve (pinctl keygen, \"operatorHeld\": true)"
+            )
+        }
+        let rootPinned = chain.count > 1 && caLevel.contains { $0 == chain[chain.count - 1] && $0.subject == $0.issuer }
+        let survives =
+            rootPinned
+            ? "leaf renewals and an intermediate change under the same root"
+            : "leaf renewals under the same intermediate"
+        return ConfigurationProblem(
+            .noBackupPin,
+            .warning,
+            path: path,
+            "CA-level pins only (\(caLevel.map(\.subject).joined(separator: "; "))): this survives \(survives), but not a CA change; add an off-chain backup (an operator-held spare from pinctl keygen, or a second CA's key with pinctl init --backup-ca) or acknowledge this warning with a reason"
+        )
+    }
+
+    /// The pins that match are only on intermediates their CA rotates among (Let's Encrypt,
+    /// Google Trust Services): the next leaf may come from a sibling intermediate.
+    static func rotatingIntermediateProblems(matching: [SPKIPin], chain: [CertificateFacts], path: String)
+        -> [ConfigurationProblem]
+    {
+        let matched = chain.dropFirst().filter { matching.contains($0.spki) }
+        guard !matched.isEmpty else { return [] }
+        let families = matched.map { RotatingIntermediates.family(ofSubject: $0.subject) }
+        guard families.allSatisfy({ $0 != nil }), let family = families.first ?? nil else { return [] }
+        return [
+            ConfigurationProblem(
+                .rotatingIntermediate,
+                .warning,
+                path: path,
+                "\(family.organization) issues from several intermediates (\(family.current.joined(separator: ", ")) as of \(family.asOf)) and may switch at any renewal; pin the root(s) \(family.roots.joined(separator: ", ")) or every current intermediate (source: \(family.source))"
+            )
+        ]
     }
 
     static func describe(_ chain: [CertificateFacts]) -> String {

@@ -127,8 +127,11 @@ struct ReportsCommand: Command {
                 return .object(members)
             }
             console.out(
-                JSONValue.object([("reports", .array(reports)), ("dropped-reports", .int(snapshot.dropped))])
-                    .serialized(pretty: true))
+                JSONValue.object([
+                    ("schemaVersion", .int(1)), ("reports", .array(reports)),
+                    ("dropped-reports", .int(snapshot.dropped)),
+                ])
+                .serialized(pretty: true))
         } else {
             for entry in snapshot.entries {
                 let event = entry.report.event

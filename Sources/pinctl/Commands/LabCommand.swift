@@ -60,6 +60,7 @@ struct LabCommand: Command {
             let passed = rows.allSatisfy(\.ok)
             if json {
                 let document: JSONValue = [
+                    "schemaVersion": .int(1),
                     "rows": .array(
                         rows.map {
                             [
