@@ -132,7 +132,7 @@ extension PinConfiguration {
             includeSubdomains: reader.bool(fields["includeSubdomains"], at: path + ".includeSubdomains") ?? true,
             excludeSubdomains: reader.strings(fields["excludeSubdomains"], at: path + ".excludeSubdomains") ?? [],
             pins: pins,
-            expires: reader.date(fields["expires"], at: path + ".expires"),
+            expires: reader.dayOrDate(fields["expires"], at: path + ".expires"),
             mode: reader.enumeration(fields["mode"], at: path + ".mode", as: Mode.self) ?? .enforce,
             acknowledged: acknowledged
         )

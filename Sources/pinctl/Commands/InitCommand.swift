@@ -63,7 +63,7 @@ struct InitCommand: Command {
         name = try arguments.value("--name") ?? "production"
         noBackup = try arguments.flag("--no-backup")
         if let text = try arguments.value("--expires") {
-            guard let date = RFC3339.parse(text) ?? RFC3339.parse(text + "T00:00:00Z") else {
+            guard let date = RFC3339.parse(text) ?? RFC3339.parseDay(text) else {
                 throw UsageError("--expires expects a date (2027-06-01) or an RFC 3339 time, saw \(text)")
             }
             expires = date
