@@ -43,7 +43,7 @@ struct ConnectionOptions {
         guard !forHost.isEmpty, !forHost.contains(where: { Int($0[1]) == target.port }) else { return }
         throw CommandFailure(
             .usage,
-            "--resolve gives \(target.host) for port \(forHost.map { $0[1] }.joined(separator: ", ")) but the target's port is \(target.port); give \(target.host):\(target.port) (for example \(target.host):\(forHost[0][1]))"
+            "--resolve gives \(target.host) for port \(forHost.map { $0[1] }.joined(separator: ", ")) but the target's port is \(target.port); use --resolve \(target.host):\(target.port):\(forHost[0][2]) (curl would ignore the entry and look the name up)"
         )
     }
 

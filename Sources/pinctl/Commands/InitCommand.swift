@@ -119,7 +119,12 @@ struct InitCommand: Command {
         let names = proposedHosts(leaf: served[0], notes: &notes)
         let deadline = proposal.filter { $0.role == .active }.compactMap(\.deadline).min()
         let cap = now.addingTimeInterval(Self.maximumLifetime)
-        let setExpires = expires ?? min(deadline ?? cap, cap)
+        // Whole days: what an operator writes and reads back.
+        let setExpires =
+            expires
+            ?? Date(
+                timeIntervalSince1970: (min(deadline ?? cap, cap).timeIntervalSince1970 / 86_400).rounded(.down)
+                    * 86_400)
         if expires == nil {
             notes.append(
                 "expires \(RFC3339.format(setExpires)): \(deadline.map { $0 <= cap ? "the earliest pinned CA key's deadline" : "18 months from now (the keys live longer)" } ?? "18 months from now")"
@@ -285,7 +290,7 @@ struct InitCommand: Command {
             } else {
                 throw CommandFailure(.checkFailed, "\(path) holds no readable private or public key")
             }
-            let label = "spare " + ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            let label = "operator-held " + ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             let pin: SPKIPin
             do {
                 pin = try SPKIPin(digest: SHA256.hash(der))

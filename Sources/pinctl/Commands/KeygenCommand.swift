@@ -7,11 +7,14 @@ struct KeygenCommand: Command {
     static let name = "keygen"
     static let abstract = "Generate a backup key pair, a CSR for it, and its pin."
     static let help = """
-        USAGE: pinctl keygen --type ec-p256|ec-p384|rsa-3072|rsa-4096 --out DIR [--subject DN] [--name NAME]
+        USAGE: pinctl keygen --type ec-p256|ec-p384|rsa-3072|rsa-4096 --out DIR [--subject DN] [--name NAME] [--json]
 
         Writes DIR/NAME.key (the private key, mode 0600, never printed), DIR/NAME.csr and
-        DIR/NAME.pin, and prints the pin: add it to your pin sets as "role": "backup" now, long
-        before you need it. NAME defaults to "backup". Refuses to overwrite.
+        DIR/NAME.pin, and prints the pin: add it to your pin sets as an operator-held backup
+        ("role": "backup", "operatorHeld": true) now, long before you need it; at rotation
+        time a CA certifies the next leaf for it (the CSR, or ACME with key reuse). NAME
+        defaults to "backup". Refuses to overwrite. --json prints {"schemaVersion":1,"pin",
+        "files","configurationEntry"}.
         DN is "/O=Acme/CN=Acme backup 2027" or "CN=Acme backup 2027,O=Acme".
 
         EXIT CODES: 0 written; 2 usage error (including an existing file).
@@ -21,8 +24,10 @@ struct KeygenCommand: Command {
     var out: String
     var subject: [(attribute: String, value: String)]
     var name: String
+    var json: Bool
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
+        json = try arguments.flag("--json")
         let type = try arguments.value("--type") ?? ""
         guard let kind = PrivateKey.Kind(rawValue: type), [.ecP256, .ecP384, .rsa3072, .rsa4096].contains(kind) else {
             throw UsageError("--type is ec-p256, ec-p384, rsa-3072 or rsa-4096, saw \(type.isEmpty ? "nothing" : type)")
@@ -63,12 +68,25 @@ struct KeygenCommand: Command {
             FileManager.default.createFile(atPath: paths[1], contents: Data(request.utf8)),
             FileManager.default.createFile(atPath: paths[2], contents: Data((pin + "\n").utf8))
         else { throw CommandFailure(.usage, "cannot write the files in \(out)") }
-        console.out(
-            """
-            \(pin)
-            wrote \(paths[0]) (private key, 0600 — keep it offline), \(paths[1]) and \(paths[2])
-            add to the pin set: {"sha256": "\(pin)", "label": "\(subject.last?.value ?? name)", "role": "backup"}
-            """)
+        let label = subject.last?.value ?? name
+        let entry: JSONValue = [
+            "sha256": .string(pin), "label": .string(label), "role": "backup", "operatorHeld": true,
+        ]
+        if json {
+            let document: JSONValue = [
+                "schemaVersion": .int(1), "pin": .string(pin),
+                "files": ["key": .string(paths[0]), "csr": .string(paths[1]), "pin": .string(paths[2])],
+                "configurationEntry": entry,
+            ]
+            console.out(document.serialized(pretty: true))
+        } else {
+            console.out(
+                """
+                \(pin)
+                wrote \(TerminalText.escaped(paths[0])) (private key, 0600 — keep it offline), \(TerminalText.escaped(paths[1])) and \(TerminalText.escaped(paths[2]))
+                add to the pin set: \(TerminalText.escaped(entry.serialized()))
+                """)
+        }
         return .success
     }
 }
