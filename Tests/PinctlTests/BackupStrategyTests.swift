@@ -55,8 +55,9 @@ struct BackupStrategyTests {
         #expect(result.stderr.contains("completed from the trust store by signature"))
         let expires = try #require(set.expires)
         #expect(expires <= ca.referenceTime.addingTimeInterval(548 * 86_400))
-        // 18 months from --now (whole seconds), since both CA keys live longer.
-        #expect(abs(expires.timeIntervalSince(ca.referenceTime + 548 * 86_400)) < 2)
+        // 18 months from --now, rounded down to the day, since both CA keys live longer.
+        let eighteenMonths = (ca.referenceTime + 548 * 86_400).timeIntervalSince1970
+        #expect(expires.timeIntervalSince1970 == (eighteenMonths / 86_400).rounded(.down) * 86_400)
         #expect(result.stderr.contains("backup strategy: operator-held spare key"))
 
         // The same chain without the store: the root is missing, and init says so plainly.
@@ -70,6 +71,20 @@ struct BackupStrategyTests {
 
     func spareKeyPin() throws -> String {
         try String(contentsOfFile: directory.file("spare.pin"), encoding: .utf8).trimmingCharacters(in: .newlines)
+    }
+
+    @Test("the narrow host init recommends for a wildcard leaf passes the gate against that leaf's chain")
+    func narrowedWildcard() throws {
+        _ = try pinctl(["keygen", "--type", "ec-p256", "--out", directory.path, "--name", "spare"])
+        let out = directory.file("narrow.json")
+        let made = try pinctl([
+            "init", "--chain", served, "--trust-store", store, "--backup-key", directory.file("spare.key"), "--hosts",
+            "api.example.com", "--out", out,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let gate = try pinctl(["validate", "--production", "--chain", served, out])
+        #expect(gate.status == 0, "\(gate.stdout)")
+        #expect(!gate.stdout.contains("chain-outside-pin-sets"))
     }
 
     @Test("init --hosts com writes nothing and exits 1")
@@ -135,6 +150,14 @@ struct BackupStrategyTests {
         ])
         #expect(demand.status == 1)
         #expect(demand.stdout.contains("next-without-backup"))
+        #expect(demand.stdout.contains("next-without-new-spare"))
+        // Keeping the old CA's pins leaves keys outside the chain, but still no new spare.
+        let demandAgain = try pinctl([
+            "rotation-check", "--releases", try releases([("1.0", v1)]), "--chain", try file(rotated),
+            "--trust-store", devices, "--host", "api.example.com", "--next", v1,
+        ])
+        #expect(demandAgain.status == 1)
+        #expect(demandAgain.stdout.contains("PROBLEM [next-without-new-spare]"), "\(demandAgain.stdout)")
         _ = try pinctl(["keygen", "--type", "ec-p256", "--out", directory.path, "--name", "spare2"])
         let spare2 = try String(contentsOfFile: directory.file("spare2.pin"), encoding: .utf8).trimmingCharacters(
             in: .newlines)

@@ -244,6 +244,18 @@ extension PinConfiguration {
             HostName.normalize(name.hasPrefix("*.") ? "wildcard-label" + name.dropFirst() : Substring(name))
         }
         var indices = Set(names.compactMap(pinSetIndex(coveringHost:)))
+        // A wildcard leaf (*.example.com) also serves the sets that list a name it matches
+        // (api.example.com): the narrow hosts `pinctl init` recommends for a wildcard.
+        for wildcard in leaf.dnsNames where wildcard.hasPrefix("*.") {
+            let base = HostName.normalize(String(wildcard.dropFirst(2)))
+            for (index, set) in pinSets.enumerated()
+            where set.hosts.contains(where: { host in
+                let name = HostName.normalize(host)
+                return name.hasSuffix("." + base) && !name.dropLast(base.count + 1).contains(".")
+            }) {
+                indices.insert(index)
+            }
+        }
         var problems: [ConfigurationProblem] = []
         if indices.isEmpty && !pinSets.isEmpty {
             indices = Set(pinSets.indices)

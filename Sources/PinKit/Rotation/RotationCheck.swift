@@ -31,6 +31,9 @@ public struct RotationCheck: Sendable {
             public static let nextDropsReliedPin = Code(rawValue: "next-drops-relied-pin")
             /// The next release keeps no pin outside the paths.
             public static let nextWithoutBackup = Code(rawValue: "next-without-backup")
+            /// The chain's leaf is the next release's operator-held spare, and the next release
+            /// pins no other operator-held key: strategy (a) needs a new spare after each use.
+            public static let nextWithoutNewSpare = Code(rawValue: "next-without-new-spare")
             /// No path reaches a root of the trust store: devices refuse the chain.
             public static let noTrustedPath = Code(rawValue: "no-trusted-path")
         }
@@ -188,6 +191,17 @@ public struct RotationCheck: Sendable {
                         .nextDropsReliedPin,
                         "the next release drops \(drop.pin.base64)\(drop.label.map { " (\($0))" } ?? ""), which installed releases \(drop.reliedOnBy.joined(separator: ", ")) match this chain through"
                     ))
+            }
+            if let set = policy.pinSet(for: host), let written = next.pinSets.first(where: { $0.name == set.name }) {
+                let held = written.pins.filter(\.operatorHeld).compactMap { try? SPKIPin(parsing: $0.sha256) }
+                let leafKeys = Set(paths.compactMap { $0.first?.spki })
+                if held.contains(where: leafKeys.contains), !held.contains(where: { !keys.contains($0) }) {
+                    problems.append(
+                        Problem(
+                            .nextWithoutNewSpare,
+                            "the chain's leaf now uses the operator-held spare; the next release must pin a new operator-held spare (pinctl keygen, \"operatorHeld\": true)"
+                        ))
+                }
             }
             if backups.isEmpty && !nextPins.isEmpty {
                 problems.append(

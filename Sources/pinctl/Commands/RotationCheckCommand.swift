@@ -22,7 +22,7 @@ struct RotationCheckCommand: Command {
         to the leaf's first name.
 
         Problem codes (in --json): release-bricked, release-without-backup, next-bricked,
-        next-drops-relied-pin, next-without-backup, no-trusted-path.
+        next-drops-relied-pin, next-without-backup, next-without-new-spare, no-trusted-path.
 
         EXIT CODES: 0 safe; 1 an installed release would be bricked or a rule is broken;
         2 usage error.
