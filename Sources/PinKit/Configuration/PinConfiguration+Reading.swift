@@ -10,13 +10,23 @@ extension PinConfiguration {
     ///   ``PinKitError/Code/malformedPropertyList``, or ``PinKitError/Code/invalidDocument``
     ///   listing every structural problem.
     public static func parse(_ data: Data) throws(PinKitError) -> PinConfiguration {
-        let value: JSONValue
         if PropertyListBridge.looksLikePropertyList(data) {
-            value = try PropertyListBridge.jsonValue(fromPropertyList: data)
-        } else {
-            value = try JSONParser.parse(data)
+            return try parse(infoPlistKeys(of: try PropertyListBridge.jsonValue(fromPropertyList: data)))
         }
-        return try parse(value)
+        return try parse(try JSONParser.parse(data))
+    }
+
+    /// An app's real Info.plist carries `CFBundleIdentifier` and dozens of other keys next to
+    /// the `HL*` pinning keys; as the app itself does, read the `HL*` keys and ignore the rest.
+    /// A property list without any `HL*` key and without the full schema's keys is such an
+    /// Info.plist without pinning: the neutral configuration. Misspelt `HL*` keys stay errors.
+    static func infoPlistKeys(of value: JSONValue) -> JSONValue {
+        guard case .object(let members) = value,
+            !members.contains(where: { topLevelKeys.contains($0.key) }),
+            members.contains(where: { !$0.key.hasPrefix("HL") })
+        else { return value }
+        let pinning = members.filter { $0.key.hasPrefix("HL") }
+        return .object(pinning.isEmpty ? [(key: "HLPinnedHosts", value: .array([]))] : pinning)
     }
 
     /// Reads a configuration file.
