@@ -71,4 +71,39 @@ struct OperatorConfigurationTests {
             #expect(error.problems.map(\.path).contains("pinSets[0].pinz"))
         }
     }
+
+    @Test("debugOverrides: honoured only when the app says it is a debug build, refused by the release gate")
+    func debugOverrides() throws {
+        let json = #"""
+            {"pinSets": [\#(Fixture.set())],
+             "debugOverrides": {"hosts": ["api.example.com"], "pinning": "off", "trustAnchors": ["charles-ca.pem"]}}
+            """#
+        let configuration = try Fixture.configuration(json)
+        let host = try #require(configuration.pinSets.first?.hosts.first)
+        // The override does what a developer wants in a debug build: the proxy's chain is accepted.
+        let debug = try PinPolicy(
+            configuration.effective(isDebugBuild: true), now: Fixture.now, publicSuffixes: Fixture.suffixes)
+        #expect(!debug.isPinnedHost(host), "debug build: pinning off for the override's host")
+        #expect(configuration.debugTrustAnchors(isDebugBuild: true) == ["charles-ca.pem"])
+        // Which is exactly what a release build must never do: there the section is ignored.
+        let release = try PinPolicy(configuration.effective(), now: Fixture.now, publicSuffixes: Fixture.suffixes)
+        #expect(release.isPinnedHost(host))
+        #expect(try PinPolicy(configuration, now: Fixture.now, publicSuffixes: Fixture.suffixes).isPinnedHost(host))
+        #expect(configuration.debugTrustAnchors().isEmpty)
+        // The guard: a note for a debug configuration, an error at the release gate.
+        let problems = configuration.validate(now: Fixture.now, publicSuffixes: Fixture.suffixes)
+        #expect(problems.contains { $0.code == .debugOverridesPresent && $0.severity == .note })
+        let gate = configuration.productionProblems(now: Fixture.now, publicSuffixes: Fixture.suffixes)
+        #expect(gate.contains { $0.code == .debugOverridesInRelease && $0.severity == .error })
+        #expect(!configuration.meetsProductionPinPolicy(now: Fixture.now, publicSuffixes: Fixture.suffixes))
+        // A name below a pinned apex becomes an exclusion; the apex stays pinned.
+        let below = try Fixture.configuration(
+            #"{"pinSets": [\#(Fixture.set())], "debugOverrides": {"hosts": ["dev.\#(host)"], "pinning": "off"}}"#)
+        let partial = try PinPolicy(
+            below.effective(isDebugBuild: true), now: Fixture.now, publicSuffixes: Fixture.suffixes)
+        #expect(partial.isPinnedHost(host) && !partial.isPinnedHost("dev.\(host)"))
+        #expect(throws: PinKitError.self) {
+            try Fixture.configuration(#"{"debugOverrides": {"hosts": ["x.example.com"], "pinning": "of"}}"#)
+        }
+    }
 }

@@ -56,6 +56,10 @@ public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible 
         public static let invalidAcknowledgement = Code(rawValue: "invalid-acknowledgement")
         /// The chain's leaf key is a pinned operator-held key (a note: deliberate, not leaf-pinned).
         public static let operatorHeldLeaf = Code(rawValue: "operator-held-leaf")
+        /// A configuration carries debugOverrides (a note; honoured only in debug builds).
+        public static let debugOverridesPresent = Code(rawValue: "debug-overrides")
+        /// The release gate refuses debugOverrides outright.
+        public static let debugOverridesInRelease = Code(rawValue: "debug-overrides-in-release")
         /// The only pins matching the chain are on an intermediate its CA rotates among.
         public static let rotatingIntermediate = Code(rawValue: "rotating-intermediate")
         // URLs

@@ -42,7 +42,7 @@ extension PinConfiguration {
         }
     }
 
-    static let topLevelKeys = ["pinSets", "killSwitch", "reporting"]
+    static let topLevelKeys = ["pinSets", "killSwitch", "reporting", "debugOverrides"]
     static let flatKeys = ["HLPinnedHosts", "HLPinnedSPKIHashes"]
 
     /// Reads a configuration from an already parsed document.
@@ -77,6 +77,9 @@ extension PinConfiguration {
             }
             if let killSwitch = fields["killSwitch"] {
                 configuration.killSwitch = readKillSwitch(killSwitch, reader: &reader)
+            }
+            if let overrides = fields["debugOverrides"] {
+                configuration.debugOverrides = readDebugOverrides(overrides, reader: &reader)
             }
             if let reporting = fields["reporting"],
                 let object = reader.object(reporting, at: "reporting", allowed: ["url"], required: ["url"]),

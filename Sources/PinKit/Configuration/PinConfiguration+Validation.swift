@@ -66,6 +66,7 @@ extension PinConfiguration {
             }
         }
         problems += urlProblems()
+        problems += debugOverrideProblems(production: false)
         if let chain { problems += chainProblems(chain) }
         return problems
     }
@@ -99,6 +100,8 @@ extension PinConfiguration {
             )
         }
         problems = applyingAcknowledgements(problems)
+        problems.removeAll { $0.code == .debugOverridesPresent }
+        problems += debugOverrideProblems(production: true)
         if pinSets.isEmpty {
             // The operator-neutral build: it declares no pinning at all and validates by system
             // trust. That is a legitimate release, so the gate passes it with a note; only a build

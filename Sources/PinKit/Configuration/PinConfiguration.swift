@@ -13,6 +13,8 @@ public struct PinConfiguration: Hashable, Sendable {
     public var pinSets: [PinSet]
     public var killSwitch: KillSwitch?
     public var reporting: Reporting?
+    /// Honoured only by ``effective(isDebugBuild:)`` in a debug build; refused by the release gate.
+    public var debugOverrides: DebugOverrides?
     /// True when read from the flat `HLPinnedHosts` / `HLPinnedSPKIHashes` keys; problem paths
     /// then name those keys.
     public var isFlatForm: Bool
