@@ -86,6 +86,16 @@ struct ExitCodeTests {
         #expect(try PinctlBinary.run(["help", "validate"]).status == 0)
     }
 
+    @Test("an unknown option is a usage error that names the closest option the command takes")
+    func didYouMean() throws {
+        let misspelt = try PinctlBinary.run(["validate", "--prodution", "x.json"])
+        #expect(misspelt.status == 2)
+        #expect(misspelt.stderr.contains("unknown option --prodution (did you mean --production?)"))
+        let foreign = try PinctlBinary.run(["spki", "--frobnicate"])
+        #expect(foreign.status == 2)
+        #expect(foreign.stderr.contains("this command takes --ca-file, --config, --json, --pem"))
+    }
+
     @Test("a release configuration that does not exist is a usage error, not a failed check")
     func missingReleaseConfiguration() throws {
         let directory = try TemporaryDirectory()

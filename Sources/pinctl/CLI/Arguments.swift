@@ -7,6 +7,8 @@ struct Arguments {
     private var words: [String]
     private var consumed: [Bool]
     private var endOfOptions: Int
+    /// Every option name a parser asked for, for the "did you mean" of an unknown option.
+    private var known: [String] = []
 
     init(_ words: [String]) {
         var list = words
@@ -19,6 +21,7 @@ struct Arguments {
 
     /// True when `--name` (or a short alias) is present; consumes it.
     mutating func flag(_ names: String...) throws(UsageError) -> Bool {
+        known += names
         var found = false
         for index in 0..<endOfOptions where !consumed[index] && names.contains(words[index]) {
             consumed[index] = true
@@ -34,6 +37,7 @@ struct Arguments {
 
     /// Every value given to `--name`, as `--name V`, `--name=V` or (with `multiple`) `--name V1 V2`.
     mutating func values(_ name: String, multiple: Bool = false) throws(UsageError) -> [String] {
+        known.append(name)
         var values: [String] = []
         var index = 0
         while index < endOfOptions {
@@ -73,11 +77,38 @@ struct Arguments {
         var result: [String] = []
         for index in words.indices where !consumed[index] {
             if index < endOfOptions, words[index].hasPrefix("-"), words[index] != "-" {
-                throw UsageError("unknown option \(words[index])")
+                throw UsageError("unknown option \(words[index])\(suggestion(for: words[index]))")
             }
             consumed[index] = true
             result.append(words[index])
         }
         return result
+    }
+
+    /// " (did you mean --x?)" for the closest option this command takes, or the list of them.
+    private func suggestion(for word: String) -> String {
+        let name = String(word.prefix { $0 != "=" })
+        let options = known.filter { $0.hasPrefix("--") }.reduce(into: [String]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
+        guard !options.isEmpty else { return "" }
+        let ranked = options.map { ($0, Self.distance(name, $0)) }.min { $0.1 < $1.1 }
+        if let (best, distance) = ranked, distance <= max(2, best.count / 3) { return " (did you mean \(best)?)" }
+        return "; this command takes \(options.sorted().joined(separator: ", "))"
+    }
+
+    /// Levenshtein distance over characters (option names are short).
+    private static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }
