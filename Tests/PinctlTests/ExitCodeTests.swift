@@ -1,5 +1,7 @@
 import Foundation
 import PinKit
+import PinKitLab
+import PinKitOpenSSL
 import PinKitTestSupport
 import Testing
 
@@ -145,5 +147,49 @@ struct ExitCodeTests {
         let lab = try Shell.run(["bash", "-c", "set -o pipefail; \"$0\" lab | head -1", PinctlBinary.url.path])
         #expect(lab.status == 0, "\(lab.stderr)")
         #expect(!lab.stderr.contains("Backtrace"), "\(lab.stderr)")
+    }
+}
+
+/// Strings from certificates and files reach the terminal escaped: a crafted subject cannot
+/// clear the screen or rewrite a line to show a verdict pinctl did not give.
+@Suite("Terminal-safe output")
+struct TerminalSafetyTests {
+    @Test("a pin label with ESC, CR and BEL is printed escaped by spki, rotation-check and deadlines")
+    func fileStrings() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pki = try LabPKI(name: "Terminal")
+        // Subjects are already escaped by OpenSSL's RFC 2253 printer (\1B); labels come raw from a file.
+        let chain = try LabPKI.writeCAFile(try pki.leaf(["api.example.com"]).chain, to: directory.file("chain.pem"))
+        let store = try LabPKI.writeCAFile([pki.root.certificate], to: directory.file("store.pem"))
+        let label = #"evil\u001b[2J\rSAFE\u0007"#
+        let config = try directory.write(
+            "c.json",
+            #"{"pinSets": [{"name": "p", "hosts": ["api.example.com"], "pins": [{"sha256": "\#(pki.intermediate.pin.base64)", "label": "\#(label)"}, {"sha256": "\#(pki.backupKey.spkiPin.base64)", "role": "backup"}]}]}"#
+        )
+        let releases = try directory.write(
+            "releases.json", #"{"releases": [{"version": "1", "configuration": "c.json", "installedShare": 1}]}"#)
+        for arguments in [
+            ["spki", "--pem", chain, "--config", config],
+            ["rotation-check", "--releases", releases, "--chain", chain, "--trust-store", store],
+            ["deadlines", "--config", config, "--chain", chain, "--trust-store", store],
+        ] {
+            let result = try PinctlBinary.run(arguments)
+            let output = result.stdout + result.stderr
+            #expect(!output.contains("\u{1b}") && !output.contains("\r") && !output.contains("\u{7}"), "\(arguments)")
+            #expect(output.contains(#"evil\x1b[2J\rSAFE\x07"#), "\(arguments): \(output)")
+        }
+    }
+
+    @Test("a host with control characters in a configuration is printed escaped by validate")
+    func configurationHost() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let config = try directory.write(
+            "c.json", #"{"pinSets": [{"name": "p", "hosts": ["a\u001b[2Jb.example.com\r"], "pins": []}]}"#)
+        let result = try PinctlBinary.run(["validate", config])
+        #expect(result.status == 1)
+        #expect(!result.stdout.contains("\u{1b}") && !result.stdout.contains("\r"))
+        #expect(result.stdout.contains(#"a\x1b[2Jb.example.com\r"#), "\(result.stdout)")
     }
 }
