@@ -36,6 +36,13 @@ struct ExitCodeTests {
         Case(template: ["rotation-check", "--releases", "@", "--chain", "@"], expected: [.empty: 1, .garbage: 1]),
         Case(template: ["deadlines", "--config", "@"], expected: [.empty: 1, .garbage: 1]),
         Case(template: ["init", "--no-backup", "--chain", "@"], expected: [.empty: 1, .garbage: 1]),
+        Case(template: ["killswitch", "verify", "--public-key", "@", "@"], expected: [.empty: 1, .garbage: 1]),
+        // Commands whose argument is a directory to create: a missing one is created, an existing
+        // directory is used (keygen) or refused (lab: it must be new), a file is a usage error.
+        Case(
+            template: ["keygen", "--type", "ec-p256", "--out", "@"],
+            expected: [.missing: 0, .directory: 0, .empty: 2, .garbage: 2]),
+        Case(template: ["lab", "--keep", "@"], expected: [.missing: 0, .empty: 2, .garbage: 2]),
     ]
 
     func path(for input: Input, in directory: TemporaryDirectory) throws -> String {
