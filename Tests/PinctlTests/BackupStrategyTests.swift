@@ -96,6 +96,14 @@ struct BackupStrategyTests {
         #expect(result.status == 1, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(result.stderr.contains("public-suffix-host"))
+        // With --json: one document on stdout that says nothing was written.
+        let json = try pinctl([
+            "init", "--json", "--chain", served, "--trust-store", store, "--no-backup", "--hosts", "com", "--out", out,
+        ])
+        #expect(json.status == 1)
+        let document = try JSONParser.parse(json.stdout)
+        #expect(document["written"] == .null && document["schemaVersion"] == 1)
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     @Test(

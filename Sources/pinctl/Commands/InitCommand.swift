@@ -147,6 +147,9 @@ struct InitCommand: Command {
         } catch {
             throw CommandFailure(.checkFailed, "the proposal does not read back: \(error.description)")
         }
+        if let out, FileManager.default.fileExists(atPath: out) {
+            throw CommandFailure(.usage, "\(out) exists; refusing to overwrite")
+        }
         let problems = configuration.productionProblems(chain: completed, now: now)
         let errors = problems.filter { $0.severity == .error }
         let strategy = backupStrategy(proposal)
@@ -187,14 +190,14 @@ struct InitCommand: Command {
             summaryLines(names: names, proposal: proposal, strategy: strategy, expires: setExpires, notes: notes)
             + problems.map { "guard: " + TerminalText.escaped($0.description) }
         guard errors.isEmpty else {
+            let message = "pinctl init: the proposal has \(errors.count) guard error(s); nothing was written"
+            // With --json the document above already says so (problems, "written": null): one
+            // document on stdout, so no error document after it.
             if !json { for line in summary { console.err(line) } }
-            throw CommandFailure(
-                .checkFailed, "the proposal has \(errors.count) guard error(s); nothing was written (see above)")
+            console.err(message)
+            return .checkFailed
         }
         if let out {
-            if FileManager.default.fileExists(atPath: out) {
-                throw CommandFailure(.usage, "\(out) exists; refusing to overwrite")
-            }
             guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
                 throw CommandFailure(.usage, "cannot write \(out)")
             }
