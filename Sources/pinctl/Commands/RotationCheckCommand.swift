@@ -18,8 +18,10 @@ struct RotationCheckCommand: Command {
         from the leaf to a self-signed root of --trust-store (a PEM bundle of the devices'
         store; default the system bundle) that OpenSSL verifies at --now is checked, using the
         served certificates and the store's. SAFE means every path contains a pin of every
-        installed release. Each path is printed with the root that ends it. The host defaults
-        to the leaf's first name.
+        installed release. Each path is printed with the root that ends it; a candidate path
+        OpenSSL refuses (an expired cross-sign) is listed with the reason. Intermediates in the
+        bundle stand in for those devices fetch themselves (AIA). The host defaults to the
+        leaf's first name.
 
         Problem codes (in --json): release-bricked, release-without-backup, next-bricked,
         next-drops-relied-pin, next-without-backup, next-without-new-spare, no-trusted-path.
