@@ -166,6 +166,20 @@ struct TrustPathTests {
         #expect(check.problems.map(\.code) == [.noTrustedPath])
     }
 
+    @Test("an intermediate the server omits is found in the bundle (as devices fetch it), but never ends a path")
+    func intermediateFromBundle() throws {
+        let leafOnly = [try pki.leaf(["api.example.com"]).leaf]
+        #expect(CertificatePathBuilder(trustStore: [pki.root.certificate]).paths(for: leafOnly).paths.isEmpty)
+        let withIntermediate = CertificatePathBuilder(trustStore: [pki.intermediate.certificate, pki.root.certificate])
+        let found = withIntermediate.paths(for: leafOnly).paths
+        #expect(
+            found.map { $0.certificates.map(\.spkiSHA256) } == [
+                [leafOnly[0].spkiSHA256, pki.intermediate.pin, pki.root.pin]
+            ])
+        // Partial chains stay off: an intermediate alone in the store is no anchor.
+        #expect(CertificatePathBuilder(trustStore: [pki.intermediate.certificate]).paths(for: leafOnly).paths.isEmpty)
+    }
+
     @Test("a store of many same-name roots costs a bounded search")
     func boundedSearch() throws {
         var store = [pki.root.certificate]
