@@ -9,6 +9,11 @@ public struct LabAuthority: Sendable {
 
     public var pin: SPKIPin { certificate.spkiSHA256 }
 
+    public init(certificate: Certificate, key: PrivateKey) {
+        self.certificate = certificate
+        self.key = key
+    }
+
     /// Issues a certificate signed by this authority.
     public func issue(_ builder: CertificateBuilder, for key: PrivateKey) throws(PinKitError) -> Certificate {
         try builder.issue(for: key, issuer: (certificate, self.key))

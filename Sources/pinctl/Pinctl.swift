@@ -36,7 +36,11 @@ enum Pinctl {
             return .usage
         }
         if ["-h", "--help", "help"].contains(name) {
-            if name == "help", words.count > 1, let command = commands.first(where: { $0.name == words[1] }) {
+            if name == "help", words.count > 1 {
+                guard let command = commands.first(where: { $0.name == words[1] }) else {
+                    console.err("pinctl: unknown command '\(TerminalText.escaped(words[1]))'\n\n\(help)")
+                    return .usage
+                }
                 console.out(command.help)
             } else {
                 console.out(help)
@@ -48,10 +52,11 @@ enum Pinctl {
             return .success
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            console.err("pinctl: unknown command '\(name)'\n\n\(help)")
+            console.err("pinctl: unknown command '\(TerminalText.escaped(name))'\n\n\(help)")
             return .usage
         }
         let rest = Array(words.dropFirst())
+        let json = rest.prefix { $0 != "--" }.contains("--json")
         if rest.contains("--help") || rest.contains("-h") {
             console.out(command.help)
             return .success
@@ -62,13 +67,17 @@ enum Pinctl {
             try instance.validate()
             return try instance.run(console)
         } catch let error as UsageError {
-            console.err("pinctl \(name): \(error.message)\n\(command.help.split(separator: "\n").first ?? "")")
+            if json { console.out(CommandFailure.jsonError(code: "usage", message: error.message)) }
+            console.err(
+                "pinctl \(name): \(escapedLines(error.message))\n\(command.help.split(separator: "\n").first ?? "")")
             return .usage
         } catch let failure as CommandFailure {
-            console.err("pinctl \(name): \(failure.message)")
+            if json { console.out(CommandFailure.jsonError(code: failure.reasonCode, message: failure.message)) }
+            console.err("pinctl \(name): \(escapedLines(failure.message))")
             return failure.code
         } catch {
-            console.err("pinctl \(name): \(error)")
+            if json { console.out(CommandFailure.jsonError(code: "check-failed", message: "\(error)")) }
+            console.err("pinctl \(name): \(escapedLines("\(error)"))")
             return .checkFailed
         }
     }

@@ -1,3 +1,4 @@
 import Foundation
 
+StandardOutput.ignoreBrokenPipeSignal()
 exit(Pinctl.main(Array(CommandLine.arguments.dropFirst())).rawValue)

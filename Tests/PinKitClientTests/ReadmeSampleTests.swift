@@ -9,8 +9,14 @@ import Testing
 
 /// README "Using the library".
 func readmeUsingTheLibrary(configurationPath: String, chainPath: String) throws -> String {
-    let configuration = try PinConfiguration.load(contentsOf: configurationPath)
-    for problem in configuration.validate() { print(problem) }  // every problem at once
+    let configuration: PinConfiguration
+    do {
+        configuration = try PinConfiguration.load(contentsOf: configurationPath)  // reading: syntax, keys, types
+    } catch {
+        for problem in error.problems { print(problem) }  // each schema problem with its path
+        throw error
+    }
+    for problem in configuration.validate() { print(problem) }  // the guard: every rule at once
     let policy = try PinPolicy(configuration)  // throws on errors in the document, never for the date
     _ = policy.isPinnedHost("v2.api.example.com")  // true: subdomain of a pinned apex
 
@@ -25,6 +31,8 @@ func readmeUsingTheLibrary(configurationPath: String, chainPath: String) throws 
 /// README "Pinned HTTPS".
 func readmePinnedHTTPS(policy: PinPolicy) async throws -> Int {
     var settings = PinnedHTTPClient.Configuration.pinned(policy)
+    settings.trustStore = .caFile("staging-root.pem")  // staging or a private CA (default .system)
+    settings.resolve = ["api.example.com:443:127.0.0.1"]  // like curl --resolve, for a local server
     settings.observer = { event in _ = event }  // a PinningEvent: pin failure or expired set; return quickly
     settings.logger = Logger(category: "transport", configuration: .production(sinks: [.standardError]))
     let client = try PinnedHTTPClient(settings)

@@ -142,13 +142,17 @@ struct GuardTests {
         #expect(!configuration.meetsProductionPinPolicy(now: Fixture.now, publicSuffixes: Fixture.suffixes))
     }
 
-    @Test("the production gate passes the documented example and refuses an empty configuration")
+    @Test("the production gate passes the documented example and the neutral build, the latter with a note")
     func production() throws {
         let example = try Fixture.configuration(Fixture.exampleJSON)
         #expect(example.meetsProductionPinPolicy(now: Fixture.now, publicSuffixes: Fixture.suffixes))
-        let empty = try Fixture.configuration("{}")
-        #expect(empty.pinConfigurationIsValid(now: Fixture.now, publicSuffixes: Fixture.suffixes))
-        #expect(!empty.meetsProductionPinPolicy(now: Fixture.now, publicSuffixes: Fixture.suffixes))
+        for neutral in ["{}", #"{"HLPinnedHosts": [], "HLPinnedSPKIHashes": []}"#] {
+            let empty = try Fixture.configuration(neutral)
+            #expect(empty.pinConfigurationIsValid(now: Fixture.now, publicSuffixes: Fixture.suffixes))
+            #expect(empty.meetsProductionPinPolicy(now: Fixture.now, publicSuffixes: Fixture.suffixes), "\(neutral)")
+            let problems = empty.productionProblems(now: Fixture.now, publicSuffixes: Fixture.suffixes)
+            #expect(problems.map(\.code) == [.noPinSets] && problems.allSatisfy { $0.severity == .note })
+        }
         #expect(PinConfiguration.minimumProductionPinCount == 2)
     }
 
@@ -224,13 +228,16 @@ struct GuardTests {
         #expect(brick.message.contains(Fixture.intermediate) && brick.message.contains(Fixture.other))
     }
 
-    @Test("every pin in the chain means no real backup")
+    @Test("every pin in the chain means no real backup: a warning for CA-level pins (strategy b)")
     func chainNoBackup() throws {
         let json = Self.pinSets(
             Fixture.set([
                 "pins": #"[{"sha256": "\#(Fixture.intermediate)"}, {"sha256": "\#(Fixture.root)", "role": "backup"}]"#
             ]))
-        #expect(try Self.codesAndPaths(json, chain: Self.chain) == ["no-backup-pin pinSets[0].pins"])
+        let problems = try Self.problems(json, chain: Self.chain).filter { $0.code == .noBackupPin }
+        #expect(problems.map(\.severity) == [.warning])
+        #expect(problems.first?.path == "pinSets[0].pins")
+        #expect(problems.first?.message.contains("not a CA change") == true)
     }
 
     @Test("a pin on the leaf is refused")

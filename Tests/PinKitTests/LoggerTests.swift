@@ -80,8 +80,44 @@ struct LoggerTests {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 
-    @Test("the disabled logger writes nothing")
+    @Test("the disabled logger writes nothing and never builds a message; levels below the minimum neither")
     func disabled() {
+        // Counts how often a message or its metadata is built.
+        final class Counter: @unchecked Sendable {
+            // @unchecked Sendable: used on one thread within this test only.
+            var built = 0
+            func message() -> String {
+                built += 1
+                return "token abc for alice@example.com"
+            }
+        }
+        func logEveryLevel(_ logger: Logger, _ counter: Counter) {
+            logger.trace(counter.message(), metadata: ["k": counter.message()])
+            logger.debug(counter.message())
+            logger.info(counter.message())
+            logger.error(counter.message())
+            logger.critical(counter.message())
+        }
+        // The control: an enabled logger builds and writes every line, so the counts below can fail.
+        let store = InMemoryLogStore()
+        let enabled = Counter()
+        logEveryLevel(
+            Logger(category: "c", configuration: LogConfiguration(minimumLevel: .trace, sinks: [.memory(store)])),
+            enabled)
+        #expect(enabled.built == 6 && store.records.count == 5)
+
+        let nothing = Counter()
+        logEveryLevel(.disabled, nothing)
+        #expect(nothing.built == 0)
         #expect(!Logger.disabled.isEnabled(.critical))
+
+        // A sink behind a minimum level: below it nothing is built or written.
+        let quiet = InMemoryLogStore()
+        let below = Counter()
+        let production = Logger(category: "c", configuration: .production(sinks: [.memory(quiet)]))
+        production.trace(below.message())
+        production.debug(below.message(), metadata: ["k": below.message()])
+        #expect(below.built == 0)
+        #expect(quiet.records.isEmpty)
     }
 }

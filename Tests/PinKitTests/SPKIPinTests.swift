@@ -1,4 +1,5 @@
 import Foundation
+import PinKitTestSupport
 import Testing
 
 @testable import PinKit
@@ -96,7 +97,7 @@ struct SPKIPinTests {
 
     @Test("digest round-trips through base64 and bytes")
     func roundTrip() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 0x5B_0C1)  // seeded: a failure names a digest that reproduces
         for _ in 0..<200 {
             let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let pin = try SPKIPin(digest: bytes)

@@ -30,13 +30,14 @@ struct LiveCommandTests {
         defer { server.stop() }
         let result = try run(["check", "--config", Self.config, "api.example.com:\(server.port)"], server: server)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("\"issuing CA\" of set cloud matched at depth 2"))
+        #expect(result.stdout.contains("\"issuing CA\" of set cloud matched at depth 1"))
         #expect(result.stdout.contains("<- pinned"))
         let json = try run(
             ["check", "--json", "--config", Self.config, "https://api.example.com:\(server.port)/v1/x"], server: server)
         let document = try JSONParser.parse(json.stdout)
         #expect(document["result"] == "matched")
-        #expect(document["match"]?["depth"] == .int(2))
+        #expect(document["match"]?["depth"] == .int(1), "openssl's depth: 0 is the leaf")
+        #expect(document["schemaVersion"] == 1)
         #expect(document["pinSet"] == "cloud")
     }
 
@@ -49,6 +50,13 @@ struct LiveCommandTests {
         #expect(result.stdout.contains("pin-mismatch"))
         #expect(result.stdout.contains(Self.rogue.intermediate.pin.base64))
         #expect(result.stdout.contains(Self.pki.intermediate.pin.base64))
+        // OkHttp's two blocks, one line per item: the verified chain's keys, then the pins expected.
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count < 200 }, "no 600-character line")
+        #expect(lines.contains { $0.contains("Peer certificate chain") })
+        #expect(lines.contains { $0.contains("0 leaf") && $0.contains("CN=api.example.com") })
+        #expect(lines.contains { $0.contains("Pinned for api.example.com (pin set cloud)") })
+        #expect(lines.contains { $0.contains("sha256/\(Self.pki.intermediate.pin.base64)  \"issuing CA\"") })
         // Without pinning, the same chain is accepted: the attack works without the protection.
         let unpinned = try run(["check", "api.example.com:\(server.port)"], server: server)
         #expect(unpinned.status == 0)
@@ -68,6 +76,45 @@ struct LiveCommandTests {
         let refused = try run(["check", "api.example.com:\(closed.port)"], server: closed)
         #expect(refused.status == 3)
         #expect(refused.stdout.contains("connection-refused"))
+    }
+
+    @Test("check: an untrusted chain shows the chain the server sent and the likely cause")
+    func checkUntrusted() throws {
+        let stranger = try LabPKI(name: "Private CA")
+        let server = try LabTLSServer(identity: try stranger.leaf(["api.example.com"]))
+        defer { server.stop() }
+        let result = try run(["check", "api.example.com:\(server.port)"], server: server)
+        #expect(result.status == 3)
+        #expect(result.stdout.contains("served chain (as the server sent it, not trusted)"), "\(result.stdout)")
+        #expect(result.stdout.contains("1 intermediate"))
+        #expect(result.stdout.contains(stranger.intermediate.pin.base64))
+        #expect(result.stdout.contains("likely cause:"))
+        let json = try JSONParser.parse(
+            try run(["check", "--json", "api.example.com:\(server.port)"], server: server).stdout)
+        guard case .array(let served)? = json["servedChain"] else {
+            Issue.record("no servedChain")
+            return
+        }
+        #expect(served.count == 2)
+        #expect(json["error"]?["hint"] != .null)
+        // Only the leaf sent: a missing intermediate.
+        let identity = try Self.pki.leaf(["api.example.com"])
+        let leafOnly = try LabTLSServer(identity: LabIdentity(chain: [identity.leaf], key: identity.key))
+        defer { leafOnly.stop() }
+        let missing = try run(["check", "api.example.com:\(leafOnly.port)"], server: leafOnly)
+        #expect(missing.status == 3)
+        #expect(missing.stdout.contains("missing its intermediate"), "\(missing.stdout)")
+    }
+
+    @Test("spki/check with --resolve for another port say so instead of failing to resolve")
+    func resolvePortMismatch() throws {
+        for command in ["spki", "check"] {
+            let result = try PinctlBinary.run([
+                command, "--resolve", "api.example.com:8443:127.0.0.1", "api.example.com:9443",
+            ])
+            #expect(result.status == 2, "\(result.stderr)")
+            #expect(result.stderr.contains("port 8443 but the target's port is 9443"), "\(result.stderr)")
+        }
     }
 
     @Test("spki HOST lists the served chain, even an untrusted one, marking pins")

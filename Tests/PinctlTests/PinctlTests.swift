@@ -95,7 +95,8 @@ struct PinctlTests {
         let text = try PinctlBinary.run(["spki", "--pem", Self.pki.leafPath, Self.pki.rootPath])
         #expect(text.status == 0)
         for fragment in [
-            "[1] CN=api.example.com", "[2] CN=Test Root,O=PinKit Test", "SPKI SHA-256:", "EC P-384", "notAfter:",
+            "[0 leaf] CN=api.example.com", "[0 root] CN=Test Root,O=PinKit Test", "do not pin:  the leaf",
+            "SPKI SHA-256:", "EC P-384", "notAfter:",
         ] {
             #expect(text.stdout.contains(fragment), "missing \(fragment)")
         }

@@ -8,6 +8,9 @@ public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible 
         case error
         /// Usable, but fails ``PinConfiguration/meetsProductionPinPolicy(chain:now:publicSuffixes:)``.
         case warning
+        /// Information only: never fails a gate (a neutral build that pins nothing, a set
+        /// without `expires`).
+        case note
     }
 
     /// A stable identifier scripts can match on. Extensible: new codes never break callers.
@@ -47,6 +50,22 @@ public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible 
         public static let noDeclaredBackup = Code(rawValue: "no-declared-backup")
         public static let publicSuffixListUnavailable = Code(rawValue: "public-suffix-list-unavailable")
         public static let noPinSets = Code(rawValue: "no-pin-sets")
+        /// A file the document names (a release's configuration) does not exist or cannot be read.
+        public static let missingFile = Code(rawValue: "missing-file")
+        /// A set without `expires` (a note: the flat HL* keys cannot carry one).
+        public static let noExpires = Code(rawValue: "no-expires")
+        /// A warning the operator acknowledged with a reason (a note at the release gate).
+        public static let acknowledgedWarning = Code(rawValue: "acknowledged-warning")
+        /// An acknowledgement without a reason, or of an error (errors cannot be acknowledged).
+        public static let invalidAcknowledgement = Code(rawValue: "invalid-acknowledgement")
+        /// The chain's leaf key is a pinned operator-held key (a note: deliberate, not leaf-pinned).
+        public static let operatorHeldLeaf = Code(rawValue: "operator-held-leaf")
+        /// A configuration carries debugOverrides (a note; honoured only in debug builds).
+        public static let debugOverridesPresent = Code(rawValue: "debug-overrides")
+        /// The release gate refuses debugOverrides outright.
+        public static let debugOverridesInRelease = Code(rawValue: "debug-overrides-in-release")
+        /// The only pins matching the chain are on an intermediate its CA rotates among.
+        public static let rotatingIntermediate = Code(rawValue: "rotating-intermediate")
         // URLs
         public static let invalidURL = Code(rawValue: "invalid-url")
         public static let insecureURL = Code(rawValue: "insecure-url")

@@ -10,13 +10,23 @@ extension PinConfiguration {
     ///   ``PinKitError/Code/malformedPropertyList``, or ``PinKitError/Code/invalidDocument``
     ///   listing every structural problem.
     public static func parse(_ data: Data) throws(PinKitError) -> PinConfiguration {
-        let value: JSONValue
         if PropertyListBridge.looksLikePropertyList(data) {
-            value = try PropertyListBridge.jsonValue(fromPropertyList: data)
-        } else {
-            value = try JSONParser.parse(data)
+            return try parse(infoPlistKeys(of: try PropertyListBridge.jsonValue(fromPropertyList: data)))
         }
-        return try parse(value)
+        return try parse(try JSONParser.parse(data))
+    }
+
+    /// An app's real Info.plist carries `CFBundleIdentifier` and dozens of other keys next to
+    /// the `HL*` pinning keys; as the app itself does, read the `HL*` keys and ignore the rest.
+    /// A property list without any `HL*` key and without the full schema's keys is such an
+    /// Info.plist without pinning: the neutral configuration. Misspelt `HL*` keys stay errors.
+    static func infoPlistKeys(of value: JSONValue) -> JSONValue {
+        guard case .object(let members) = value,
+            !members.contains(where: { topLevelKeys.contains($0.key) }),
+            members.contains(where: { !$0.key.hasPrefix("HL") })
+        else { return value }
+        let pinning = members.filter { $0.key.hasPrefix("HL") }
+        return .object(pinning.isEmpty ? [(key: "HLPinnedHosts", value: .array([]))] : pinning)
     }
 
     /// Reads a configuration file.
@@ -32,7 +42,7 @@ extension PinConfiguration {
         }
     }
 
-    static let topLevelKeys = ["pinSets", "killSwitch", "reporting"]
+    static let topLevelKeys = ["pinSets", "killSwitch", "reporting", "debugOverrides"]
     static let flatKeys = ["HLPinnedHosts", "HLPinnedSPKIHashes"]
 
     /// Reads a configuration from an already parsed document.
@@ -68,6 +78,9 @@ extension PinConfiguration {
             if let killSwitch = fields["killSwitch"] {
                 configuration.killSwitch = readKillSwitch(killSwitch, reader: &reader)
             }
+            if let overrides = fields["debugOverrides"] {
+                configuration.debugOverrides = readDebugOverrides(overrides, reader: &reader)
+            }
             if let reporting = fields["reporting"],
                 let object = reader.object(reporting, at: "reporting", allowed: ["url"], required: ["url"]),
                 let url = reader.string(object["url"], at: "reporting.url")
@@ -87,7 +100,9 @@ extension PinConfiguration {
     }
 
     private static func readPinSet(_ value: JSONValue, at path: String, reader: inout DocumentReader) -> PinSet? {
-        let allowed = ["name", "hosts", "includeSubdomains", "excludeSubdomains", "pins", "expires", "mode"]
+        let allowed = [
+            "name", "hosts", "includeSubdomains", "excludeSubdomains", "pins", "expires", "mode", "acknowledged",
+        ]
         guard let fields = reader.object(value, at: path, allowed: allowed, required: ["name", "hosts", "pins"])
         else { return nil }
         var pins: [Pin] = []
@@ -98,14 +113,30 @@ extension PinConfiguration {
                     let pinFields = reader.object(
                         element,
                         at: pinPath,
-                        allowed: ["sha256", "label", "role"],
+                        allowed: ["sha256", "label", "role", "operatorHeld"],
                         required: ["sha256"]
                     )
                 else { continue }
                 let sha256 = reader.string(pinFields["sha256"], at: pinPath + ".sha256")
                 let label = reader.string(pinFields["label"], at: pinPath + ".label")
                 let role = reader.enumeration(pinFields["role"], at: pinPath + ".role", as: Role.self)
-                if let sha256 { pins.append(Pin(sha256: sha256, label: label, role: role ?? .active)) }
+                let held = reader.bool(pinFields["operatorHeld"], at: pinPath + ".operatorHeld") ?? false
+                if let sha256 {
+                    pins.append(Pin(sha256: sha256, label: label, role: role ?? .active, operatorHeld: held))
+                }
+            }
+        }
+        var acknowledged: [Acknowledgement] = []
+        if let elements = reader.array(fields["acknowledged"], at: path + ".acknowledged") {
+            for (index, element) in elements.enumerated() {
+                let at = "\(path).acknowledged[\(index)]"
+                guard
+                    let entry = reader.object(
+                        element, at: at, allowed: ["code", "reason"], required: ["code", "reason"]),
+                    let code = reader.string(entry["code"], at: at + ".code"),
+                    let reason = reader.string(entry["reason"], at: at + ".reason")
+                else { continue }
+                acknowledged.append(Acknowledgement(code: code, reason: reason))
             }
         }
         return PinSet(
@@ -114,8 +145,9 @@ extension PinConfiguration {
             includeSubdomains: reader.bool(fields["includeSubdomains"], at: path + ".includeSubdomains") ?? true,
             excludeSubdomains: reader.strings(fields["excludeSubdomains"], at: path + ".excludeSubdomains") ?? [],
             pins: pins,
-            expires: reader.date(fields["expires"], at: path + ".expires"),
-            mode: reader.enumeration(fields["mode"], at: path + ".mode", as: Mode.self) ?? .enforce
+            expires: reader.dayOrDate(fields["expires"], at: path + ".expires"),
+            mode: reader.enumeration(fields["mode"], at: path + ".mode", as: Mode.self) ?? .enforce,
+            acknowledged: acknowledged
         )
     }
 

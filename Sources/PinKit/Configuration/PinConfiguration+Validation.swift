@@ -90,6 +90,7 @@ extension PinConfiguration {
             }
         }
         problems += urlProblems()
+        problems += debugOverrideProblems(production: false)
         if let chain { problems += chainProblems(chain) }
         return problems
     }
@@ -120,26 +121,81 @@ extension PinConfiguration {
                 )
             )
         }
+        for (index, set) in pinSets.enumerated() where set.expires == nil {
+            let paths = PinSet.Paths(base: "pinSets[\(index)]", flat: isFlatForm)
+            problems.append(
+                ConfigurationProblem(
+                    .noExpires,
+                    .note,
+                    path: paths.flat ? paths.pins : paths.base,
+                    "no \"expires\": the set is enforced until a release removes it (pinctl init proposes one at most 18 months out)"
+                )
+            )
+        }
+        problems = applyingAcknowledgements(problems)
+        problems.removeAll { $0.code == .debugOverridesPresent }
+        problems += debugOverrideProblems(production: true)
         if pinSets.isEmpty {
+            // The operator-neutral build: it declares no pinning at all and validates by system
+            // trust. That is a legitimate release, so the gate passes it with a note; only a build
+            // that declares pinning and brings it incomplete or unsafe fails.
             problems.append(
                 ConfigurationProblem(
                     .noPinSets,
-                    .warning,
+                    .note,
                     path: isFlatForm ? "HLPinnedHosts" : "pinSets",
-                    "a production configuration pins no host; every connection would rely on system trust alone"
+                    "this build declares no pinning: every connection relies on system trust alone (the operator-neutral build)"
                 )
             )
         }
         return problems
     }
 
-    /// The stricter gate a release build uses: no errors and no warnings.
+    /// Turns each warning a pin set acknowledged into a note that carries the reason; reports an
+    /// acknowledgement without a reason or of an error.
+    func applyingAcknowledgements(_ problems: [ConfigurationProblem]) -> [ConfigurationProblem] {
+        var result = problems
+        for (index, set) in pinSets.enumerated() {
+            let base = "pinSets[\(index)]"
+            for (offset, acknowledgement) in set.acknowledged.enumerated() {
+                let at = "\(base).acknowledged[\(offset)]"
+                let inSet = result.indices.filter {
+                    (result[$0].path == base || result[$0].path.hasPrefix(base + "."))
+                        && result[$0].code.rawValue == acknowledgement.code
+                }
+                if acknowledgement.reason.trimmingCharacters(in: .whitespaces).isEmpty {
+                    result.append(
+                        ConfigurationProblem(
+                            .invalidAcknowledgement, path: at + ".reason", "give the reason it is acceptable"))
+                    continue
+                }
+                if inSet.contains(where: { result[$0].severity == .error }) {
+                    result.append(
+                        ConfigurationProblem(
+                            .invalidAcknowledgement,
+                            path: at + ".code",
+                            "\(acknowledgement.code) is an error here; errors cannot be acknowledged, only warnings"))
+                }
+                for problem in inSet where result[problem].severity == .warning {
+                    result[problem] = ConfigurationProblem(
+                        .acknowledgedWarning,
+                        .note,
+                        path: result[problem].path,
+                        "\(acknowledgement.code) acknowledged (\(acknowledgement.reason)): \(result[problem].message)"
+                    )
+                }
+            }
+        }
+        return result
+    }
+
+    /// The stricter gate a release build uses: no errors and no warnings (notes pass).
     public func meetsProductionPinPolicy(
         chain: [CertificateFacts]? = nil,
         now: Date = Date(),
         publicSuffixes: PublicSuffixList? = .system
     ) -> Bool {
-        productionProblems(chain: chain, now: now, publicSuffixes: publicSuffixes).isEmpty
+        !productionProblems(chain: chain, now: now, publicSuffixes: publicSuffixes).contains { $0.severity != .note }
     }
 
     private func urlProblems() -> [ConfigurationProblem] {
@@ -245,6 +301,18 @@ extension PinConfiguration {
             HostName.normalize(name.hasPrefix("*.") ? "wildcard-label" + name.dropFirst() : Substring(name))
         }
         var indices = Set(names.compactMap(pinSetIndex(coveringHost:)))
+        // A wildcard leaf (*.example.com) also serves the sets that list a name it matches
+        // (api.example.com): the narrow hosts `pinctl init` recommends for a wildcard.
+        for wildcard in leaf.dnsNames where wildcard.hasPrefix("*.") {
+            let base = HostName.normalize(String(wildcard.dropFirst(2)))
+            for (index, set) in pinSets.enumerated()
+            where set.hosts.contains(where: { host in
+                let name = HostName.normalize(host)
+                return name.hasSuffix("." + base) && !name.dropLast(base.count + 1).contains(".")
+            }) {
+                indices.insert(index)
+            }
+        }
         var problems: [ConfigurationProblem] = []
         if indices.isEmpty && !pinSets.isEmpty {
             indices = Set(pinSets.indices)
@@ -278,25 +346,75 @@ extension PinConfiguration {
                 )
             }
             if matching.count == parsed.count {
-                problems.append(
-                    ConfigurationProblem(
-                        .noBackupPin,
-                        path: paths.pins,
-                        "every pin is in today's chain, so there is no backup key to move to without a release; add the pin of a key held in reserve"
-                    )
-                )
+                problems.append(Self.noBackupProblem(matching: matching.map(\.2), chain: chain, path: paths.pins))
             }
             for (offset, pin, spki) in parsed where spki == leaf.spki {
-                problems.append(
-                    ConfigurationProblem(
-                        .leafPinned,
-                        path: paths.pin(offset),
-                        "\(pin.label.map { "\"\($0)\" " } ?? "")pins the leaf (\(leaf.subject)), whose key changes at every renewal; pin an intermediate or root key"
+                if pin.operatorHeld {
+                    problems.append(
+                        ConfigurationProblem(
+                            .operatorHeldLeaf,
+                            .note,
+                            path: paths.pin(offset),
+                            "the leaf's key is the operator-held key \(pin.label.map { "\"\($0)\"" } ?? spki.base64): it changes only when you decide; keep another operator-held spare (or a CA-level backup) pinned"
+                        )
                     )
-                )
+                } else {
+                    problems.append(
+                        ConfigurationProblem(
+                            .leafPinned,
+                            path: paths.pin(offset),
+                            "\(pin.label.map { "\"\($0)\" " } ?? "")pins the leaf (\(leaf.subject)), whose key changes at every renewal; pin an intermediate or root key, or mark an operator-held key with \"operatorHeld\": true"
+                        )
+                    )
+                }
             }
+            problems += Self.rotatingIntermediateProblems(matching: matching.map(\.2), chain: chain, path: paths.pins)
         }
         return problems
+    }
+
+    /// Every pin is in today's chain. With a CA-level key among them the set survives leaf
+    /// renewals (and, with the root pinned, an intermediate change under that root) but not a CA
+    /// change: a warning the operator may acknowledge. With only leaf keys it is an error.
+    static func noBackupProblem(matching: [SPKIPin], chain: [CertificateFacts], path: String) -> ConfigurationProblem {
+        let caLevel = chain.dropFirst().filter { matching.contains($0.spki) }
+        guard !caLevel.isEmpty else {
+            return ConfigurationProblem(
+                .noBackupPin,
+                path: path,
+                "every pin is in today's chain, so there is no backup key to move to without a release; add the pin of a key held in reserve (pinctl keygen, \"operatorHeld\": true)"
+            )
+        }
+        let rootPinned = chain.count > 1 && caLevel.contains { $0 == chain[chain.count - 1] && $0.subject == $0.issuer }
+        let survives =
+            rootPinned
+            ? "leaf renewals and an intermediate change under the same root"
+            : "leaf renewals under the same intermediate"
+        return ConfigurationProblem(
+            .noBackupPin,
+            .warning,
+            path: path,
+            "CA-level pins only (\(caLevel.map(\.subject).joined(separator: "; "))): this survives \(survives), but not a CA change; add an off-chain backup (an operator-held spare from pinctl keygen, or a second CA's key with pinctl init --backup-ca) or acknowledge this warning with a reason"
+        )
+    }
+
+    /// The pins that match are only on intermediates their CA rotates among (Let's Encrypt,
+    /// Google Trust Services): the next leaf may come from a sibling intermediate.
+    static func rotatingIntermediateProblems(matching: [SPKIPin], chain: [CertificateFacts], path: String)
+        -> [ConfigurationProblem]
+    {
+        let matched = chain.dropFirst().filter { matching.contains($0.spki) }
+        guard !matched.isEmpty else { return [] }
+        let families = matched.map { RotatingIntermediates.family(ofSubject: $0.subject) }
+        guard families.allSatisfy({ $0 != nil }), let family = families.first ?? nil else { return [] }
+        return [
+            ConfigurationProblem(
+                .rotatingIntermediate,
+                .warning,
+                path: path,
+                "\(family.organization) issues from several intermediates (\(family.current.joined(separator: ", ")) as of \(family.asOf)) and may switch at any renewal; pin the root(s) \(family.roots.joined(separator: ", ")) or every current intermediate (source: \(family.source))"
+            )
+        ]
     }
 
     static func describe(_ chain: [CertificateFacts]) -> String {

@@ -13,6 +13,8 @@ public struct PinConfiguration: Hashable, Sendable {
     public var pinSets: [PinSet]
     public var killSwitch: KillSwitch?
     public var reporting: Reporting?
+    /// Honoured only by ``effective(isDebugBuild:)`` in a debug build; refused by the release gate.
+    public var debugOverrides: DebugOverrides?
     /// True when read from the flat `HLPinnedHosts` / `HLPinnedSPKIHashes` keys; problem paths
     /// then name those keys.
     public var isFlatForm: Bool
@@ -39,6 +41,9 @@ public struct PinConfiguration: Hashable, Sendable {
         /// reported, rather than bricking installs that missed an update).
         public var expires: Date?
         public var mode: Mode
+        /// Guard warnings the operator accepted on purpose, each with its reason; the release
+        /// gate reports them as notes instead of failing. Errors cannot be acknowledged.
+        public var acknowledged: [Acknowledgement]
 
         public init(
             name: String,
@@ -47,7 +52,8 @@ public struct PinConfiguration: Hashable, Sendable {
             excludeSubdomains: [String] = [],
             pins: [Pin],
             expires: Date? = nil,
-            mode: Mode = .enforce
+            mode: Mode = .enforce,
+            acknowledged: [Acknowledgement] = []
         ) {
             self.name = name
             self.hosts = hosts
@@ -56,6 +62,21 @@ public struct PinConfiguration: Hashable, Sendable {
             self.pins = pins
             self.expires = expires
             self.mode = mode
+            self.acknowledged = acknowledged
+        }
+    }
+
+    /// A recorded, reasoned acceptance of one guard warning for one pin set (like "accepted
+    /// tradeoff: CA-level pins only, no off-chain backup, reviewed 2026-11").
+    public struct Acknowledgement: Hashable, Sendable {
+        /// The warning's code, e.g. `no-backup-pin`.
+        public var code: String
+        /// Why it is acceptable; required and shown by the gate.
+        public var reason: String
+
+        public init(code: String, reason: String) {
+            self.code = code
+            self.reason = reason
         }
     }
 
@@ -64,11 +85,16 @@ public struct PinConfiguration: Hashable, Sendable {
         public var sha256: String
         public var label: String?
         public var role: Role
+        /// The key is held by the operator (generated with `pinctl keygen`, certified by the CA
+        /// on request) rather than by a CA or fresh at every renewal: it changes only when the
+        /// operator decides, so pinning it as a leaf key is deliberate, not a `leaf-pinned` mistake.
+        public var operatorHeld: Bool
 
-        public init(sha256: String, label: String? = nil, role: Role = .active) {
+        public init(sha256: String, label: String? = nil, role: Role = .active, operatorHeld: Bool = false) {
             self.sha256 = sha256
             self.label = label
             self.role = role
+            self.operatorHeld = operatorHeld
         }
     }
 

@@ -91,6 +91,19 @@ package struct DocumentReader {
         return result
     }
 
+    /// A date as TrustKit and Android write a pin set's expiry: `2027-06-01` (midnight UTC that
+    /// day) or a full RFC 3339 time.
+    package mutating func dayOrDate(_ value: JSONValue?, at path: String) -> Date? {
+        guard let text = string(value, at: path) else { return nil }
+        guard let date = RFC3339.parse(text) ?? RFC3339.parseDay(text) else {
+            report(
+                .invalidValue, at: path,
+                "expected a date such as 2028-06-01 or an RFC 3339 time such as 2028-06-01T00:00:00Z, saw \"\(text)\"")
+            return nil
+        }
+        return date
+    }
+
     package mutating func date(_ value: JSONValue?, at path: String) -> Date? {
         guard let text = string(value, at: path) else { return nil }
         guard let date = RFC3339.parse(text) else {

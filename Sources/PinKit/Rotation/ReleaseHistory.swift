@@ -85,7 +85,8 @@ public struct ReleaseHistory: Sendable {
                     do {
                         configuration = try PinConfiguration.load(contentsOf: full)
                     } catch {
-                        reader.report(.invalidValue, at: at + ".configuration", error.description)
+                        let code: ConfigurationProblem.Code = error.code == .io ? .missingFile : .invalidValue
+                        reader.report(code, at: at + ".configuration", error.description)
                     }
                 case .object?:
                     do {

@@ -3,20 +3,61 @@ public import Foundation
 /// Would a chain brick any installed release, and does the next release keep every installed
 /// release safe? The planner behind `pinctl rotation-check`, callable from an app's CI.
 ///
-/// Rules, for the chain the server will serve (leaf first, up to the root):
-/// - every installed release must match it (else that release can no longer connect: bricked);
-/// - every installed release should keep a pin that is *not* in the chain (a backup to rotate to);
-/// - the next release must match the chain, must not drop a pin an installed release matches the
-///   chain through, and must carry a backup pin not in the chain.
+/// Devices build their own certificate paths (they choose among cross-signed roots and fetch
+/// missing intermediates), so the check takes **every plausible path** from the served leaf to a
+/// root of the devices' trust store, and a rule holds only when it holds on every path.
+///
+/// Rules, for the chain the server will serve:
+/// - every installed release must match every path (else a device that builds the other path
+///   can no longer connect: bricked);
+/// - every installed release should keep a pin that is on *no* path (a backup to rotate to);
+/// - the next release must match every path, must not drop a pin an installed release matches
+///   a path through, and must carry a backup pin on no path.
 public struct RotationCheck: Sendable {
+    /// A broken rule: a stable code scripts act on, and the sentence beside it.
+    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public var description: String { rawValue }
+
+            /// An installed release matches none of its pins on some path.
+            public static let releaseBricked = Code(rawValue: "release-bricked")
+            /// An installed release keeps no pin outside the paths.
+            public static let releaseWithoutBackup = Code(rawValue: "release-without-backup")
+            /// The next release matches none of its pins on some path.
+            public static let nextBricked = Code(rawValue: "next-bricked")
+            /// The next release drops a pin installed releases match through.
+            public static let nextDropsReliedPin = Code(rawValue: "next-drops-relied-pin")
+            /// The next release keeps no pin outside the paths.
+            public static let nextWithoutBackup = Code(rawValue: "next-without-backup")
+            /// The chain's leaf is the next release's operator-held spare, and the next release
+            /// pins no other operator-held key: strategy (a) needs a new spare after each use.
+            public static let nextWithoutNewSpare = Code(rawValue: "next-without-new-spare")
+            /// No path reaches a root of the trust store: devices refuse the chain.
+            public static let noTrustedPath = Code(rawValue: "no-trusted-path")
+        }
+
+        public var code: Code
+        public var message: String
+        public var description: String { message }
+
+        public init(_ code: Code, _ message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
     public struct ReleaseResult: Sendable {
         public var version: String
         public var installed: Bool
         public var installedShare: Double?
         public var supportedUntil: Date?
-        /// How the release decides for this chain.
+        /// How the release decides for each path, in the order of ``RotationCheck/paths``.
+        public var pathEvaluations: [PinEvaluation]
+        /// The decision that matters: the first path that mismatches, else the first path's.
         public var evaluation: PinEvaluation
-        /// Pins of the applicable set that are not in the chain.
+        /// Pins of the applicable set that are on no path.
         public var backupPins: [SPKIPin]
         public var bricked: Bool { if case .mismatch = evaluation { return installed } else { return false } }
         public var lacksBackup: Bool {
@@ -25,23 +66,28 @@ public struct RotationCheck: Sendable {
     }
 
     public struct NextResult: Sendable {
+        public var pathEvaluations: [PinEvaluation]
         public var evaluation: PinEvaluation
-        /// Pins installed releases match the chain through that the next release drops, with the
+        /// Pins installed releases match a path through that the next release drops, with the
         /// releases relying on each.
         public var droppedPins: [(pin: SPKIPin, label: String?, reliedOnBy: [String])]
         public var backupPins: [SPKIPin]
     }
 
     public var host: String
+    /// Every path checked, leaf first, each ending with its root.
+    public var paths: [[CertificateFacts]]
     public var releases: [ReleaseResult]
     public var next: NextResult?
-    /// Every broken rule, as sentences; empty means safe.
-    public var problems: [String]
+    /// Every broken rule; empty means safe.
+    public var problems: [Problem]
     public var isSafe: Bool { problems.isEmpty }
 
-    /// - Parameters:
-    ///   - chain: the chain as it will be verified, leaf first, up to the root.
-    ///   - host: the host to check; default the leaf's first DNS name.
+    /// Checks one chain, as it will be verified (leaf first, up to the root).
+    ///
+    /// > Warning: a device may build another path (a cross-signed root, a re-keyed root of the
+    /// > same name). Prefer ``init(history:paths:host:next:minimumShare:now:)`` with every path
+    /// > `CertificatePathBuilder` (PinKitOpenSSL) finds.
     public init(
         history: ReleaseHistory,
         chain: [CertificateFacts],
@@ -50,41 +96,82 @@ public struct RotationCheck: Sendable {
         minimumShare: Double = 0,
         now: Date = Date()
     ) {
-        let leafName = chain.first?.dnsNames.first.map {
-            $0.hasPrefix("*.") ? "wildcard" + $0.dropFirst() : Substring($0)
+        self.init(
+            history: history, paths: chain.isEmpty ? [] : [chain], host: host, next: next, minimumShare: minimumShare,
+            now: now)
+    }
+
+    /// - Parameters:
+    ///   - paths: every path a device could build, each leaf first and ending with its root;
+    ///     all share the leaf. No path is itself a problem (devices refuse such a chain).
+    ///   - host: the host to check; default the leaf's first DNS name.
+    public init(
+        history: ReleaseHistory,
+        paths: [[CertificateFacts]],
+        host: String? = nil,
+        next: PinConfiguration? = nil,
+        minimumShare: Double = 0,
+        now: Date = Date()
+    ) {
+        let host = HostName.normalize(host ?? paths.first?.first.map(Self.defaultHost(leaf:)) ?? "")
+        self.host = host
+        self.paths = paths
+        let keys = Set(paths.flatMap { $0.map(\.spki) })
+        var problems: [Problem] = []
+        if paths.isEmpty {
+            problems.append(
+                Problem(
+                    .noTrustedPath, "no path from the leaf reaches a root of the trust store: devices refuse this chain"
+                ))
         }
-        self.host = HostName.normalize(host ?? leafName.map(String.init) ?? "")
-        let keys = Set(chain.map(\.spki))
-        var problems: [String] = []
+        func decide(_ policy: PinPolicy) -> (all: [PinEvaluation], decisive: PinEvaluation) {
+            let all = paths.map { policy.evaluate(host: host, verifiedChain: $0, now: now) }
+            let mismatch = all.first { if case .mismatch = $0 { true } else { false } }
+            return (all, mismatch ?? all.first ?? .unpinnedHost)
+        }
+        func onPath(_ evaluations: [PinEvaluation]) -> String {
+            guard paths.count > 1,
+                let index = evaluations.firstIndex(where: { if case .mismatch = $0 { true } else { false } })
+            else { return "" }
+            return " on path \(index + 1) (root \(paths[index].last?.subject ?? "?"))"
+        }
         var results: [ReleaseResult] = []
         for release in history.releases {
             let policy = PinPolicy(unvalidated: release.configuration)
-            let evaluation = policy.evaluate(host: self.host, verifiedChain: chain, now: now)
-            let backups = policy.pinSet(for: self.host)?.pins.filter { !keys.contains($0) } ?? []
+            let (all, evaluation) = decide(policy)
+            let backups = policy.pinSet(for: host)?.pins.filter { !keys.contains($0) } ?? []
             let result = ReleaseResult(
                 version: release.version,
                 installed: release.isInstalled(now: now, minimumShare: minimumShare),
                 installedShare: release.installedShare,
                 supportedUntil: release.supportedUntil,
+                pathEvaluations: all,
                 evaluation: evaluation,
                 backupPins: backups
             )
             if result.bricked {
-                problems.append("release \(release.version) would be bricked: none of its pins is in the chain")
+                problems.append(
+                    Problem(
+                        .releaseBricked,
+                        "release \(release.version) would be bricked: none of its pins is in the chain\(onPath(all))"))
             }
             if result.lacksBackup {
-                problems.append("release \(release.version) has no pin outside the chain: no backup to rotate to")
+                problems.append(
+                    Problem(
+                        .releaseWithoutBackup,
+                        "release \(release.version) has no pin outside the chain: no backup to rotate to"))
             }
             results.append(result)
         }
         self.releases = results
         if let next {
             let policy = PinPolicy(unvalidated: next)
-            let evaluation = policy.evaluate(host: self.host, verifiedChain: chain, now: now)
-            let nextPins = Set(policy.pinSet(for: self.host)?.pins ?? [])
+            let (all, evaluation) = decide(policy)
+            let nextPins = Set(policy.pinSet(for: host)?.pins ?? [])
             var relied: [SPKIPin: (label: String?, versions: [String])] = [:]
             for (release, result) in zip(history.releases, results) where result.installed {
-                if case .matched(let match) = result.evaluation {
+                for case .matched(let match) in result.pathEvaluations
+                where !(relied[match.pin]?.versions.contains(release.version) ?? false) {
                     relied[match.pin, default: (match.label, [])].versions.append(release.version)
                 }
             }
@@ -93,20 +180,46 @@ public struct RotationCheck: Sendable {
                 .sorted { $0.pin.base64 < $1.pin.base64 }
             let backups = nextPins.filter { !keys.contains($0) }.sorted { $0.base64 < $1.base64 }
             if case .mismatch = evaluation {
-                problems.append("the next release would be bricked on day one: none of its pins is in the chain")
+                problems.append(
+                    Problem(
+                        .nextBricked,
+                        "the next release would be bricked on day one: none of its pins is in the chain\(onPath(all))"))
             }
             for drop in dropped {
                 problems.append(
-                    "the next release drops \(drop.pin.base64)\(drop.label.map { " (\($0))" } ?? ""), which installed releases \(drop.reliedOnBy.joined(separator: ", ")) match this chain through"
-                )
+                    Problem(
+                        .nextDropsReliedPin,
+                        "the next release drops \(drop.pin.base64)\(drop.label.map { " (\($0))" } ?? ""), which installed releases \(drop.reliedOnBy.joined(separator: ", ")) match this chain through"
+                    ))
+            }
+            if let set = policy.pinSet(for: host), let written = next.pinSets.first(where: { $0.name == set.name }) {
+                let held = written.pins.filter(\.operatorHeld).compactMap { try? SPKIPin(parsing: $0.sha256) }
+                let leafKeys = Set(paths.compactMap { $0.first?.spki })
+                if held.contains(where: leafKeys.contains), !held.contains(where: { !keys.contains($0) }) {
+                    problems.append(
+                        Problem(
+                            .nextWithoutNewSpare,
+                            "the chain's leaf now uses the operator-held spare; the next release must pin a new operator-held spare (pinctl keygen, \"operatorHeld\": true)"
+                        ))
+                }
             }
             if backups.isEmpty && !nextPins.isEmpty {
-                problems.append("the next release ships without a backup pin outside the chain")
+                problems.append(
+                    Problem(
+                        .nextWithoutBackup,
+                        "the next release ships without a backup pin outside the chain: add a new spare key (pinctl keygen) before shipping"
+                    ))
             }
-            self.next = NextResult(evaluation: evaluation, droppedPins: dropped, backupPins: backups)
+            self.next = NextResult(
+                pathEvaluations: all, evaluation: evaluation, droppedPins: dropped, backupPins: backups)
         }
-        if chain.isEmpty { problems.append("the chain is empty") }
         self.problems = problems
+    }
+
+    /// The host checked when none is given: the leaf's first DNS name (`*.x` becomes `wildcard.x`).
+    public static func defaultHost(leaf: CertificateFacts) -> String {
+        guard let name = leaf.dnsNames.first else { return "" }
+        return name.hasPrefix("*.") ? "wildcard" + name.dropFirst() : name
     }
 }
 

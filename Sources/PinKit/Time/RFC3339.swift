@@ -5,6 +5,12 @@ public import Foundation
 /// Written out rather than through `ISO8601DateFormatter` so that parsing is strict (no
 /// lenient day overflow), thread-safe without locks, and identical on every platform.
 public enum RFC3339 {
+    /// Parses a full date alone, `YYYY-MM-DD`, as midnight UTC of that day.
+    public static func parseDay(_ text: String) -> Date? {
+        guard text.utf8.count == 10 else { return nil }
+        return parse(text + "T00:00:00Z")
+    }
+
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `T` and `Z` in either case.
     public static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)

@@ -90,12 +90,20 @@ struct Arguments {
         for index in words.indices where !consumed[index] {
             if index < endOfOptions, words[index].hasPrefix("-"), words[index] != "-" {
                 let name = String(words[index].prefix { $0 != "=" })
-                let hint = DocumentReader.closest(to: name, in: known).map { " (did you mean \($0)?)" } ?? ""
-                throw UsageError("unknown option \(name)\(hint)")
+                throw UsageError("unknown option \(name)\(suggestion(for: name))")
             }
             consumed[index] = true
             result.append(words[index])
         }
         return result
+    }
+
+    /// " (did you mean --x?)" for the closest option this command takes, or the list of them.
+    private func suggestion(for name: String) -> String {
+        var options: [String] = []
+        for option in known where option.hasPrefix("--") && !options.contains(option) { options.append(option) }
+        guard !options.isEmpty else { return "" }
+        if let best = DocumentReader.closest(to: name, in: options) { return " (did you mean \(best)?)" }
+        return "; this command takes \(options.sorted().joined(separator: ", "))"
     }
 }

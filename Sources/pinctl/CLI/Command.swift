@@ -20,8 +20,6 @@ extension Command {
 
 /// Where commands write: results on stdout, diagnostics on stderr.
 struct Console {
-    func out(_ text: String, terminator: String = "\n") {
-        FileHandle.standardOutput.write(Data((text + terminator).utf8))
-    }
-    func err(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+    func out(_ text: String, terminator: String = "\n") { StandardOutput.write((text + terminator).utf8) }
+    func err(_ text: String) { StandardOutput.write((text + "\n").utf8, to: 2) }
 }

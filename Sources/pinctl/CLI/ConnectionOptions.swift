@@ -35,6 +35,18 @@ struct ConnectionOptions {
         }
     }
 
+    /// When `--resolve` names the target's host only for other ports, curl would ignore it and
+    /// look the name up (a confusing "Could not resolve host"); say what is wrong instead.
+    func requireResolveCovers(_ target: HostTarget) throws(CommandFailure) {
+        let entries = resolve.map { $0.split(separator: ":", maxSplits: 2).map(String.init) }
+        let forHost = entries.filter { HostName.normalize($0[0]) == HostName.normalize(target.host) }
+        guard !forHost.isEmpty, !forHost.contains(where: { Int($0[1]) == target.port }) else { return }
+        throw CommandFailure(
+            .usage,
+            "--resolve gives \(target.host) for port \(forHost.map { $0[1] }.joined(separator: ", ")) but the target's port is \(target.port); use --resolve \(target.host):\(target.port):\(forHost[0][2]) (curl would ignore the entry and look the name up)"
+        )
+    }
+
     /// A client for one handshake under `policy`: a fresh connection, no resumption.
     func client(_ policy: PinPolicy) throws(CommandFailure) -> PinnedHTTPClient {
         if let caFile { try requireReadable(caFile) }

@@ -1,3 +1,5 @@
+import PinKit
+
 /// `pinctl`'s exit codes, relied on by outside scripts exactly as written.
 enum ExitCode: Int32 {
     /// The command ran and everything it checked passed.
@@ -21,8 +23,35 @@ struct UsageError: Error {
 struct CommandFailure: Error {
     var code: ExitCode
     var message: String
-    init(_ code: ExitCode, _ message: String) {
+    /// The stable code of the JSON error (`{"error":{"code","message"}}`); by default the exit
+    /// code's name: `check-failed`, `usage` or `network`.
+    var reasonCode: String
+    init(_ code: ExitCode, _ message: String, reason: String? = nil) {
         self.code = code
         self.message = message
+        self.reasonCode = reason ?? code.name
+    }
+}
+
+extension ExitCode {
+    /// The name scripts see in JSON errors.
+    var name: String {
+        switch self {
+        case .success: "success"
+        case .checkFailed: "check-failed"
+        case .usage: "usage"
+        case .network: "network"
+        }
+    }
+}
+
+extension CommandFailure {
+    /// The JSON document printed on stdout instead of a result when `--json` was given:
+    /// `{"schemaVersion": 1, "error": {"code": …, "message": …}}`.
+    static func jsonError(code: String, message: String) -> String {
+        let document: JSONValue = [
+            "schemaVersion": .int(1), "error": ["code": .string(code), "message": .string(message)],
+        ]
+        return document.serialized(pretty: true)
     }
 }

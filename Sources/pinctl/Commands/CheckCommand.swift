@@ -11,13 +11,16 @@ struct CheckCommand: Command {
         USAGE: pinctl check [--json] [--config FILE] [--ca-file FILE] [--resolve HOST:PORT:ADDRESS] URL|HOST[:PORT]
 
         Performs a real TLS handshake (normal X.509 validation, then pinning on the chain
-        OpenSSL built and verified) and prints which pin matched at which depth, or why it
-        failed. Without --config the host gets system trust only.
+        OpenSSL built and verified) and prints which pin matched at which depth (0 is the leaf,
+        as openssl counts), or why it failed: on a pin mismatch the verified chain's keys and
+        the pins expected, on an untrusted chain the chain the server sent and the likely cause.
+        Without --config the host gets system trust only.
 
         OPTIONS:
           --config FILE    the pin configuration (JSON or property list)
         \(ConnectionOptions.help)
-          --json           print {"host","port","result","pinSet","match","verifiedChain","servedChain","error"}
+          --json           print {"schemaVersion":1,"host","port","result","pinSet","match","verifiedChain",
+                           "servedChain","error"} (docs/CLI.md)
           -h, --help       show this help
 
         EXIT CODES: 0 the connection is allowed (pin matched, or the host is not pinned, or its
@@ -45,6 +48,7 @@ struct CheckCommand: Command {
 
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
         let policy = try configPath.map { path throws(CommandFailure) in try loadPolicy(path) } ?? .systemTrustOnly
+        try connection.requireResolveCovers(target)
         if configPath != nil {
             // Loaded as an app loads it at run time; say what the ship-time gate would refuse.
             for problem in policy.configuration.validate() where problem.severity == .error {
@@ -64,10 +68,11 @@ struct CheckCommand: Command {
         client.shutdown()
         let pinSet = policy.pinSet(for: target.host)
         var document: [(key: String, value: JSONValue)] = [
+            ("schemaVersion", .int(1)),
             ("host", .string(HostName.normalize(target.host))), ("port", .int(target.port)),
             ("pinSet", .optionalString(pinSet?.name)),
         ]
-        var lines = ["\(HostName.normalize(target.host)):\(target.port)"]
+        var lines = ["\(TerminalText.escaped(HostName.normalize(target.host))):\(target.port)"]
         let code: ExitCode
         switch outcome {
         case .success(let report):
@@ -79,23 +84,41 @@ struct CheckCommand: Command {
                 ("servedChain", Self.chainJSON(report.servedChain, policy: policy, host: target.host)),
                 ("error", .null),
             ]
-            lines.append("  \(detail)")
-            lines.append("  verified chain (as OpenSSL built it):")
-            lines += Self.chainText(report.verifiedChain, policy: policy, host: target.host)
+            lines.append("  \(TerminalText.escaped(detail))")
+            if case .mismatch(let failure) = report.pinning {
+                lines += Self.mismatchBlocks(failure, policy: policy)
+            } else {
+                lines.append("  verified chain (as OpenSSL built it):")
+                lines += Self.chainText(report.verifiedChain, policy: policy, host: target.host)
+            }
         case .failure(let error):
             let mismatch = error.code == .pinMismatch
             code = mismatch ? .checkFailed : .network
             let chain = error.pinFailure?.verifiedChain ?? []
+            let served = ((try? Certificate.load(pem: error.servedChainPEM.joined())) ?? []).map(\.facts)
+            let hint = mismatch ? nil : Self.hint(for: error, served: served, caFile: connection.caFile)
             document += [
                 ("result", .string(mismatch ? "mismatch" : "error")), ("match", .null),
                 ("verifiedChain", Self.chainJSON(chain, policy: policy, host: target.host)),
-                ("servedChain", .array([])),
-                ("error", ["code": .string(error.code.rawValue), "message": .string(error.reason)]),
+                ("servedChain", Self.chainJSON(served, policy: policy, host: target.host)),
+                (
+                    "error",
+                    [
+                        "code": .string(error.code.rawValue), "message": .string(error.reason),
+                        "hint": .optionalString(hint),
+                    ]
+                ),
             ]
-            lines.append("  FAILED [\(error.code)] \(error.reason)")
-            if !chain.isEmpty {
-                lines.append("  verified chain (as OpenSSL built it):")
-                lines += Self.chainText(chain, policy: policy, host: target.host)
+            if let failure = error.pinFailure, mismatch {
+                lines.append("  FAILED [\(error.code)] certificate pinning failure")
+                lines += Self.mismatchBlocks(failure, policy: policy)
+            } else {
+                lines.append("  FAILED [\(error.code)] \(TerminalText.escaped(error.reason))")
+                if !served.isEmpty {
+                    lines.append("  served chain (as the server sent it, not trusted):")
+                    lines += Self.chainText(served, policy: policy, host: target.host)
+                }
+                if let hint { lines.append("  likely cause: \(hint)") }
             }
         }
         if json {
@@ -112,7 +135,8 @@ struct CheckCommand: Command {
             let label = match.label.map { " \"\($0)\"" } ?? ""
             return (
                 "matched",
-                "OK: pin \(match.pin.base64)\(label) of set \(match.setName) matched at depth \(match.depth)", .success
+                "OK: pin \(match.pin.base64)\(label) of set \(match.setName) matched at depth \(match.depth - 1)",
+                .success
             )
         case .unpinnedHost:
             return ("unpinned", "OK: not a pinned host; system trust accepted the chain", .success)
@@ -128,7 +152,8 @@ struct CheckCommand: Command {
     static func matchJSON(_ evaluation: PinEvaluation) -> JSONValue {
         guard case .matched(let match) = evaluation else { return .null }
         return [
-            "depth": .int(match.depth), "spkiSHA256": .string(match.pin.base64), "label": .optionalString(match.label),
+            "depth": .int(match.depth - 1), "spkiSHA256": .string(match.pin.base64),
+            "label": .optionalString(match.label),
             "pinSet": .string(match.setName),
         ]
     }
@@ -138,12 +163,20 @@ struct CheckCommand: Command {
         return .array(
             chain.enumerated().map { offset, facts in
                 [
-                    "index": .int(offset + 1), "subject": .string(facts.subject), "issuer": .string(facts.issuer),
+                    "index": .int(offset + 1), "depth": .int(offset),
+                    "position": .string(Self.position(offset, in: chain)),
+                    "subject": .string(facts.subject), "issuer": .string(facts.issuer),
                     "notAfter": .string(RFC3339.format(facts.notAfter)), "spkiSHA256": .string(facts.spki.base64),
                     "pinned": .bool(pins.contains(facts.spki)),
                 ]
             }
         )
+    }
+
+    /// "leaf", "intermediate" or "root" (self-issued), for a chain printed leaf first.
+    static func position(_ depth: Int, in chain: [CertificateFacts]) -> String {
+        if depth == 0 { return "leaf" }
+        return chain[depth].subject == chain[depth].issuer ? "root" : "intermediate"
     }
 
     static func chainText(_ chain: [CertificateFacts], policy: PinPolicy, host: String) -> [String] {
@@ -152,10 +185,52 @@ struct CheckCommand: Command {
             let pinned =
                 set.map {
                     $0.pins.contains(facts.spki)
-                        ? "  <- pinned" + ($0.labels[facts.spki].map { " \"\($0)\"" } ?? "") : ""
+                        ? "  <- pinned" + ($0.labels[facts.spki].map { " \"\(TerminalText.escaped($0))\"" } ?? "") : ""
                 } ?? ""
-            return "    [\(offset + 1)] \(facts.subject)  \(facts.spki.base64)\(pinned)"
+            let position = Self.position(offset, in: chain).padding(toLength: 12, withPad: " ", startingAt: 0)
+            return
+                "    \(offset) \(position) sha256/\(facts.spki.base64)  \(TerminalText.escaped(facts.subject))\(pinned)"
         }
+    }
+
+    /// The two blocks OkHttp prints on a pin failure: the verified chain with each key (and
+    /// which other pin set of the configuration would match it), then the pins expected.
+    static func mismatchBlocks(_ failure: PinFailure, policy: PinPolicy) -> [String] {
+        var lines = ["  Peer certificate chain (verified by OpenSSL):"]
+        for (depth, facts) in failure.verifiedChain.enumerated() {
+            let others = policy.configuration.pinSets.filter { set in
+                set.name != failure.setName && set.pins.contains { (try? SPKIPin(parsing: $0.sha256)) == facts.spki }
+            }
+            let position = Self.position(depth, in: failure.verifiedChain).padding(
+                toLength: 12, withPad: " ", startingAt: 0)
+            let note = others.isEmpty ? "" : "  (matches pin set \(others.map(\.name).joined(separator: ", ")))"
+            lines.append(
+                "    \(depth) \(position) sha256/\(facts.spki.base64)  \(TerminalText.escaped(facts.subject))\(TerminalText.escaped(note))"
+            )
+        }
+        let set = policy.pinSet(for: failure.host)
+        lines.append(
+            "  Pinned for \(TerminalText.escaped(failure.host)) (pin set \(TerminalText.escaped(failure.setName))):")
+        for pin in failure.expectedPins {
+            let label = set?.labels[pin].map { "  \"\(TerminalText.escaped($0))\"" } ?? ""
+            lines.append("    sha256/\(pin.base64)\(label)")
+        }
+        return lines
+    }
+
+    /// What is likely wrong with a chain system trust refused.
+    static func hint(for error: TransportError, served: [CertificateFacts], caFile: String?) -> String? {
+        guard [.untrustedCertificate, .tlsHandshake].contains(error.code), let leaf = served.first else { return nil }
+        let last = served[served.count - 1]
+        if served.count == 1 && leaf.subject != leaf.issuer {
+            return "the server sent only its leaf: it is missing its intermediate certificate (fix the server's chain)"
+        }
+        if last.subject == last.issuer || served.count > 1 {
+            return caFile == nil
+                ? "the chain ends at a CA this machine does not trust: a private or staging CA? pass its root with --ca-file FILE"
+                : "the chain does not lead to a certificate of --ca-file: check that the file holds this chain's root"
+        }
+        return nil
     }
 }
 

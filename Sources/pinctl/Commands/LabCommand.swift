@@ -9,7 +9,7 @@ struct LabCommand: Command {
     static let name = "lab"
     static let abstract = "Run the pinned-app story on loopback lab servers and print what happened."
     static let help = """
-        USAGE: pinctl lab [--json] [--keep DIR]
+        USAGE: pinctl lab [--json] [--keep DIR] [--report FILE.html] [--serve]
 
         Builds a PKI (a root, an issuing CA, a backup key) and a rogue CA that the trust store
         also accepts, starts TLS servers on 127.0.0.1, and drives the real client through:
@@ -21,17 +21,27 @@ struct LabCommand: Command {
 
         OPTIONS:
           --json           print {"rows":[{"scenario","expected","happened","ok"}],"passed","seconds"}
-          --keep DIR       write the lab's PKI, configuration and state to DIR (must not exist)
+          --keep DIR       keep everything needed to reproduce each row by hand in DIR (must not
+                           exist): chains, keys, the configuration, releases file, trust store,
+                           kill-switch document and public key, and DIR/README with the commands
+          --report FILE    write a self-contained HTML report (each scenario, the served and
+                           verified chains with pins marked, the outcome, the real error message)
+          --serve          afterwards, leave one loopback server per served chain running and
+                           print the pinctl check command for each; Ctrl-C stops them
 
         EXIT CODES: 0 every row as expected; 1 a row was not; 2 usage error.
         """
 
     var json: Bool
     var keep: String?
+    var report: String?
+    var serve: Bool
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         json = try arguments.flag("--json")
         keep = try arguments.value("--keep")
+        report = try arguments.value("--report")
+        serve = try arguments.flag("--serve")
         if let extra = try arguments.positionals().first { throw UsageError("unexpected argument \(extra)") }
     }
 
@@ -50,9 +60,12 @@ struct LabCommand: Command {
                 return .failure(LabError("\(error)"))
             }
         }
-        if keep == nil { try? FileManager.default.removeItem(atPath: directory) }
+        defer { if keep == nil { try? FileManager.default.removeItem(atPath: directory) } }
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if case .success(let rows) = rows {
+            try keepAndReport(rows, directory: directory, seconds: seconds, console)
+        }
         switch rows {
         case .failure(let error):
             throw CommandFailure(.checkFailed, "the lab could not run: \(error)")
@@ -60,6 +73,7 @@ struct LabCommand: Command {
             let passed = rows.allSatisfy(\.ok)
             if json {
                 let document: JSONValue = [
+                    "schemaVersion": .int(1),
                     "rows": .array(
                         rows.map {
                             [
@@ -86,7 +100,41 @@ struct LabCommand: Command {
                         format: "\n%@: %d of %d scenarios as expected, in %.1f s", passed ? "PASSED" : "FAILED",
                         rows.filter(\.ok).count, rows.count, seconds))
             }
+            if serve {
+                do {
+                    try LabServe.run(rows: rows, directory: keep ?? directory, console: console)
+                } catch {
+                    throw CommandFailure(.network, "the lab servers could not start: \(error)")
+                }
+            }
             return passed ? .success : .checkFailed
+        }
+    }
+
+    private func keepAndReport(
+        _ rows: [LabStory.Row], directory: String, seconds: Double, _ console: Console
+    ) throws(CommandFailure) {
+        if keep != nil || serve {
+            do {
+                let readme = try LabKeep.write(rows: rows, to: directory)
+                try readme.write(
+                    toFile: (directory as NSString).appendingPathComponent("README"), atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure(.usage, "cannot write the lab files in \(directory): \(error)")
+            }
+        }
+        if let report {
+            // The pins the lab app shipped, to mark them in every chain of the report.
+            let shipped = try? PinConfiguration.load(
+                contentsOf: (directory as NSString).appendingPathComponent("pinkit.json"))
+            var pins: [SPKIPin: String] = [:]
+            for pin in shipped?.pinSets.flatMap(\.pins) ?? [] {
+                if let parsed = try? SPKIPin(parsing: pin.sha256) { pins[parsed] = pin.label ?? pin.role.rawValue }
+            }
+            let page = LabReport.html(rows: rows, pins: pins, seconds: seconds)
+            guard FileManager.default.createFile(atPath: report, contents: Data(page.utf8)) else {
+                throw CommandFailure(.usage, "cannot write \(report)")
+            }
         }
     }
 }
@@ -98,6 +146,8 @@ struct LabStory {
         var expected: String
         var happened: String
         var ok: Bool
+        /// What the row's servers served and what the client saw, for --keep, --serve and --report.
+        var evidence: [LabEvidence] = []
     }
 
     let directory: String
@@ -129,6 +179,8 @@ struct LabStory {
              "reporting": {"url": "https://api.example.com/v1/pin-failures"}}
             """
         try configurationText.write(toFile: path("pinkit.json"), atomically: true, encoding: .utf8)
+        try #"{"releases": [{"version": "1.0", "configuration": "pinkit.json", "installedShare": 1}]}"#.write(
+            toFile: path("releases.json"), atomically: true, encoding: .utf8)
         let configuration = try PinConfiguration.parse(Data(configurationText.utf8))
         let policy = try PinPolicy(configuration)
         let history = ReleaseHistory(releases: [
@@ -147,11 +199,22 @@ struct LabStory {
             }
         }
         var rows: [Row] = []
+        var pending: [LabEvidence] = []
+        /// Appends a row with the evidence gathered since the previous one.
+        func append(_ row: Row) {
+            var row = row
+            row.evidence = pending
+            pending = []
+            rows.append(row)
+        }
+        let trustStore = CertificatePathBuilder(
+            trustStore: [pki.root.certificate, rogue.root.certificate, newCA.root.certificate])
 
         /// Serves `identity` for api.example.com and returns how a pinned client under `policy` fares.
-        func connect(_ identity: LabIdentity, policy: PinPolicy, host: String = "api.example.com") async throws -> (
-            Bool, String
-        ) {
+        func connect(
+            _ identity: LabIdentity, policy: PinPolicy, host: String = "api.example.com",
+            unpinnedBecause: String = "not a pinned host", configurationFile: String? = "pinkit.json"
+        ) async throws -> (Bool, String) {
             let server = try LabTLSServer(identity: identity) { _ in .text("ok") }
             defer { server.stop() }
             var settings = PinnedHTTPClient.Configuration.pinned(policy)
@@ -161,27 +224,36 @@ struct LabStory {
             settings.reuseConnections = false
             let client = try PinnedHTTPClient(settings)
             defer { client.shutdown() }
+            var evidence = LabEvidence(
+                identity: identity, host: host, configurationFile: configurationFile, verifiedChain: [], message: nil)
+            defer { pending.append(evidence) }
             do {
                 let response = try await client.send(HTTPRequest(url: URL(string: server.url(host: host))!))
+                evidence.verifiedChain =
+                    (try? await client.handshake(host: host, port: Int(server.port)))?.verifiedChain ?? []
                 switch response.pinning {
                 case .matched(let match)?:
-                    return (true, "connected; pin \"\(match.label ?? "?")\" matched at depth \(match.depth)")
-                case .unpinnedHost?: return (true, "connected under system trust (not a pinned host)")
+                    return (true, "connected; pin \"\(match.label ?? "?")\" matched at depth \(match.depth - 1)")
+                case .unpinnedHost?: return (true, "connected under system trust (\(unpinnedBecause))")
                 default: return (true, "connected")
                 }
             } catch {
+                evidence.verifiedChain = error.pinFailure?.verifiedChain ?? []
+                evidence.message = error.pinFailure.map { "\($0)" } ?? error.reason
                 return (false, "refused: \(error.code)")
             }
         }
+        /// rotation-check as devices would run it: every path to a root of the lab's store.
         func check(_ chain: [Certificate]) -> RotationCheck {
-            RotationCheck(
-                history: history, chain: chain.map(\.facts) + [pki.root.certificate.facts], host: "api.example.com")
+            pending.append(LabEvidence(rotationChain: chain))
+            return RotationCheck(
+                history: history, paths: trustStore.paths(for: chain).paths.map(\.facts), host: "api.example.com")
         }
 
         // 1. Normal connection.
         let normal = try pki.leaf(["api.example.com"])
         var (connected, detail) = try await connect(normal, policy: policy)
-        rows.append(
+        append(
             Row(
                 scenario: "normal connection", expected: "connects, issuing CA pin matches", happened: detail,
                 ok: connected && detail.contains("Lab Issuing CA")))
@@ -190,7 +262,7 @@ struct LabStory {
         let renewed = try pki.leaf(["api.example.com"])
         let renewalCheck = check(renewed.chain)
         (connected, detail) = try await connect(renewed, policy: policy)
-        rows.append(
+        append(
             Row(
                 scenario: "leaf renewed (fresh key)", expected: "rotation-check safe, connects",
                 happened: "rotation-check \(renewalCheck.isSafe ? "safe" : "UNSAFE"); \(detail)",
@@ -201,7 +273,7 @@ struct LabStory {
         let rotated = try pki.leaf(["api.example.com"], issuer: backupCA)
         let rotationCheck = check(rotated.chain)
         (connected, detail) = try await connect(rotated, policy: policy)
-        rows.append(
+        append(
             Row(
                 scenario: "rotation to the backup key", expected: "rotation-check safe, connects via backup",
                 happened: "rotation-check \(rotationCheck.isSafe ? "safe" : "UNSAFE"); \(detail)",
@@ -209,10 +281,9 @@ struct LabStory {
 
         // 4. A CA change with no backup: caught beforehand, bricking if shipped.
         let moved = try newCA.leaf(["api.example.com"])
-        let movedCheck = RotationCheck(
-            history: history, chain: (moved.chain + [newCA.root.certificate]).map(\.facts), host: "api.example.com")
+        let movedCheck = check(moved.chain)
         (connected, detail) = try await connect(moved, policy: policy)
-        rows.append(
+        append(
             Row(
                 scenario: "CA change without a backup", expected: "rotation-check unsafe; installs bricked",
                 happened:
@@ -221,7 +292,7 @@ struct LabStory {
 
         // 5. A rogue CA the store trusts.
         (connected, detail) = try await connect(try rogue.leaf(["api.example.com"]), policy: policy)
-        rows.append(
+        append(
             Row(
                 scenario: "rogue CA trusted by the store", expected: "blocked (pin mismatch)", happened: detail,
                 ok: !connected && detail.contains("pin-mismatch")))
@@ -229,7 +300,7 @@ struct LabStory {
         // 6. A rogue chain that appends the pinned intermediate.
         (connected, detail) = try await connect(
             try rogue.leaf(["api.example.com"]).appending([pki.intermediate.certificate]), policy: policy)
-        rows.append(
+        append(
             Row(
                 scenario: "rogue chain + pinned intermediate", expected: "blocked (verified chain checked)",
                 happened: detail, ok: !connected && detail.contains("pin-mismatch")))
@@ -237,7 +308,7 @@ struct LabStory {
         // 7. A self-hosted server: not pinned, system trust.
         (connected, detail) = try await connect(
             try rogue.leaf(["health.self-hosted.example.net"]), policy: policy, host: "health.self-hosted.example.net")
-        rows.append(
+        append(
             Row(
                 scenario: "self-hosted server", expected: "connects under system trust", happened: detail,
                 ok: connected && detail.contains("system trust")))
@@ -268,19 +339,24 @@ struct LabStory {
             signatures: [(keyID, "Ed25519", { try killSwitchKey.sign($0) })]
         )
         documentBox.withLock { $0 = .json(document) }
+        try document.write(toFile: path("kill-switch-document.json"), atomically: true, encoding: .utf8)
+        try killSwitchKey.publicKeyPEM.write(toFile: path("kill-switch.pub"), atomically: true, encoding: .utf8)
         await controller.refresh()
-        (connected, detail) = try await connect(try rogue.leaf(["api.example.com"]), policy: effective.withLock { $0 })
+        pending.append(LabEvidence(killSwitchDocument: "kill-switch-document.json", publicKey: "kill-switch.pub"))
+        (connected, detail) = try await connect(
+            try rogue.leaf(["api.example.com"]), policy: effective.withLock { $0 },
+            unpinnedBecause: "pinning off by kill switch", configurationFile: nil)
         let audited =
             (try? String(contentsOfFile: audit.path, encoding: .utf8))?.contains("\"type\":\"kill-switch-changed\"")
             ?? false
-        rows.append(
+        append(
             Row(
                 scenario: "signed kill-switch \"off\"", expected: "pinning off for its scope, audited",
                 happened: "\(detail); audited: \(audited)", ok: connected && audited))
         clock.advance(2 * 3600)
         await controller.refresh()
         (connected, detail) = try await connect(try rogue.leaf(["api.example.com"]), policy: effective.withLock { $0 })
-        rows.append(
+        append(
             Row(
                 scenario: "kill-switch \"off\" expires", expected: "pinning back on", happened: detail,
                 ok: !connected && detail.contains("pin-mismatch")))
@@ -309,7 +385,7 @@ struct LabStory {
             ).body
         }
         let sent = received.withLock { $0 }
-        rows.append(
+        append(
             Row(
                 scenario: "pin failures uploaded at next connect", expected: "queued reports sent, store emptied",
                 happened: "\(queued) queued, \(sent) uploaded, \(reporter.store.entries.count) left",
@@ -324,7 +400,7 @@ struct LabStory {
         let sensible =
             deadlines.keys.filter { $0.role == .active }.allSatisfy { ($0.deadline ?? .distantPast) > Date() }
             && deadlines.keys.first { $0.role == .backup }?.deadline == nil
-        rows.append(
+        append(
             Row(
                 scenario: "deadlines for the lab chain", expected: "per-key deadlines, backup not yet issued",
                 happened: summary.joined(separator: ", "), ok: sensible))

@@ -43,7 +43,7 @@ struct RedactCommand: Command {
         var pending: [UInt8] = []
         var output: [UInt8] = []
         func flush() {
-            FileHandle.standardOutput.write(Data(output))
+            StandardOutput.write(output)
             output.removeAll(keepingCapacity: true)
         }
         while true {

@@ -13,7 +13,7 @@ struct ReportsCommand: Command {
         reports were dropped to stay within the store's limits.
 
         OPTIONS:
-          --json           print {"reports":[…],"dropped-reports":N}
+          --json           print {"schemaVersion":1,"reports":[…],"dropped-reports":N}
           -h, --help       show this help
 
         EXIT CODES: 0 shown; 2 usage error (including no store in DIR).
@@ -47,13 +47,16 @@ struct ReportsCommand: Command {
                 return .object(members)
             }
             console.out(
-                JSONValue.object([("reports", .array(reports)), ("dropped-reports", .int(snapshot.dropped))])
-                    .serialized(pretty: true))
+                JSONValue.object([
+                    ("schemaVersion", .int(1)), ("reports", .array(reports)),
+                    ("dropped-reports", .int(snapshot.dropped)),
+                ])
+                .serialized(pretty: true))
         } else {
             for entry in snapshot.entries {
                 let event = entry.report.event
                 console.out(
-                    "\(RFC3339.format(entry.firstSeen))  \(event.hostname):\(event.port)  ×\(entry.count)  \(event.mode.rawValue)  app \(entry.report.appVersion)\n    \(event.reason)"
+                    "\(RFC3339.format(entry.firstSeen))  \(TerminalText.escaped(event.hostname)):\(event.port)  ×\(entry.count)  \(event.mode.rawValue)  app \(TerminalText.escaped(entry.report.appVersion))\n    \(TerminalText.escaped(event.reason))"
                 )
             }
             console.out("\(snapshot.entries.count) report(s) waiting, \(snapshot.dropped) dropped")

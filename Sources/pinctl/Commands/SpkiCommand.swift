@@ -11,7 +11,9 @@ struct SpkiCommand: Command {
         USAGE: pinctl spki [--json] [--config FILE] --pem FILE...
                pinctl spki [--json] [--config FILE] [--ca-file FILE] [--resolve HOST:PORT:ADDRESS] HOST[:PORT]
 
-        Lists every certificate in order (index 1 is the leaf when the input is a chain):
+        Lists every certificate in order, numbered like openssl (depth 0 is the leaf; the
+        depth restarts with each file) and named leaf, intermediate or root; the leaf is marked
+        "do not pin" (its key rotates with every renewal):
         subject and issuer (RFC 2253, as `openssl x509 -nameopt RFC2253` prints them),
         notBefore and notAfter (UTC), key type and size, and the SPKI SHA-256 pin (base64,
         identical to the openssl pipeline). With --config, also which pin set and label pin
@@ -22,7 +24,8 @@ struct SpkiCommand: Command {
           --pem FILE...    PEM (one or more certificates, text around them allowed) or DER files
           --config FILE    a pin configuration (JSON or property list) to mark pinned keys
         \(ConnectionOptions.help)
-          --json           print {"certificates":[{"index",...,"spkiSHA256","pinnedBy"}]}
+          --json           print {"schemaVersion":1,"certificates":[{"index","depth","position",
+                           "doNotPin",...,"spkiSHA256","pinnedBy"}]} (docs/CLI.md)
           -h, --help       show this help
 
         EXIT CODES: 0 listed; 1 a file holds no readable certificate or the configuration is
@@ -71,14 +74,26 @@ struct SpkiCommand: Command {
         let configuration = try configPath.map { path throws(CommandFailure) in try loadConfiguration(path) }
         var rows: [JSONValue] = []
         var text: [String] = []
+        var depth = 0
         for (offset, entry) in certificates.enumerated() {
+            // Depth restarts with each file (each is a chain of its own, leaf first).
+            if offset > 0 && certificates[offset - 1].path != entry.path { depth = 0 }
+            defer { depth += 1 }
             let certificate = entry.certificate
+            let isLast = offset + 1 == certificates.count || certificates[offset + 1].path != entry.path
+            let position =
+                certificate.isSelfIssued
+                ? "root" : depth == 0 ? "leaf" : isLast ? "intermediate (its root is not in the file)" : "intermediate"
+            let positionCode = position.hasPrefix("intermediate") ? "intermediate" : position
             let pinnedBy = configuration.map { pinners(of: certificate.spkiSHA256, in: $0) }
             let key =
                 certificate.curve.map { "\(certificate.keyType) \($0)" }
                 ?? "\(certificate.keyType) \(certificate.keyBits)"
             rows.append([
                 "index": .int(offset + 1),
+                "depth": .int(depth),
+                "position": .string(positionCode),
+                "doNotPin": .bool(positionCode == "leaf"),
                 "source": .string(entry.path),
                 "subject": .string(certificate.subject),
                 "issuer": .string(certificate.issuer),
@@ -91,23 +106,29 @@ struct SpkiCommand: Command {
                 "pinnedBy": pinnedBy.map { .array($0.map(\.json)) } ?? .null,
             ])
             var lines = [
-                "[\(offset + 1)] \(certificate.subject)",
-                "    issuer:      \(certificate.issuer)",
+                "[\(depth) \(position)] \(TerminalText.escaped(certificate.subject))",
+                "    issuer:      \(TerminalText.escaped(certificate.issuer))",
                 "    notBefore:   \(RFC3339.format(certificate.notBefore))",
                 "    notAfter:    \(RFC3339.format(certificate.notAfter))",
                 "    key:         \(key)",
                 "    SPKI SHA-256: \(certificate.spkiSHA256.base64)",
             ]
+            if positionCode == "leaf" {
+                lines.append(
+                    "    do not pin:  the leaf (its key rotates with every renewal); pin an intermediate or root")
+            }
             if let pinnedBy {
                 lines.append(
                     "    pinned by:   "
-                        + (pinnedBy.isEmpty ? "(not pinned)" : pinnedBy.map(\.text).joined(separator: "; "))
+                        + (pinnedBy.isEmpty
+                            ? "(not pinned)" : TerminalText.escaped(pinnedBy.map(\.text).joined(separator: "; ")))
                 )
             }
             text.append(lines.joined(separator: "\n"))
         }
         if json {
-            console.out(JSONValue.object([("certificates", .array(rows))]).serialized(pretty: true))
+            console.out(
+                JSONValue.object([("schemaVersion", .int(1)), ("certificates", .array(rows))]).serialized(pretty: true))
         } else {
             console.out(text.joined(separator: "\n"))
         }
@@ -116,6 +137,7 @@ struct SpkiCommand: Command {
 
     /// The chain a live host sends, captured during the handshake whether or not it is trusted.
     private func liveChain(_ target: HostTarget) throws(CommandFailure) -> [Certificate] {
+        try connection.requireResolveCovers(target)
         let client = try connection.client(.systemTrustOnly)
         defer { client.shutdown() }
         let outcome = runBlocking { () -> Result<[String], TransportError> in
@@ -158,8 +180,15 @@ struct SpkiCommand: Command {
 
 /// A path the user named must exist; otherwise it is a usage error (exit 2).
 func requireReadable(_ path: String) throws(CommandFailure) {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw CommandFailure(.usage, "cannot read \(path): no such file")
+    }
+    guard !isDirectory.boolValue else {
+        throw CommandFailure(.usage, "cannot read \(path): it is a directory, expected a file")
+    }
     guard FileManager.default.isReadableFile(atPath: path) else {
-        throw CommandFailure(.usage, "cannot read \(path): no such file or not readable")
+        throw CommandFailure(.usage, "cannot read \(path): permission denied")
     }
 }
 

@@ -19,11 +19,16 @@ struct ValidateCommand: Command {
           --production     the release gate (meetsProductionPinPolicy): warnings fail too
           --chain FILE     PEM or DER chain, leaf first, the configuration must work with
           --now DATE       reference time for expiry rules (RFC 3339; default: now)
-          --json           print {"valid","production","errorCount","warningCount","problems":[...]}
+          --json           print {"schemaVersion":1,"valid","production","errorCount","warningCount",
+                           "noteCount","problems":[...]} (see docs/CLI.md)
           -h, --help       show this help
 
-        EXIT CODES: 0 no error (and, with --production, no warning); 1 a problem was found,
-        including a malformed file (with its line and column); 2 usage error.
+        A configuration that declares no pinning ({} or empty HLPinnedHosts/HLPinnedSPKIHashes)
+        is the operator-neutral build: valid, also with --production, with a note.
+
+        EXIT CODES: 0 no error (and, with --production, no warning; notes never fail); 1 a
+        problem was found, including a malformed file (with its line and column); 2 usage error
+        (including a missing file, a directory or an unreadable file).
         """
 
     var json: Bool
@@ -92,14 +97,17 @@ struct ValidateCommand: Command {
                 : error.problems
         }
         let errors = problems.filter { $0.severity == .error }.count
-        let warnings = problems.count - errors
+        let warnings = problems.filter { $0.severity == .warning }.count
+        let notes = problems.count - errors - warnings
         let passed = errors == 0 && (!production || warnings == 0)
         if json {
             let document: JSONValue = [
+                "schemaVersion": .int(1),
                 "valid": .bool(passed),
                 "production": .bool(production),
                 "errorCount": .int(errors),
                 "warningCount": .int(warnings),
+                "noteCount": .int(notes),
                 "problems": .array(
                     problems.map {
                         [
@@ -113,10 +121,11 @@ struct ValidateCommand: Command {
             ]
             console.out(document.serialized(pretty: true))
         } else {
-            for problem in problems { console.out(problem.description) }
+            for problem in problems { console.out(TerminalText.escaped(problem.description)) }
             let gate = production ? "production policy" : "configuration"
+            let noteText = notes == 0 ? "" : ", \(notes) note\(notes == 1 ? "" : "s")"
             console.out(
-                "\(configPath): \(passed ? "OK" : "FAILED") — \(gate), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+                "\(TerminalText.escaped(configPath)): \(passed ? "OK" : "FAILED") — \(gate), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\(noteText)"
             )
         }
         return passed ? .success : .checkFailed
