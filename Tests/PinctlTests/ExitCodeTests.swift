@@ -29,7 +29,7 @@ struct ExitCodeTests {
         Case(template: ["validate", "--production", "--json", "@"], expected: [.empty: 1, .garbage: 1]),
         Case(template: ["check", "127.0.0.1:9", "--config", "@"], expected: [.empty: 1, .garbage: 1]),
         Case(template: ["redact", "@"], expected: [.empty: 0, .garbage: 0]),
-        Case(template: ["audit", "verify", "@"], expected: [.empty: 0, .garbage: 1]),
+        Case(template: ["audit", "verify", "@"], expected: [.empty: 1, .garbage: 1]),  // empty: nothing to vouch for
         Case(template: ["audit", "show", "@"], expected: [.empty: 0, .garbage: 1]),
         Case(template: ["reports", "show", "@"], expected: [.empty: 2, .garbage: 2, .directory: 2]),
         Case(template: ["killswitch", "show", "@"], expected: [.empty: 1, .garbage: 1]),
