@@ -88,14 +88,17 @@ public actor APIClient {
         }
         let tokens: TokenAnswer = try await exchange(
             configuration.tokenPath, Body(username: username, password: password))
-        await configuration.credentials.save(Tokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
+        try await configuration.credentials.saveTokens(
+            Tokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
         configuration.auditLog?.record(.login(method: "password"))
         logger.info("logged in")
     }
 
     /// Clears the tokens, records it and tells the app.
-    public func logout(reason: String = "user") async {
-        await configuration.credentials.clear()
+    /// - Throws: ``APIError`` `credential-store-unavailable` when the tokens could not be removed
+    ///   (a locked keyring): nothing is recorded and the app is not told it is logged out.
+    public func logout(reason: String = "user") async throws(APIError) {
+        try await configuration.credentials.clearTokens()
         refreshing = nil
         configuration.auditLog?.record(.logout(reason: reason))
         logger.notice("logged out: \(reason)")
@@ -128,22 +131,24 @@ public actor APIClient {
     }
 
     /// One refresh for everyone who met a 401 with `staleToken`; nil means logged out.
-    private func refreshedTokens(after staleToken: String) async -> Tokens? {
-        if let current = await configuration.credentials.load(), current.accessToken != staleToken { return current }
+    private func refreshedTokens(after staleToken: String) async throws(APIError) -> Tokens? {
+        if let current = try await configuration.credentials.loadTokens(), current.accessToken != staleToken {
+            return current
+        }
         if refreshing == nil {
             let credentials = configuration.credentials
             refreshing = Task { () -> Result<Tokens, APIError> in
-                guard let old = await credentials.load() else {
-                    return .failure(APIError(.unauthenticated, "not logged in"))
-                }
                 do throws(APIError) {
+                    guard let old = try await credentials.loadTokens() else {
+                        return .failure(APIError(.unauthenticated, "not logged in"))
+                    }
                     struct Body: Encodable { let refreshToken: String }
                     let answer = try await self.exchange(
                         self.configuration.refreshPath, Body(refreshToken: old.refreshToken))
                     let tokens = Tokens(accessToken: answer.accessToken, refreshToken: answer.refreshToken)
                     // Saved before the task completes: anyone arriving later sees the new token
                     // and never starts a second refresh with a spent refresh token.
-                    await credentials.save(tokens)
+                    try await credentials.saveTokens(tokens)
                     return .success(tokens)
                 } catch {
                     return .failure(error)
@@ -159,7 +164,7 @@ public actor APIClient {
                 configuration.auditLog?.record(.tokenRotated)
                 logger.info("access token refreshed")
             case .failure(let error):
-                await logout(reason: "refresh failed: \(error.code)")
+                try? await logout(reason: "refresh failed: \(error.code)")
             }
         }
         if case .success(let tokens) = result { return tokens }
@@ -221,7 +226,7 @@ public actor APIClient {
     public struct Empty: Codable, Sendable { public init() {} }
 
     private func authorized(_ method: String, _ path: String, body: [UInt8]?) async throws(APIError) -> HTTPResponse {
-        guard let tokens = await configuration.credentials.load() else {
+        guard let tokens = try await configuration.credentials.loadTokens() else {
             throw APIError(.unauthenticated, "not logged in")
         }
         var headers: HTTPHeaders = ["Accept": "application/json"]
@@ -233,13 +238,13 @@ public actor APIClient {
         let first = try await perform(request)
         guard first.status == 401 else { return first }
         logger.info("\(method) \(path) answered 401; refreshing once")
-        guard let fresh = await refreshedTokens(after: tokens.accessToken) else {
+        guard let fresh = try await refreshedTokens(after: tokens.accessToken) else {
             throw APIError(.unauthenticated, "re-authentication failed; logged out", status: 401)
         }
         request.headers.set("Authorization", "Bearer \(fresh.accessToken)")
         let second = try await perform(request)
         if second.status == 401 {
-            await logout(reason: "second 401")
+            try? await logout(reason: "second 401")
             throw APIError(.unauthenticated, "still unauthorised after re-authentication; logged out", status: 401)
         }
         return second
@@ -313,13 +318,20 @@ public actor APIClient {
         }
     }
 
-    /// Switches to another server: records it, and signs out (tokens belong to a server).
-    public func switchServer(to baseURL: URL) async {
+    /// Switches to another server: clears the old server's tokens (tokens belong to a server),
+    /// tells the credential store (which persists the new server), and records it.
+    /// - Throws: ``APIError`` `credential-store-unavailable`; the server is then not switched.
+    public func switchServer(to baseURL: URL) async throws(APIError) {
+        try await configuration.credentials.clearTokens()
+        do {
+            try await configuration.credentials.serverChanged(to: baseURL)
+        } catch {
+            throw APIError(error)
+        }
         let from = configuration.baseURL.host
         configuration.baseURL = baseURL
         configuration.auditLog?.record(.serverChanged(fromHost: from, toHost: baseURL.host ?? ""))
         logger.notice("server changed to \(baseURL.absoluteString)")
-        await configuration.credentials.clear()
     }
 
     /// Applies a new effective policy (the kill switch): new sessions, so no old connection or

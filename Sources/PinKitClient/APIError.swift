@@ -20,6 +20,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         public static let encoding = Code(rawValue: "encoding")
         /// Not logged in, or logged out after a failed re-authentication.
         public static let unauthenticated = Code(rawValue: "unauthenticated")
+        /// The credential store (the keyring) cannot be used; the message says what to do.
+        public static let credentialStoreUnavailable = Code(rawValue: "credential-store-unavailable")
+        /// The credential store answered with an error or holds an unreadable item.
+        public static let credentialStoreFailed = Code(rawValue: "credential-store-failed")
     }
 
     public var code: Code
