@@ -15,6 +15,6 @@ extension CredentialStore {
 
 extension APIError {
     init(_ error: CredentialStoreError) {
-        self.init(Code(rawValue: error.code.rawValue), error.description)
+        self.init(Code(rawValue: error.code.rawValue), "\(error.reason). \(error.remedy)")
     }
 }

@@ -6,9 +6,9 @@
 //   clear URL ACCOUNT                    count URL ACCOUNT (token items, locked or not)
 //   switch URL ACCOUNT NEW-URL           restore DEFAULT-URL ACCOUNT (prints the server)
 //   concurrent-saves URL ACCOUNT N       N tasks save (access-i, refresh-i) at once
-//   api-session URL ACCOUNT CA-FILE RESOLVE CONFIG LOG-FILE PASSWORD
-//       login, two GETs of /v1/profile (the lab server makes the second one refresh), logout;
-//       logs to LOG-FILE and standard error
+//   api-session URL ACCOUNT CA-FILE RESOLVE CONFIG LOG-FILE PASSWORD STEPS
+//       an APIClient on the store runs STEPS (comma-separated: login, get = GET /v1/profile,
+//       logout); it logs to LOG-FILE and standard error
 //
 // Exit 0 on success; 1 with "CODE: message" on stderr; 2 on bad usage.
 import Foundation
@@ -57,9 +57,9 @@ do {
             }
             try await group.waitForAll()
         }
-    case ("api-session", 8):
-        let (caFile, resolve, config, logFile, password) = (
-            arguments[3], arguments[4], arguments[5], arguments[6], arguments[7]
+    case ("api-session", 9):
+        let (caFile, resolve, config, logFile, password, steps) = (
+            arguments[3], arguments[4], arguments[5], arguments[6], arguments[7], arguments[8]
         )
         var configuration = APIClient.Configuration(
             baseURL: url, policy: try PinPolicy(PinConfiguration.load(contentsOf: config)), credentials: store)
@@ -72,10 +72,14 @@ do {
             configuration: .development(sinks: [.standardError, try .jsonLinesFile(path: logFile)]))
         let api = try APIClient(configuration)
         do {
-            try await api.login(username: "ada", password: password)
-            _ = try await api.get("/v1/profile", as: Profile.self)
-            _ = try await api.get("/v1/profile", as: Profile.self)
-            try await api.logout()
+            for step in steps.split(separator: ",") {
+                switch step {
+                case "login": try await api.login(username: "ada", password: password)
+                case "get": _ = try await api.get("/v1/profile", as: Profile.self)
+                case "logout": try await api.logout()
+                default: fail("unknown step \(step)", status: 2)
+                }
+            }
         } catch {
             fail("\(error.code): \(error.message)", status: 1)
         }
