@@ -134,7 +134,8 @@ public final class SecretServiceCredentialStore: CredentialStore {
     private func tokenItem() -> Item { Item(kind: .tokens, server: Self.serverKey(server), account: account) }
 
     private func lookup(_ item: Item) async throws(CredentialStoreError) -> String? {
-        try await run { () -> Result<String?, CredentialStoreError> in
+        try Self.checkAttributes(item)
+        return try await run { () -> Result<String?, CredentialStoreError> in
             var secret: UnsafeMutablePointer<CChar>?
             var message: UnsafeMutablePointer<CChar>?
             let status = pinkit_secret_lookup(item.kind.rawValue, item.server, item.account, &secret, &message)
@@ -145,6 +146,8 @@ public final class SecretServiceCredentialStore: CredentialStore {
     }
 
     private func store(_ item: Item, label: String, secret: String) async throws(CredentialStoreError) {
+        try Self.checkAttributes(item)
+        // JSON escapes a NUL in a token; a server URL with one is refused by URL already.
         try await run { () -> Result<Void, CredentialStoreError> in
             var message: UnsafeMutablePointer<CChar>?
             let status = pinkit_secret_store(
@@ -154,11 +157,22 @@ public final class SecretServiceCredentialStore: CredentialStore {
     }
 
     private func remove(_ item: Item) async throws(CredentialStoreError) -> Int {
-        try await run { () -> Result<Int, CredentialStoreError> in
+        try Self.checkAttributes(item)
+        return try await run { () -> Result<Int, CredentialStoreError> in
             var count: Int32 = 0
             var message: UnsafeMutablePointer<CChar>?
             let status = pinkit_secret_clear(item.kind.rawValue, item.server, item.account, &count, &message)
             return Self.check(status, message).map { Int(count) }
+        }
+    }
+
+    /// Attributes cross into C as NUL-terminated strings: an account "a\0b" would silently be
+    /// the item of account "a".
+    private static func checkAttributes(_ item: Item) throws(CredentialStoreError) {
+        guard !item.account.utf8.contains(0), !(item.server ?? "").utf8.contains(0) else {
+            throw CredentialStoreError(
+                .failed, "the account or server name contains a NUL byte",
+                remedy: "Use an account name without NUL bytes.")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PinKitClient
+import PinKitSecretService
 import PinKitTestSupport
 import Testing
 
@@ -144,6 +145,24 @@ struct SecretServiceCredentialStoreTests {
         Self.expectUnavailable(bus: noBus, mentioning: "cannot connect to the D-Bus session bus")
         try Self.withService(keyring: false) { service in
             Self.expectUnavailable(bus: service.address, mentioning: "nothing serves org.freedesktop.secrets")
+        }
+    }
+
+    @Test("an account name with a NUL byte is refused before it reaches C (where it would end early)")
+    func nulInAccount() async throws {
+        // Refused before any D-Bus call, so this runs in the test process without joining a bus.
+        let store = SecretServiceCredentialStore(server: URL(string: Self.server)!, account: "a\u{0}b")
+        let calls: [@Sendable () async throws -> Void] = [
+            { _ = try await store.load() }, { try await store.save(Tokens(accessToken: "a", refreshToken: "r")) },
+            { try await store.clear() },
+        ]
+        for call in calls {
+            do {
+                try await call()
+                Issue.record("a NUL in the account must be refused")
+            } catch let error as CredentialStoreError {
+                #expect(error.code == .failed && error.reason.contains("NUL"))
+            }
         }
     }
 
