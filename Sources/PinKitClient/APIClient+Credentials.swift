@@ -14,6 +14,8 @@ extension CredentialStore {
 }
 
 extension APIError {
+    var isCredentialStoreError: Bool { code == .credentialStoreUnavailable || code == .credentialStoreFailed }
+
     init(_ error: CredentialStoreError) {
         self.init(Code(rawValue: error.code.rawValue), "\(error.reason). \(error.remedy)")
     }

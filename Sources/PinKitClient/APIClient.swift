@@ -164,9 +164,12 @@ public actor APIClient {
                 configuration.auditLog?.record(.tokenRotated)
                 logger.info("access token refreshed")
             case .failure(let error):
-                try? await logout(reason: "refresh failed: \(error.code)")
+                // A keyring that cannot be read or written is not a failed refresh: say so, keep the session.
+                guard !error.isCredentialStoreError else { break }
+                try await logout(reason: "refresh failed: \(error.code)")
             }
         }
+        if case .failure(let error) = result, error.isCredentialStoreError { throw error }
         if case .success(let tokens) = result { return tokens }
         return nil
     }
@@ -244,7 +247,7 @@ public actor APIClient {
         request.headers.set("Authorization", "Bearer \(fresh.accessToken)")
         let second = try await perform(request)
         if second.status == 401 {
-            try? await logout(reason: "second 401")
+            try await logout(reason: "second 401")
             throw APIError(.unauthenticated, "still unauthorised after re-authentication; logged out", status: 401)
         }
         return second
