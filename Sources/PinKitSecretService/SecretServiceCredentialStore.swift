@@ -14,8 +14,10 @@ public import PinKitClient
 /// > Warning: When the Secret Service cannot be used (no session bus, nothing serving
 /// > `org.freedesktop.secrets`, no default keyring, a locked one) every call throws
 /// > ``CredentialStoreError`` `credential-store-unavailable`. There is no fallback to memory or a
-/// > file, and no call ever triggers an unlock prompt (it would hang without a display): the
-/// > lock state is checked first.
+/// > file, and no call asks to unlock anything (a prompt hangs without a display): the default
+/// > collection's lock state is checked immediately before each call and searches never ask to
+/// > unlock. A keyring locked in the instant between that check and the call is left to the
+/// > provider, which refuses or prompts as it would for any client.
 ///
 /// The Secret Service is found on the process's D-Bus session bus (`DBUS_SESSION_BUS_ADDRESS`,
 /// else `$XDG_RUNTIME_DIR/bus`). Each call opens its own Secret Service proxy and runs off the
