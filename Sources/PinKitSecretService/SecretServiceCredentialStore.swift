@@ -80,7 +80,13 @@ public final class SecretServiceCredentialStore: CredentialStore {
         let pair = StoredPair(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
         // Encoding two strings cannot fail.
         let secret = String(decoding: (try? encoder.encode(pair)) ?? Data(), as: UTF8.self)
-        try await store(item, label: "PinKit tokens for \(item.server ?? "")", secret: secret)
+        try await store(item, label: "PinKit tokens for \(server.host ?? item.server ?? "")", secret: secret)
+    }
+
+    /// Stores `secret` as this server's token item verbatim: for tests of what `load` does with
+    /// an item some other program wrote under the PinKit schema.
+    package func saveRawTokenItem(_ secret: String) async throws(CredentialStoreError) {
+        try await store(tokenItem(), label: "PinKit tokens (raw)", secret: secret)
     }
 
     public func clear() async throws(CredentialStoreError) {

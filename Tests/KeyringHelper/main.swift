@@ -4,6 +4,7 @@
 //
 //   save URL ACCOUNT ACCESS REFRESH      load URL ACCOUNT (prints ACCESS and REFRESH, or "none")
 //   clear URL ACCOUNT                    count URL ACCOUNT (token items, locked or not)
+//   save-raw URL ACCOUNT SECRET          the token item's secret verbatim (another program's write)
 //   switch URL ACCOUNT NEW-URL           restore DEFAULT-URL ACCOUNT (prints the server)
 //   concurrent-saves URL ACCOUNT N       N tasks save (access-i, refresh-i) at once
 //   api-session URL ACCOUNT CA-FILE RESOLVE CONFIG LOG-FILE PASSWORD STEPS
@@ -33,6 +34,8 @@ do {
     switch (arguments[0], arguments.count) {
     case ("save", 5):
         try await store.save(Tokens(accessToken: arguments[3], refreshToken: arguments[4]))
+    case ("save-raw", 4):
+        try await store.saveRawTokenItem(arguments[3])
     case ("load", 3):
         if let tokens = try await store.load() {
             print(tokens.accessToken)

@@ -103,6 +103,24 @@ struct SecretServiceCredentialStoreTests {
         }
     }
 
+    @Test(
+        "an item another program wrote under the PinKit schema is credential-store-failed, and clear still removes it",
+        arguments: [
+            "", "not json", #"{"accessToken": "a"}"#, #"{"accessToken": 1, "refreshToken": "r"}"#, "[]",
+            String(repeating: "[", count: 100_000), "{\"accessToken\": \"a\", \"refreshToken\": \"r\"",
+        ])
+    func foreignItem(_ secret: String) throws {
+        try Self.withService { service in
+            try Self.ok(service, "save-raw", Self.server, "default", secret)
+            let result = try KeyringHelper.run(service, "load", Self.server, "default")
+            #expect(result.status == 1)
+            #expect(result.stderr.hasPrefix("credential-store-failed: "), "\(result.stderr)")
+            #expect(result.stderr.contains("not a PinKit token pair"))
+            try Self.ok(service, "clear", Self.server, "default")
+            #expect(try Self.ok(service, "load", Self.server, "default") == "none\n")
+        }
+    }
+
     @Test("50 concurrent saves leave exactly one item holding one consistent pair")
     func concurrentSaves() throws {
         try Self.withService { service in
