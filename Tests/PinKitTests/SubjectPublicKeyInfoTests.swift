@@ -162,6 +162,12 @@ struct SubjectPublicKeyInfoTests {
         for (name, der) in cases {
             #expect(throws: PinKitError.self, "\(name)") { try SubjectPublicKeyInfo(derEncoded: der) }
         }
+        // Found by FuzzSPKI with the canonical-encoding check switched off: rsaEncryption whose
+        // parameters are not NULL (05 40 instead of 05 00) read as the same key.
+        var rsa = try Self.vector("rsa-1024").spki
+        #expect(rsa[16] == 0x05 && rsa[17] == 0x00)
+        rsa[17] = 0x40
+        #expect(throws: PinKitError.self) { try SubjectPublicKeyInfo(derEncoded: rsa) }
     }
 }
 
