@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PinKitTransport", targets: ["PinKitTransport"]),
         .library(name: "PinKitClient", targets: ["PinKitClient"]),
         .library(name: "PinKitLab", targets: ["PinKitLab"]),
+        .library(name: "PinKitSecretService", targets: ["PinKitSecretService"]),
         .executable(name: "pinctl", targets: ["pinctl"]),
     ],
     targets: [
@@ -31,6 +32,15 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "CPinKitShims", dependencies: ["COpenSSL", "CCurl"]),
+        // Tokens at rest on Linux: the freedesktop Secret Service through libsecret, behind a C
+        // shim so no GLib type reaches Swift.
+        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        .target(name: "CPinKitSecret", dependencies: ["CSecret"]),
+        .target(
+            name: "PinKitSecretService",
+            dependencies: ["PinKit", "PinKitClient", "CPinKitSecret"],
+            swiftSettings: strictness
+        ),
         // Pure Swift: pins, configuration + guard, host scoping, chain evaluation on
         // platform-neutral certificate facts. No C import, testable without a network.
         .target(name: "PinKit", swiftSettings: strictness),
@@ -83,6 +93,23 @@ let package = Package(
         .testTarget(
             name: "PinKitClientTests",
             dependencies: ["PinKit", "PinKitClient", "PinKitTransport", "PinKitLab", "PinKitTestSupport"],
+            swiftSettings: strictness
+        ),
+        // Drives SecretServiceCredentialStore (and an APIClient on it) in a process of its own:
+        // a restart needs a second process, and libsecret only talks to its process's session
+        // bus, so each test's private bus needs processes started with that bus's address.
+        .executableTarget(
+            name: "pinkit-keyring-helper",
+            dependencies: ["PinKit", "PinKitClient", "PinKitTransport", "PinKitSecretService"],
+            path: "Tests/KeyringHelper",
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PinKitSecretServiceTests",
+            dependencies: [
+                "PinKit", "PinKitClient", "PinKitSecretService", "PinKitTransport", "PinKitLab", "PinKitTestSupport",
+                "pinkit-keyring-helper",
+            ],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -11,7 +11,7 @@ let identity = parent.lastPathComponent.lowercased()
 let targets = [
     ("FuzzConfiguration", ["PinKit"]), ("FuzzPins", ["PinKit"]), ("FuzzKillSwitch", ["PinKit", "PinKitOpenSSL"]),
     ("FuzzCertificates", ["PinKit", "PinKitOpenSSL"]), ("FuzzHostPatterns", ["PinKit"]), ("FuzzSanitizer", ["PinKit"]),
-    ("FuzzReportStore", ["PinKit"]), ("FuzzAuditLog", ["PinKit"]),
+    ("FuzzReportStore", ["PinKit"]), ("FuzzAuditLog", ["PinKit"]), ("FuzzSPKI", ["PinKit"]),
 ]
 
 let package = Package(

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-60}
 shift || true
-all=(FuzzConfiguration FuzzPins FuzzKillSwitch FuzzCertificates FuzzHostPatterns FuzzSanitizer FuzzReportStore FuzzAuditLog)
+all=(FuzzConfiguration FuzzPins FuzzKillSwitch FuzzCertificates FuzzHostPatterns FuzzSanitizer FuzzReportStore FuzzAuditLog FuzzSPKI)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 configuration=${FUZZ_CONFIGURATION:-release}

@@ -107,14 +107,16 @@ public actor APIClient {
         }
         let tokens = try Self.tokens(from: response)
         lastRefresh = nil
-        await configuration.credentials.save(tokens)
+        try await configuration.credentials.saveTokens(tokens)
         configuration.auditLog?.record(.login(method: "password"))
         logger.info("logged in")
     }
 
     /// Clears the tokens, records it and tells the app.
-    public func logout(reason: String = "user") async {
-        await configuration.credentials.clear()
+    /// - Throws: ``APIError`` `credential-store-unavailable` when the tokens could not be removed
+    ///   (a locked keyring): nothing is recorded and the app is not told it is logged out.
+    public func logout(reason: String = "user") async throws(APIError) {
+        try await configuration.credentials.clearTokens()
         refreshing = nil
         lastRefresh = nil
         configuration.auditLog?.record(.logout(reason: reason))
@@ -174,7 +176,13 @@ public actor APIClient {
     /// silently send it again if a kept-alive connection closed before answering.
     private func refreshOnce() async -> RefreshOutcome {
         let credentials = configuration.credentials
-        guard let old = await credentials.load() else {
+        let stored: Tokens?
+        do throws(APIError) {
+            stored = try await credentials.loadTokens()
+        } catch {
+            return .failed(error)  // a keyring that cannot be read is not a rejected refresh
+        }
+        guard let old = stored else {
             return .rejected(APIError(.unauthenticated, "not logged in"))
         }
         struct Body: Encodable { let refreshToken: String }
@@ -201,7 +209,8 @@ public actor APIClient {
             let tokens = try Self.tokens(from: response)
             // Saved before the task completes: anyone arriving later sees the new token and
             // never starts a second refresh with a spent refresh token.
-            await credentials.save(tokens)
+            // A keyring that cannot be written is a failed refresh (still signed in), not a rejection.
+            try await credentials.saveTokens(tokens)
             return .refreshed(tokens)
         } catch {
             return .failed(error)
@@ -214,7 +223,7 @@ public actor APIClient {
     /// - Throws: ``APIError``: `unauthenticated` after a rejected refresh (logged out), or the
     ///   `transport`/`http`/`decoding` error of a failed one (still signed in).
     private func refreshedTokens(after staleToken: String, sentAt: UInt64) async throws(APIError) -> Tokens {
-        guard let current = await configuration.credentials.load() else {
+        guard let current = try await configuration.credentials.loadTokens() else {
             throw APIError(.unauthenticated, "not logged in")
         }
         if current.accessToken != staleToken { return current }
@@ -233,7 +242,7 @@ public actor APIClient {
                     configuration.auditLog?.record(.tokenRotated)
                     logger.info("access token refreshed")
                 case .rejected(let error):
-                    await logout(reason: "refresh rejected (HTTP \(error.status ?? 0))")
+                    try await logout(reason: "refresh rejected (HTTP \(error.status ?? 0))")
                 case .failed(let error):
                     logger.notice("refresh failed (\(error.code)); still signed in, tokens kept")
                 }
@@ -365,7 +374,7 @@ public actor APIClient {
         body: [UInt8]?,
         idempotencyKey: String?
     ) async throws(APIError) -> HTTPResponse {
-        guard let tokens = await configuration.credentials.load() else {
+        guard let tokens = try await configuration.credentials.loadTokens() else {
             throw APIError(.unauthenticated, "not logged in")
         }
         var headers: HTTPHeaders = ["Accept": "application/json"]
@@ -386,7 +395,7 @@ public actor APIClient {
         request.headers.set("Authorization", "Bearer \(fresh.accessToken)")
         let second = try await perform(request, name)
         if second.status == 401 {
-            await logout(reason: "second 401")
+            try await logout(reason: "second 401")
             throw APIError(.unauthenticated, "still unauthorised after re-authentication; logged out", status: 401)
         }
         return second
@@ -467,13 +476,20 @@ public actor APIClient {
         }
     }
 
-    /// Switches to another server: records it, and signs out (tokens belong to a server).
-    public func switchServer(to baseURL: URL) async {
+    /// Switches to another server: clears the old server's tokens (tokens belong to a server),
+    /// tells the credential store (which persists the new server), and records it.
+    /// - Throws: ``APIError`` `credential-store-unavailable`; the server is then not switched.
+    public func switchServer(to baseURL: URL) async throws(APIError) {
+        try await configuration.credentials.clearTokens()
+        do {
+            try await configuration.credentials.serverChanged(to: baseURL)
+        } catch {
+            throw APIError(error)
+        }
         let from = configuration.baseURL.host
         configuration.baseURL = baseURL
         configuration.auditLog?.record(.serverChanged(fromHost: from, toHost: baseURL.host ?? ""))
         logger.notice("server changed to \(baseURL.host ?? "no host")")
-        await configuration.credentials.clear()
     }
 
     /// Applies a new effective policy (the kill switch): new sessions, so no old connection or

@@ -23,6 +23,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         public static let unauthenticated = Code(rawValue: "unauthenticated")
         /// The request cannot be made as given (a path that is not a URL reference).
         public static let invalidRequest = Code(rawValue: "invalid-request")
+        /// The credential store (the keyring) cannot be used; the message says what to do.
+        public static let credentialStoreUnavailable = Code(rawValue: "credential-store-unavailable")
+        /// The credential store answered with an error or holds an unreadable item.
+        public static let credentialStoreFailed = Code(rawValue: "credential-store-failed")
     }
 
     public var code: Code

@@ -310,7 +310,7 @@ struct APIClientTests {
         } catch {
             #expect(error.code == .pinning)
         }
-        await h.client.switchServer(to: selfHosted)
+        try await h.client.switchServer(to: selfHosted)
         #expect(try String(contentsOfFile: h.audit.path, encoding: .utf8).contains("\"type\":\"server-changed\""))
     }
 

@@ -28,6 +28,9 @@ public struct PinKitError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let malformedPEM = Code(rawValue: "malformed-pem")
         /// DER bytes that are not a certificate.
         public static let malformedDER = Code(rawValue: "malformed-der")
+        /// A raw public key (PKCS#1 RSAPublicKey or X9.63 point) or SubjectPublicKeyInfo that is
+        /// not well formed for its key type.
+        public static let malformedPublicKey = Code(rawValue: "malformed-public-key")
         /// Input that contains no certificate at all.
         public static let noCertificate = Code(rawValue: "no-certificate")
         /// A configuration that failed validation; `problems` lists every problem.

@@ -1,0 +1,96 @@
+// Drives SecretServiceCredentialStore in a process of its own, for the Secret Service tests.
+// libsecret talks only to its process's session bus, so the tests start this with
+// DBUS_SESSION_BUS_ADDRESS set to their private bus; and what one process saves, another loads.
+//
+//   save URL ACCOUNT ACCESS REFRESH      load URL ACCOUNT (prints ACCESS and REFRESH, or "none")
+//   clear URL ACCOUNT                    count URL ACCOUNT (token items, locked or not)
+//   save-raw URL ACCOUNT SECRET          the token item's secret verbatim (another program's write)
+//   switch URL ACCOUNT NEW-URL           restore DEFAULT-URL ACCOUNT (prints the server)
+//   concurrent-saves URL ACCOUNT N       N tasks save (access-i, refresh-i) at once
+//   api-session URL ACCOUNT CA-FILE RESOLVE CONFIG LOG-FILE PASSWORD STEPS
+//       an APIClient on the store runs STEPS (comma-separated: login, get = GET /v1/profile,
+//       logout); it logs to LOG-FILE and standard error
+//
+// Exit 0 on success; 1 with "CODE: message" on stderr; 2 on bad usage.
+import Foundation
+import PinKit
+import PinKitClient
+import PinKitSecretService
+import PinKitTransport
+
+func fail(_ text: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+    exit(status)
+}
+
+struct Profile: Decodable, Sendable { let name: String }
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 3, let url = URL(string: arguments[1]) else {
+    fail("usage: pinkit-keyring-helper COMMAND URL ACCOUNT [...]", status: 2)
+}
+let store = SecretServiceCredentialStore(server: url, account: arguments[2])
+do {
+    switch (arguments[0], arguments.count) {
+    case ("save", 5):
+        try await store.save(Tokens(accessToken: arguments[3], refreshToken: arguments[4]))
+    case ("save-raw", 4):
+        try await store.saveRawTokenItem(arguments[3])
+    case ("load", 3):
+        if let tokens = try await store.load() {
+            print(tokens.accessToken)
+            print(tokens.refreshToken)
+        } else {
+            print("none")
+        }
+    case ("clear", 3):
+        try await store.clear()
+    case ("count", 3):
+        print(try await store.tokenItemCount(server: url))
+    case ("switch", 4):
+        try await store.serverChanged(to: URL(string: arguments[3])!)
+    case ("restore", 3):
+        print(try await SecretServiceCredentialStore.restoring(defaultServer: url, account: arguments[2]).server)
+    case ("concurrent-saves", 4):
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<(Int(arguments[3]) ?? 0) {
+                group.addTask {
+                    try await store.save(Tokens(accessToken: "access-\(index)", refreshToken: "refresh-\(index)"))
+                }
+            }
+            try await group.waitForAll()
+        }
+    case ("api-session", 9):
+        let (caFile, resolve, config, logFile, password, steps) = (
+            arguments[3], arguments[4], arguments[5], arguments[6], arguments[7], arguments[8]
+        )
+        var configuration = APIClient.Configuration(
+            baseURL: url, policy: try PinPolicy(PinConfiguration.load(contentsOf: config)), credentials: store)
+        configuration.transport = { settings in
+            settings.trustStore = .caFile(caFile)
+            settings.resolve = [resolve]
+        }
+        configuration.logger = Logger(
+            category: "app",
+            configuration: .development(sinks: [.standardError, try .jsonLinesFile(path: logFile)]))
+        let api = try APIClient(configuration)
+        do {
+            for step in steps.split(separator: ",") {
+                switch step {
+                case "login": try await api.login(username: "ada", password: password)
+                case "get": _ = try await api.get("/v1/profile", as: Profile.self)
+                case "logout": try await api.logout()
+                default: fail("unknown step \(step)", status: 2)
+                }
+            }
+        } catch {
+            fail("\(error.code): \(error.message)", status: 1)
+        }
+    default:
+        fail("unknown command or wrong argument count", status: 2)
+    }
+} catch let error as CredentialStoreError {
+    fail("\(error.code): \(error.reason). \(error.remedy)", status: 1)
+} catch {
+    fail("error: \(error)", status: 1)
+}
