@@ -12,10 +12,19 @@ final class Transfer: @unchecked Sendable {
     let request: HTTPRequest
     let host: String
     let port: Int
-    let verifier: HandshakeVerifier
+    /// What the verifier of a connection this transfer opens decides with.
+    let handshake: HandshakeSettings
     let settings: PinnedHTTPClient.Configuration
     let connectOnly: Bool
-    var continuation: CheckedContinuation<Result<TransferResult, TransportError>, Never>?
+    /// When the whole ``PinnedHTTPClient/send(_:)`` must be over, redirect hops and time queued
+    /// for a connection included.
+    let deadline: ContinuousClock.Instant
+    /// When the ``PinnedHTTPClient/send(_:)`` this transfer belongs to started.
+    let started: ContinuousClock.Instant
+    var continuation: CheckedContinuation<TransferOutcome, Never>?
+    /// The verifier of the connection this transfer opened, set by the SSL_CTX callback; nil
+    /// when the transfer reused a connection (no handshake ran).
+    var connectionVerifier: ConnectionVerifier?
 
     var status = 0
     var headers = HTTPHeaders()
@@ -29,17 +38,21 @@ final class Transfer: @unchecked Sendable {
         request: HTTPRequest,
         host: String,
         port: Int,
-        verifier: HandshakeVerifier,
+        handshake: HandshakeSettings,
         settings: PinnedHTTPClient.Configuration,
-        connectOnly: Bool
+        connectOnly: Bool,
+        started: ContinuousClock.Instant,
+        deadline: ContinuousClock.Instant
     ) {
         self.id = id
         self.request = request
         self.host = host
         self.port = port
-        self.verifier = verifier
+        self.handshake = handshake
         self.settings = settings
         self.connectOnly = connectOnly
+        self.started = started
+        self.deadline = deadline
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -47,6 +60,12 @@ final class Transfer: @unchecked Sendable {
         if let headerList { curl_slist_free_all(headerList) }
         if let resolveList { curl_slist_free_all(resolveList) }
         errorBuffer.deallocate()
+    }
+
+    /// Resumes the waiting task with `result` and what the handshake recorded for the app.
+    func finish(_ result: Result<TransferResult, TransportError>) {
+        continuation?.resume(returning: TransferOutcome(result: result, events: connectionVerifier?.events ?? []))
+        continuation = nil
     }
 
     /// Sets every option of `easy` for this transfer. Returns a reason when an option is refused.
@@ -58,7 +77,6 @@ final class Transfer: @unchecked Sendable {
             }
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let verifierPointer = Unmanaged.passUnretained(verifier).toOpaque()
         check(pinkit_curl_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString), "URL")
         check(pinkit_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "https"), "protocols")
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1), "nosignal")
@@ -69,7 +87,8 @@ final class Transfer: @unchecked Sendable {
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, peer), "verify peer")
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, peer == 1 ? 2 : 0), "verify host")
         check(pinkit_curl_easy_setopt_ssl_ctx_callback(easy, HandshakeCallbacks.sslContextCallback), "ssl ctx")
-        check(pinkit_curl_easy_setopt_pointer(easy, CURLOPT_SSL_CTX_DATA, verifierPointer), "ssl ctx data")
+        // The callback runs inside this transfer's connect, while the engine holds the transfer.
+        check(pinkit_curl_easy_setopt_pointer(easy, CURLOPT_SSL_CTX_DATA, me), "ssl ctx data")
         let partial = settings.allowPartialChain ? 0 : Int(CURLSSLOPT_NO_PARTIALCHAIN)
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_SSL_OPTIONS, partial), "ssl options")
         switch settings.trustStore {
@@ -90,7 +109,9 @@ final class Transfer: @unchecked Sendable {
         }
         let connectMilliseconds = Self.milliseconds(settings.connectTimeout)
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, connectMilliseconds), "connect timeout")
-        let total = Self.milliseconds(request.timeout ?? settings.requestTimeout)
+        // What is left of the send()'s one deadline; the engine enforces it too, also while the
+        // transfer waits for a connection.
+        let total = Self.milliseconds(deadline - ContinuousClock.now)
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, total), "timeout")
         if !settings.resolve.isEmpty {
             var list: UnsafeMutablePointer<curl_slist>?
@@ -180,6 +201,13 @@ final class Transfer: @unchecked Sendable {
         }
         return length
     }
+}
+
+/// A finished transfer as the requesting task receives it: the result, and the pinning events
+/// the handshake recorded, to be delivered on the caller's side.
+struct TransferOutcome: Sendable {
+    var result: Result<TransferResult, TransportError>
+    var events: [PendingPinningEvent]
 }
 
 /// What a finished transfer produced.
