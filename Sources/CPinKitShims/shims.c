@@ -65,6 +65,7 @@ long pinkit_SSL_CTX_set_session_cache_mode(SSL_CTX *context, long mode) {
 struct pinkit_owned {
     void *object;
     void (*release)(void *object);
+    void (*close_notify)(void *object);
 };
 
 static int pinkit_owned_index = -1;
@@ -88,7 +89,19 @@ static void pinkit_owned_make_index(void) {
     pinkit_owned_index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, pinkit_owned_free);
 }
 
-int pinkit_SSL_CTX_attach_owned(SSL_CTX *context, void *object, void (*release)(void *object)) {
+static void pinkit_owned_info(const SSL *ssl, int where, int value) {
+    if ((where & SSL_CB_READ_ALERT) != SSL_CB_READ_ALERT || (value & 0xff) != SSL_AD_CLOSE_NOTIFY) {
+        return;
+    }
+    SSL_CTX *context = SSL_get_SSL_CTX(ssl);
+    struct pinkit_owned *owned = context == NULL ? NULL : SSL_CTX_get_ex_data(context, pinkit_owned_index);
+    if (owned != NULL) {
+        owned->close_notify(owned->object);
+    }
+}
+
+int pinkit_SSL_CTX_attach_owned(
+    SSL_CTX *context, void *object, void (*release)(void *object), void (*close_notify)(void *object)) {
     pthread_once(&pinkit_owned_once, pinkit_owned_make_index);
     if (pinkit_owned_index < 0 || SSL_CTX_get_ex_data(context, pinkit_owned_index) != NULL) {
         return 0;
@@ -99,10 +112,12 @@ int pinkit_SSL_CTX_attach_owned(SSL_CTX *context, void *object, void (*release)(
     }
     owned->object = object;
     owned->release = release;
+    owned->close_notify = close_notify;
     if (SSL_CTX_set_ex_data(context, pinkit_owned_index, owned) != 1) {
         free(owned);
         return 0;
     }
+    SSL_CTX_set_info_callback(context, pinkit_owned_info);
     return 1;
 }
 
@@ -116,14 +131,6 @@ void *pinkit_SSL_CTX_get_owned(const SSL_CTX *context) {
 }
 
 void pinkit_SSL_CTX_refuse_renegotiation(SSL_CTX *context) { SSL_CTX_set_options(context, SSL_OP_NO_RENEGOTIATION); }
-
-void pinkit_SSL_CTX_require_close_notify(SSL_CTX *context) {
-#ifdef SSL_OP_IGNORE_UNEXPECTED_EOF
-    SSL_CTX_clear_options(context, SSL_OP_IGNORE_UNEXPECTED_EOF);
-#else
-    (void)context;
-#endif
-}
 
 int pinkit_SSL_request_renegotiation(SSL *ssl) {
     // A full handshake, so that the client verifies the chain again (no resumption).
@@ -177,6 +184,16 @@ CURLcode pinkit_curl_easy_getinfo_string(CURL *curl, CURLINFO info, const char *
 CURLcode pinkit_curl_easy_getinfo_pointer(CURL *curl, CURLINFO info, void **value) {
     return curl_easy_getinfo(curl, info, value);
 }
+void *pinkit_curl_connection_owned(CURL *curl) {
+    struct curl_tlssessioninfo *info = NULL;
+    if (curl_easy_getinfo(curl, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || info == NULL ||
+        info->backend != CURLSSLBACKEND_OPENSSL || info->internals == NULL) {
+        return NULL;
+    }
+    SSL_CTX *context = SSL_get_SSL_CTX((SSL *)info->internals);
+    return context == NULL ? NULL : pinkit_SSL_CTX_get_owned(context);
+}
+
 CURLMcode pinkit_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }

@@ -76,6 +76,15 @@ public struct LabResponse: Sendable {
     }
 }
 
+/// The size of a lab response's head, so a test can cut a response inside its body.
+public enum LabHTTPHead {
+    /// Bytes of the status line and headers (up to and including the blank line), as sent on a
+    /// connection that closes after the response.
+    public static func size(of response: LabResponse) -> Int {
+        LabHTTPParser.serialize(response, keepAlive: false, isHead: true).count
+    }
+}
+
 /// Minimal HTTP/1.1 framing for the lab: request head + Content-Length body.
 enum LabHTTPParser {
     /// Parses one request from the front of `buffer`, consuming it; nil when incomplete.

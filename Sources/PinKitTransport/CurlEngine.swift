@@ -240,12 +240,26 @@ final class CurlEngine: @unchecked Sendable {
         pinkit_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         var version = 0
         pinkit_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        let httpVersion = version == Int(CURL_HTTP_VERSION_2_0) ? "2" : "1.1"
+        if !transfer.connectOnly, transfer.isCloseDelimited(status: status, httpVersion: httpVersion),
+            transfer.responseConnection?.receivedCloseNotify != true
+        {
+            // libcurl takes a bare TCP FIN as the end of the body; an on-path attacker can send one.
+            var error = TransportError(
+                .truncatedResponse,
+                "\(transfer.host): the response has no length and the connection closed without TLS close_notify after \(transfer.body.count) body bytes; it may be cut short",
+                host: transfer.host
+            )
+            error.wasSent = true
+            error.elapsed = ContinuousClock.now - transfer.started
+            return .failure(error)
+        }
         return .success(
             TransferResult(
                 status: status,
                 headers: transfer.headers,
                 body: transfer.body,
-                httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? "2" : "1.1",
+                httpVersion: httpVersion,
                 pinning: pinning,
                 servedChain: verifier?.servedChain ?? [],
                 servedChainPEM: verifier?.servedChainPEM ?? [],
@@ -293,6 +307,11 @@ final class CurlEngine: @unchecked Sendable {
                 host: host,
                 curlCode: curlCode
             )
+        case CURLE_PARTIAL_FILE:
+            // A length or chunked framing the connection ended before.
+            return TransportError(
+                .truncatedResponse, "\(host): the connection closed before the response was complete: \(detail)",
+                host: host, curlCode: curlCode)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
             CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER:
             return TransportError(.tlsHandshake, "\(host): \(detail)", host: host, curlCode: curlCode)

@@ -30,7 +30,7 @@ enum HandshakeCallbacks {
         let transfer = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
         let verifier = ConnectionVerifier(transfer.handshake)
         let retained = Unmanaged.passRetained(verifier).toOpaque()
-        guard pinkit_SSL_CTX_attach_owned(context, retained, releaseVerifier) == 1 else {
+        guard pinkit_SSL_CTX_attach_owned(context, retained, releaseVerifier, closeNotifyReceived) == 1 else {
             Unmanaged<ConnectionVerifier>.fromOpaque(retained).release()
             return CURLE_OUT_OF_MEMORY
         }
@@ -40,14 +40,18 @@ enum HandshakeCallbacks {
         // verification result), OpenSSL itself aborts the handshake when the callback says no.
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         if !transfer.handshake.allowRenegotiation { pinkit_SSL_CTX_refuse_renegotiation(context) }
-        // A close-delimited body must end with close_notify: a bare TCP FIN is a truncation.
-        pinkit_SSL_CTX_require_close_notify(context)
         return CURLE_OK
     }
 
     /// Runs when OpenSSL frees a connection's `SSL_CTX`: drops the context's reference.
     static let releaseVerifier: @convention(c) (UnsafeMutableRawPointer) -> Void = { pointer in
         Unmanaged<ConnectionVerifier>.fromOpaque(pointer).release()
+    }
+
+    /// Runs (info callback) when the connection receives a TLS close_notify alert: the only
+    /// authentic end of a close-delimited body.
+    static let closeNotifyReceived: @convention(c) (UnsafeMutableRawPointer) -> Void = { pointer in
+        Unmanaged<ConnectionVerifier>.fromOpaque(pointer).takeUnretainedValue().receivedCloseNotify = true
     }
 
     static let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = {
@@ -153,6 +157,8 @@ final class ConnectionVerifier: @unchecked Sendable {
     private(set) var servedChainPEM: [String] = []
     private(set) var verifiedChain: [CertificateFacts] = []
     private(set) var callbackRuns = 0
+    /// The peer closed the TLS connection properly (set by the info callback).
+    var receivedCloseNotify = false
 
     init(_ settings: HandshakeSettings) { self.settings = settings }
 

@@ -25,6 +25,10 @@ final class Transfer: @unchecked Sendable {
     /// The verifier of the connection this transfer opened, set by the SSL_CTX callback; nil
     /// when the transfer reused a connection (no handshake ran).
     var connectionVerifier: ConnectionVerifier?
+    /// The TLS state of the connection that carried the response (opened or reused), taken
+    /// when the response head arrives: it knows whether close_notify came.
+    var responseConnection: ConnectionVerifier?
+    private var easy: UnsafeMutableRawPointer?
 
     var status = 0
     var headers = HTTPHeaders()
@@ -77,6 +81,7 @@ final class Transfer: @unchecked Sendable {
             }
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
+        self.easy = easy
         check(pinkit_curl_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString), "URL")
         check(pinkit_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "https"), "protocols")
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1), "nosignal")
@@ -161,6 +166,16 @@ final class Transfer: @unchecked Sendable {
         return failure
     }
 
+    /// True when the response's body ends only where the connection ends (HTTP/1.x without
+    /// Content-Length or chunked coding), so only TLS close_notify proves it whole.
+    func isCloseDelimited(status: Int, httpVersion: String) -> Bool {
+        guard httpVersion != "2", request.method != "HEAD", status >= 200, status != 204, status != 304 else {
+            return false
+        }
+        let chunked = headers.values("Transfer-Encoding").contains { $0.lowercased().contains("chunked") }
+        return headers["Content-Length"] == nil && !chunked
+    }
+
     var resolveList: UnsafeMutablePointer<curl_slist>? {
         didSet { if let oldValue { curl_slist_free_all(oldValue) } }
     }
@@ -191,6 +206,11 @@ final class Transfer: @unchecked Sendable {
         let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
             String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
         }.trimmingCharacters(in: .whitespacesAndNewlines)
+        if transfer.responseConnection == nil, let easy = transfer.easy,
+            let owned = pinkit_curl_connection_owned(easy)
+        {
+            transfer.responseConnection = Unmanaged<ConnectionVerifier>.fromOpaque(owned).takeUnretainedValue()
+        }
         if line.hasPrefix("HTTP/") {
             // A new response head (after 1xx or a proxy): start over.
             transfer.headers = HTTPHeaders()
