@@ -307,6 +307,14 @@ final class CurlEngine: @unchecked Sendable {
                 host: host,
                 curlCode: curlCode
             )
+        case CURLE_OUT_OF_MEMORY where !transfer.headComplete,
+            CURLE_RECV_ERROR where curlMessage.contains("response headers"):
+            // libcurl 7.88 reports a header line over its 100 KiB limit as "Out of memory", and a
+            // head over 300 KiB as a receive error.
+            return TransportError(
+                .responseHeaderTooLarge,
+                "\(host): the response head is larger than the transport accepts (one header line over 100 KiB or all of them over 300 KiB)",
+                host: host, curlCode: curlCode)
         case CURLE_PARTIAL_FILE:
             // A length or chunked framing the connection ended before.
             return TransportError(

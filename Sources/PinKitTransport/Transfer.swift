@@ -34,6 +34,8 @@ final class Transfer: @unchecked Sendable {
     var headers = HTTPHeaders()
     var body: [UInt8] = []
     var exceededSizeLimit = false
+    /// The blank line ending the final response head has arrived.
+    var headComplete = false
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
@@ -214,6 +216,9 @@ final class Transfer: @unchecked Sendable {
         if line.hasPrefix("HTTP/") {
             // A new response head (after 1xx or a proxy): start over.
             transfer.headers = HTTPHeaders()
+            transfer.headComplete = false
+        } else if line.isEmpty {
+            transfer.headComplete = true
         } else if let colon = line.firstIndex(of: ":") {
             let name = String(line[..<colon])
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
