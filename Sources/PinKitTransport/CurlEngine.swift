@@ -300,6 +300,16 @@ final class CurlEngine: @unchecked Sendable {
             return TransportError(.connectionRefused, "\(host): \(detail)", host: host, curlCode: curlCode)
         case CURLE_OPERATION_TIMEDOUT:
             return TransportError(.timeout, "\(host): \(detail)", host: host, curlCode: curlCode)
+        case CURLE_WRITE_ERROR where transfer.exceededHeaderLimit:
+            return TransportError(
+                .responseHeaderTooLarge,
+                "\(host): the response head passed \(Transfer.maximumHeaderBytes) bytes (a header flood)",
+                host: host, curlCode: curlCode)
+        case CURLE_WRITE_ERROR where transfer.exceededInFlightLimit:
+            return TransportError(
+                .inFlightLimit,
+                "\(host): responses in flight on this client passed \(transfer.budget.limit) bytes together; this one was stopped",
+                host: host, curlCode: curlCode)
         case CURLE_WRITE_ERROR where transfer.exceededSizeLimit:
             return TransportError(
                 .responseTooLarge,
@@ -314,6 +324,14 @@ final class CurlEngine: @unchecked Sendable {
             return TransportError(
                 .responseHeaderTooLarge,
                 "\(host): the response head is larger than the transport accepts (one header line over 100 KiB or all of them over 300 KiB)",
+                host: host, curlCode: curlCode)
+        case CURLE_HTTP2 where curlMessage.contains("CONTINUATION"),
+            CURLE_HTTP2_STREAM where curlMessage.contains("CONTINUATION"),
+            CURLE_RECV_ERROR where curlMessage.contains("CONTINUATION"):
+            // nghttp2 refuses a header block split over too many frames (the CONTINUATION flood).
+            return TransportError(
+                .responseHeaderTooLarge,
+                "\(host): the response head came in more HTTP/2 CONTINUATION frames than allowed (a header flood)",
                 host: host, curlCode: curlCode)
         case CURLE_PARTIAL_FILE:
             // A length or chunked framing the connection ended before.

@@ -28,6 +28,7 @@ enum HandshakeCallbacks {
         // The transfer is attached to the easy handle for the whole call, so this is live.
         guard let user else { return CURLE_SSL_CERTPROBLEM }
         let transfer = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
+        transfer.handshake.counters.connectionOpened()
         let verifier = ConnectionVerifier(transfer.handshake)
         let retained = Unmanaged.passRetained(verifier).toOpaque()
         guard pinkit_SSL_CTX_attach_owned(context, retained, releaseVerifier, closeNotifyReceived) == 1 else {
@@ -68,17 +69,20 @@ struct HandshakeSettings: Sendable {
     var port: Int
     var now: @Sendable () -> Date
     var captureChains: Bool
-    /// Counts every run of the verify callback in the session (tests of renegotiation).
-    var verifications: VerificationCounter
+    /// Counts TLS connections opened and verify-callback runs of the client (tests).
+    var counters: HandshakeCounters
     /// For the test that shows why renegotiation is refused; never set it otherwise.
     var allowRenegotiation = false
 }
 
-/// Counts verify-callback runs of one client, across its sessions.
-final class VerificationCounter: Sendable {
-    private let count = Locked(0)
-    func increment() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
+/// Counts TLS connections opened and verify-callback runs of one client, across its sessions:
+/// with renegotiation refused, and HTTP/2 streams sharing connections, the two must be equal.
+final class HandshakeCounters: Sendable {
+    private let counts = Locked((connections: 0, verifications: 0))
+    func connectionOpened() { counts.withLock { $0.connections += 1 } }
+    func verified() { counts.withLock { $0.verifications += 1 } }
+    var connections: Int { counts.withLock { $0.connections } }
+    var verifications: Int { counts.withLock { $0.verifications } }
 }
 
 /// Something the verifier saw that the app's observer must hear about, recorded during the
@@ -166,7 +170,7 @@ final class ConnectionVerifier: @unchecked Sendable {
     /// Decides and records; the app hears about it later, on the caller's side.
     func verify(_ store: OpaquePointer) -> Int32 {
         callbackRuns += 1
-        settings.verifications.increment()
+        settings.counters.verified()
         let host = settings.host
         // The served list is read only when asked for or to report a mismatch, not per handshake.
         if settings.captureChains {

@@ -39,6 +39,10 @@ public final class PinnedHTTPClient: Sendable {
         public var requestTimeout: Duration = .seconds(30)
         /// Larger response bodies fail with `response-too-large`.
         public var maximumResponseSize = 10 * 1024 * 1024
+        /// The bodies of all responses in flight on the client, together: the per-response cap
+        /// would otherwise multiply by the streams of HTTP/2 connections. Past it, the transfer
+        /// whose bytes would cross it fails with `in-flight-limit`.
+        public var maximumInFlightResponseBytes = 64 * 1024 * 1024
         /// Off by default. When on, every hop is a new request evaluated under its own host's
         /// policy, `Authorization` and `Cookie` are dropped when the scheme, host or port changes,
         /// and http:// is refused.
@@ -85,10 +89,17 @@ public final class PinnedHTTPClient: Sendable {
 
     private let state: Locked<(configuration: Configuration, engine: CurlEngine)>
     private let nextID = Atomic<UInt64>(1)
-    private let verifications = VerificationCounter()
+    private let counters = HandshakeCounters()
+    private let budget: ResponseBudget
+
+    /// The most response-body bytes this client held at once for running transfers (tests).
+    package var peakInFlightResponseBytes: Int { budget.peakBytes }
 
     /// How many times the verify callback ran for this client's connections (renegotiation tests).
-    package var handshakeVerifications: Int { verifications.value }
+    package var handshakeVerifications: Int { counters.verifications }
+
+    /// How many TLS connections this client opened (its SSL_CTX callback ran).
+    package var tlsConnectionsOpened: Int { counters.connections }
 
     /// - Throws: ``TransportError`` when libcurl cannot be initialised.
     public init(_ configuration: Configuration) throws(TransportError) {
@@ -97,6 +108,7 @@ public final class PinnedHTTPClient: Sendable {
             shareTLSSessions: configuration.reuseConnections
         )
         state = Locked((configuration, engine))
+        budget = ResponseBudget(limit: configuration.maximumInFlightResponseBytes)
     }
 
     deinit { state.withLock { $0.engine.shutdown() } }
@@ -225,7 +237,7 @@ public final class PinnedHTTPClient: Sendable {
             port: port,
             now: configuration.now,
             captureChains: captureChains,
-            verifications: verifications,
+            counters: counters,
             allowRenegotiation: configuration.unsafeAllowRenegotiationForTesting
         )
         let transfer = Transfer(
@@ -236,6 +248,7 @@ public final class PinnedHTTPClient: Sendable {
             handshake: handshake,
             settings: configuration,
             connectOnly: connectOnly,
+            budget: budget,
             started: started,
             deadline: deadline
         )

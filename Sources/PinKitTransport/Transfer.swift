@@ -34,6 +34,15 @@ final class Transfer: @unchecked Sendable {
     var headers = HTTPHeaders()
     var body: [UInt8] = []
     var exceededSizeLimit = false
+    /// The client's budget for bodies in flight; this transfer holds `body.count` of it.
+    let budget: ResponseBudget
+    var exceededInFlightLimit = false
+    /// Bytes of response head lines received, across 1xx heads too.
+    var headerBytes = 0
+    var exceededHeaderLimit = false
+    /// Our own cap on a response head, below libcurl's 300 KiB, so HTTP/1.1 and HTTP/2 (where
+    /// the head arrives as HEADERS and CONTINUATION frames) refuse a header flood alike.
+    static let maximumHeaderBytes = 256 * 1024
     /// The blank line ending the final response head has arrived.
     var headComplete = false
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -47,9 +56,11 @@ final class Transfer: @unchecked Sendable {
         handshake: HandshakeSettings,
         settings: PinnedHTTPClient.Configuration,
         connectOnly: Bool,
+        budget: ResponseBudget,
         started: ContinuousClock.Instant,
         deadline: ContinuousClock.Instant
     ) {
+        self.budget = budget
         self.id = id
         self.request = request
         self.host = host
@@ -68,8 +79,29 @@ final class Transfer: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
+    /// Bytes of the client's in-flight budget this transfer holds.
+    private var reserved = 0
+
+    /// Makes sure the transfer holds at least `total` bytes of the budget. The first time, it
+    /// takes the whole declared Content-Length at once, so a response that got its share always
+    /// completes: many streams then cannot each take a slice and all starve half-way.
+    func reserve(upTo total: Int) -> Bool {
+        guard total > reserved else { return true }
+        var wanted = total
+        if reserved == 0, let declared = headers["Content-Length"].flatMap(Int.init), declared > total,
+            declared <= settings.maximumResponseSize
+        {
+            wanted = declared
+        }
+        guard budget.reserve(wanted - reserved) else { return false }
+        reserved = wanted
+        return true
+    }
+
     /// Resumes the waiting task with `result` and what the handshake recorded for the app.
     func finish(_ result: Result<TransferResult, TransportError>) {
+        budget.release(reserved)
+        reserved = 0
         continuation?.resume(returning: TransferOutcome(result: result, events: connectionVerifier?.events ?? []))
         continuation = nil
     }
@@ -132,6 +164,11 @@ final class Transfer: @unchecked Sendable {
         }
         let version = settings.httpVersion == .http1Only ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(version)), "HTTP version")
+        if settings.httpVersion == .http2IfAvailable {
+            // Wait for a connection being set up to the same host instead of opening another: with
+            // HTTP/2 the streams then share one connection, and one handshake check.
+            check(pinkit_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1), "pipewait")
+        }
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0), "redirects")
         check(pinkit_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, Self.writeCallback), "write")
         check(pinkit_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me), "write data")
@@ -195,6 +232,10 @@ final class Transfer: @unchecked Sendable {
             transfer.exceededSizeLimit = true
             return 0  // makes libcurl stop with CURLE_WRITE_ERROR
         }
+        guard transfer.reserve(upTo: transfer.body.count + length) else {
+            transfer.exceededInFlightLimit = true
+            return 0
+        }
         data.withMemoryRebound(to: UInt8.self, capacity: length) {
             transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
         }
@@ -205,6 +246,11 @@ final class Transfer: @unchecked Sendable {
         guard let user else { return 0 }
         let transfer = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
         let length = size * count
+        transfer.headerBytes += length
+        guard transfer.headerBytes <= maximumHeaderBytes else {
+            transfer.exceededHeaderLimit = true
+            return 0  // CURLE_WRITE_ERROR
+        }
         let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
             String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
         }.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -27,6 +27,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let network = Code(rawValue: "network")
         public static let cancelled = Code(rawValue: "cancelled")
         public static let responseTooLarge = Code(rawValue: "response-too-large")
+        /// The bodies of all responses in flight on the client passed
+        /// `maximumInFlightResponseBytes` together (many HTTP/2 streams); transient.
+        public static let inFlightLimit = Code(rawValue: "in-flight-limit")
         /// A close-delimited body ended without TLS close_notify: the connection was cut, so the
         /// body may be short (an on-path attacker can do that without any key).
         public static let truncatedResponse = Code(rawValue: "truncated-response")
