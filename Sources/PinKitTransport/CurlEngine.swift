@@ -212,11 +212,12 @@ final class CurlEngine: @unchecked Sendable {
             wasSent
             ? "in flight (the request was sent, no complete response came)"
             : "waiting for a connection (nothing of the request was sent)"
+        // libcurl's connect timeout can fire well before the send()'s deadline.
+        let limit =
+            !wasSent && ContinuousClock.now < transfer.deadline - .milliseconds(100)
+            ? "no connection within the connect timeout" : "no response within the request deadline"
         var error = TransportError(
-            .timeout,
-            "\(transfer.host): no response within the request deadline, after \(elapsed) milliseconds \(phase)",
-            host: transfer.host
-        )
+            .timeout, "\(transfer.host): \(limit), after \(elapsed) milliseconds \(phase)", host: transfer.host)
         error.wasSent = wasSent
         error.elapsed = .milliseconds(elapsed)
         return error
