@@ -25,11 +25,11 @@ struct DeadlineTests {
 
     @Test("the timeout covers every redirect hop, not each hop afresh")
     func acrossHops() async throws {
-        let server = try server(delay: 0.7)
+        let server = try server(delay: 1.0)
         defer { server.stop() }
         let client = try lab.client(try lab.policy(), server: server) {
             $0.followRedirects = true
-            $0.requestTimeout = .milliseconds(1_500)
+            $0.requestTimeout = .milliseconds(2_500)
         }
         // Each hop alone fits the timeout easily: a per-hop timer would let all three through.
         let single = try await client.get(server.url(host: "api.example.com", path: "/hop/3"))
@@ -39,7 +39,7 @@ struct DeadlineTests {
         #expect(error?.code == .timeout, "\(String(describing: error))")
         #expect(error?.wasSent == true, "an earlier hop reached the server")
         let elapsed = try #require(error?.elapsed)
-        #expect(elapsed >= .milliseconds(1_500), "the message reports the whole call: \(elapsed)")
+        #expect(elapsed >= .milliseconds(2_500), "the message reports the whole call: \(elapsed)")
         #expect(error?.reason.contains("in flight") == true, "\(String(describing: error))")
         // It timed out on a later hop, each hop well inside the timeout: the hops shared one deadline.
         #expect(server.requests.contains { $0.target == "/hop/2" })

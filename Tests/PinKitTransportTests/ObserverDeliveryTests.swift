@@ -28,7 +28,7 @@ struct ObserverDeliveryTests {
                 order.withLock { $0.append("observer entered") }
                 entered.signal()
                 // Bounded only so that a regression fails instead of hanging the suite.
-                let released = gate.wait(timeout: .now() + 10) == .success
+                let released = gate.wait(timeout: .now() + 30) == .success
                 order.withLock { $0.append(released ? "observer released" : "observer gave up") }
             }
         }

@@ -27,7 +27,7 @@ struct RetrySafetyTests {
     func afterSending(_ path: String) async throws {
         let server = try server(try lab.pki.leaf(["api.example.com"]))
         defer { server.stop() }
-        let client = try lab.client(try lab.policy(), server: server) { $0.requestTimeout = .milliseconds(500) }
+        let client = try lab.client(try lab.policy(), server: server) { $0.requestTimeout = .milliseconds(1_500) }
         let error = try #require(
             await transportError {
                 try await client.send(
