@@ -28,7 +28,7 @@ public final class LabTLSServer: @unchecked Sendable {
 
     /// How the server misbehaves at the TLS layer (hostile-server tests).
     public struct Behaviour: Sendable {
-        /// Caps the protocol version: `.tls12` makes renegotiation possible.
+        /// Holds the server to one protocol version (`.tls12` makes renegotiation possible).
         public var maximumVersion: LabTLSVersion?
         /// After each response on a kept-alive TLS 1.2 connection, send a HelloRequest (ask the
         /// client to renegotiate) before reading the next request.
