@@ -59,10 +59,10 @@ public final class PinnedHTTPClient: Sendable {
         /// default, so the verified chain reaches a self-signed root and root pins match.
         public var allowPartialChain = false
         public var userAgent: String? = "PinKit/0.1"
-        /// Receives pin failures and expired-set notices. Called on the task that called
-        /// ``PinnedHTTPClient/send(_:)``, after the handshake and before `send` returns or throws;
-        /// never on the transport thread, so a slow observer (file writes) delays only its own
-        /// request.
+        /// Receives pin failures and expired-set notices. Called on the client's serial delivery
+        /// queue after the handshake, before the ``PinnedHTTPClient/send(_:)`` that carried it
+        /// returns or throws; never on the transport thread, so a slow observer (file writes)
+        /// delays only its own request.
         public var observer: (@Sendable (PinningEvent) -> Void)?
         /// The clock pin-set expiry is judged by.
         public var now: @Sendable () -> Date = { Date() }
@@ -91,6 +91,8 @@ public final class PinnedHTTPClient: Sendable {
     private let nextID = Atomic<UInt64>(1)
     private let counters = HandshakeCounters()
     private let budget: ResponseBudget
+    /// Where the observer runs: serial, so events of one client arrive in order.
+    private let delivery = DispatchQueue(label: "PinKit observer delivery")
 
     /// The most response-body bytes this client held at once for running transfers (tests).
     package var peakInFlightResponseBytes: Int { budget.peakBytes }
@@ -147,8 +149,8 @@ public final class PinnedHTTPClient: Sendable {
     /// `requestTimeout`) counts from here, across every redirect hop and any time spent waiting
     /// for a connection behind `maximumConnectionsPerHost`.
     ///
-    /// Pinning events of the handshakes are delivered to the observer here, on the caller's
-    /// task, before this returns or throws; never on the transport thread.
+    /// Pinning events of the handshakes are delivered to the observer (on the client's delivery
+    /// queue) before this returns or throws; never on the transport thread.
     /// - Throws: ``TransportError``: pin mismatch, invalid chain, network, cancellation, size.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         let started = ContinuousClock.now
@@ -260,10 +262,18 @@ public final class PinnedHTTPClient: Sendable {
         } onCancel: {
             engine.cancel(transfer.id)
         }
-        // The handshake decided and recorded; the app hears about it here, on the caller's task,
-        // so a slow observer delays this request only, never the session's other transfers.
-        if let observer = configuration.observer {
-            for event in outcome.events { observer(event.event()) }
+        // The handshake decided and recorded; the app hears about it now, on the client's own
+        // delivery queue, and this request waits for it: a slow observer (file writes, fsync)
+        // delays this request only, never the session's other transfers, and never holds a
+        // thread of the cooperative pool or the transport thread.
+        if let observer = configuration.observer, !outcome.events.isEmpty {
+            let events = outcome.events
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                delivery.async {
+                    for event in events { observer(event.event()) }
+                    continuation.resume()
+                }
+            }
         }
         let result = outcome.result
         // A request that raced ``replacePolicy(_:)`` onto the closing session goes to the new one.

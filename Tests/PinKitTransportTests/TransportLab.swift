@@ -53,7 +53,9 @@ final class TransportLab: Sendable {
         var configuration = PinnedHTTPClient.Configuration(kind: kind, policy: policy)
         configuration.trustStore = .caFile(caFile)
         configuration.resolve = hosts.map { server.resolveEntry(for: $0) }
-        configuration.requestTimeout = .seconds(10)
+        // One deadline covers a whole send(), redirect hops included: generous, so that a test
+        // machine that stalls the task pool fails no test that is not about time.
+        configuration.requestTimeout = .seconds(30)
         configure(&configuration)
         return try PinnedHTTPClient(configuration)
     }
