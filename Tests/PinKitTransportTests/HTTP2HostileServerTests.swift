@@ -18,7 +18,7 @@ struct HTTP2HostileServerTests {
     ) throws -> PinnedHTTPClient {
         try lab.client(policy, kind: kind, server: try placeholder()) {
             $0.resolve = ["api.example.com:\(port):127.0.0.1"]
-            $0.requestTimeout = .seconds(20)
+            $0.requestTimeout = .seconds(120)
             configure(&$0)
         }
     }

@@ -27,8 +27,10 @@ struct ObserverDeliveryTests {
             $0.observer = { _ in
                 order.withLock { $0.append("observer entered") }
                 entered.signal()
-                // Bounded only so that a regression fails instead of hanging the suite.
-                let released = gate.wait(timeout: .now() + 30) == .success
+                // Bounded only so that a regression fails instead of hanging the suite; generous,
+                // because the full suite can hold the task pool (and so the other transfer's
+                // caller) for minutes.
+                let released = gate.wait(timeout: .now() + 300) == .success
                 order.withLock { $0.append(released ? "observer released" : "observer gave up") }
             }
         }

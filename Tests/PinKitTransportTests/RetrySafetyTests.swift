@@ -15,7 +15,7 @@ struct RetrySafetyTests {
         try LabTLSServer(identity: identity) { request in
             switch request.target {
             case "/drop": return LabResponse(dropConnection: true)
-            case "/slow": return LabResponse(body: Array("late".utf8), delay: 2)
+            case "/slow": return LabResponse(body: Array("late".utf8), delay: 6)
             default: return .text("ok")
             }
         }
@@ -27,7 +27,7 @@ struct RetrySafetyTests {
     func afterSending(_ path: String) async throws {
         let server = try server(try lab.pki.leaf(["api.example.com"]))
         defer { server.stop() }
-        let client = try lab.client(try lab.policy(), server: server) { $0.requestTimeout = .milliseconds(1_500) }
+        let client = try lab.client(try lab.policy(), server: server) { $0.requestTimeout = .seconds(3) }
         let error = try #require(
             await transportError {
                 try await client.send(
