@@ -1,6 +1,8 @@
 #include "CPinKitShims.h"
 #include <openssl/crypto.h>
 #include <openssl/x509v3.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 long pinkit_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
@@ -60,6 +62,85 @@ long pinkit_SSL_CTX_set_session_cache_mode(SSL_CTX *context, long mode) {
     return SSL_CTX_set_session_cache_mode(context, mode);
 }
 
+struct pinkit_owned {
+    void *object;
+    void (*release)(void *object);
+    void (*close_notify)(void *object);
+};
+
+static int pinkit_owned_index = -1;
+static pthread_once_t pinkit_owned_once = PTHREAD_ONCE_INIT;
+
+static void pinkit_owned_free(void *parent, void *pointer, CRYPTO_EX_DATA *data, int index, long argl, void *argp) {
+    (void)parent;
+    (void)data;
+    (void)index;
+    (void)argl;
+    (void)argp;
+    struct pinkit_owned *owned = pointer;
+    if (owned == NULL) {
+        return;
+    }
+    owned->release(owned->object);
+    free(owned);
+}
+
+static void pinkit_owned_make_index(void) {
+    pinkit_owned_index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, pinkit_owned_free);
+}
+
+static void pinkit_owned_info(const SSL *ssl, int where, int value) {
+    if ((where & SSL_CB_READ_ALERT) != SSL_CB_READ_ALERT || (value & 0xff) != SSL_AD_CLOSE_NOTIFY) {
+        return;
+    }
+    SSL_CTX *context = SSL_get_SSL_CTX(ssl);
+    struct pinkit_owned *owned = context == NULL ? NULL : SSL_CTX_get_ex_data(context, pinkit_owned_index);
+    if (owned != NULL) {
+        owned->close_notify(owned->object);
+    }
+}
+
+int pinkit_SSL_CTX_attach_owned(
+    SSL_CTX *context, void *object, void (*release)(void *object), void (*close_notify)(void *object)) {
+    pthread_once(&pinkit_owned_once, pinkit_owned_make_index);
+    if (pinkit_owned_index < 0 || SSL_CTX_get_ex_data(context, pinkit_owned_index) != NULL) {
+        return 0;
+    }
+    struct pinkit_owned *owned = malloc(sizeof *owned);
+    if (owned == NULL) {
+        return 0;
+    }
+    owned->object = object;
+    owned->release = release;
+    owned->close_notify = close_notify;
+    if (SSL_CTX_set_ex_data(context, pinkit_owned_index, owned) != 1) {
+        free(owned);
+        return 0;
+    }
+    SSL_CTX_set_info_callback(context, pinkit_owned_info);
+    return 1;
+}
+
+void *pinkit_SSL_CTX_get_owned(const SSL_CTX *context) {
+    pthread_once(&pinkit_owned_once, pinkit_owned_make_index);
+    if (pinkit_owned_index < 0) {
+        return NULL;
+    }
+    struct pinkit_owned *owned = SSL_CTX_get_ex_data(context, pinkit_owned_index);
+    return owned == NULL ? NULL : owned->object;
+}
+
+void pinkit_SSL_CTX_refuse_renegotiation(SSL_CTX *context) { SSL_CTX_set_options(context, SSL_OP_NO_RENEGOTIATION); }
+
+int pinkit_SSL_request_renegotiation(SSL *ssl) {
+    // A full handshake, so that the client verifies the chain again (no resumption).
+    SSL_set_options(ssl, SSL_OP_NO_SESSION_RESUMPTION_ON_RENEGOTIATION);
+    if (SSL_renegotiate(ssl) != 1) {
+        return 0;
+    }
+    return SSL_do_handshake(ssl);
+}
+
 int pinkit_X509_add_extension(X509 *certificate, X509 *issuer, int nid, const char *value) {
     X509V3_CTX context;
     X509V3_set_ctx_nodb(&context);
@@ -103,6 +184,16 @@ CURLcode pinkit_curl_easy_getinfo_string(CURL *curl, CURLINFO info, const char *
 CURLcode pinkit_curl_easy_getinfo_pointer(CURL *curl, CURLINFO info, void **value) {
     return curl_easy_getinfo(curl, info, value);
 }
+void *pinkit_curl_connection_owned(CURL *curl) {
+    struct curl_tlssessioninfo *info = NULL;
+    if (curl_easy_getinfo(curl, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || info == NULL ||
+        info->backend != CURLSSLBACKEND_OPENSSL || info->internals == NULL) {
+        return NULL;
+    }
+    SSL_CTX *context = SSL_get_SSL_CTX((SSL *)info->internals);
+    return context == NULL ? NULL : pinkit_SSL_CTX_get_owned(context);
+}
+
 CURLMcode pinkit_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }

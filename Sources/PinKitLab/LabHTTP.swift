@@ -25,19 +25,42 @@ public struct LabResponse: Sendable {
     public var delay: TimeInterval
     /// Close the connection without answering.
     public var dropConnection: Bool
+    /// How the body's end is marked.
+    public var framing: Framing
+    /// Send only this many bytes of the serialized response (head included), then close the TCP
+    /// connection without a TLS close_notify: an on-path attacker cutting the response short.
+    public var truncateAfter: Int?
+    /// Send a TLS close_notify before closing the connection (off: a bare TCP FIN).
+    public var closeNotify: Bool
+
+    /// How a response marks where its body ends.
+    public enum Framing: Sendable {
+        /// A Content-Length header.
+        case contentLength
+        /// No length: the body ends when the connection closes (HTTP/1.1 section 6.3, rule 8).
+        case closeDelimited
+        /// `Transfer-Encoding: chunked`, the body in one chunk and the last-chunk marker.
+        case chunked
+    }
 
     public init(
         status: Int = 200,
         headers: [(name: String, value: String)] = [],
         body: [UInt8] = [],
         delay: TimeInterval = 0,
-        dropConnection: Bool = false
+        dropConnection: Bool = false,
+        framing: Framing = .contentLength,
+        truncateAfter: Int? = nil,
+        closeNotify: Bool = true
     ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.delay = delay
         self.dropConnection = dropConnection
+        self.framing = framing
+        self.truncateAfter = truncateAfter
+        self.closeNotify = closeNotify
     }
 
     public static func text(_ text: String, status: Int = 200) -> LabResponse {
@@ -50,6 +73,15 @@ public struct LabResponse: Sendable {
 
     public static func redirect(to location: String, status: Int = 302) -> LabResponse {
         LabResponse(status: status, headers: [("Location", location)])
+    }
+}
+
+/// The size of a lab response's head, so a test can cut a response inside its body.
+public enum LabHTTPHead {
+    /// Bytes of the status line and headers (up to and including the blank line), as sent on a
+    /// connection that closes after the response.
+    public static func size(of response: LabResponse) -> Int {
+        LabHTTPParser.serialize(response, keepAlive: false, isHead: true).count
     }
 }
 
@@ -97,10 +129,23 @@ enum LabHTTPParser {
     static func serialize(_ response: LabResponse, keepAlive: Bool, isHead: Bool) -> [UInt8] {
         var head = "HTTP/1.1 \(response.status) \(reason(response.status))\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
-        head += "Content-Length: \(response.body.count)\r\n"
+        var body = isHead ? [] : response.body
+        switch response.framing {
+        case .contentLength:
+            head += "Content-Length: \(response.body.count)\r\n"
+        case .closeDelimited:
+            break
+        case .chunked:
+            head += "Transfer-Encoding: chunked\r\n"
+            if !isHead {
+                body =
+                    Array(String(response.body.count, radix: 16).utf8) + [13, 10] + response.body
+                    + Array("\r\n0\r\n\r\n".utf8)
+            }
+        }
         if !keepAlive { head += "Connection: close\r\n" }
         head += "\r\n"
-        return Array(head.utf8) + (isHead ? [] : response.body)
+        return Array(head.utf8) + body
     }
 
     private static func reason(_ status: Int) -> String {

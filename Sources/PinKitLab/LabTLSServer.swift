@@ -8,6 +8,14 @@ import PinKitOpenSSL
     import Glibc
 #endif
 
+/// A TLS protocol version the lab server can be held to.
+public enum LabTLSVersion: Sendable {
+    /// TLS 1.2 only.
+    case tls12
+    /// TLS 1.3 only.
+    case tls13
+}
+
 /// A TLS 1.2/1.3 server on a loopback port that serves a chosen chain (and others per SNI
 /// name) and answers HTTP/1.1 requests with a scripted handler.
 ///
@@ -18,6 +26,20 @@ public final class LabTLSServer: @unchecked Sendable {
     // allows one SSL_CTX to serve many connections concurrently. Mutable state is behind locks.
     public typealias Handler = @Sendable (LabRequest) -> LabResponse
 
+    /// How the server misbehaves at the TLS layer (hostile-server tests).
+    public struct Behaviour: Sendable {
+        /// Holds the server to one protocol version (`.tls12` makes renegotiation possible).
+        public var maximumVersion: LabTLSVersion?
+        /// After each response on a kept-alive TLS 1.2 connection, send a HelloRequest (ask the
+        /// client to renegotiate) before reading the next request.
+        public var requestRenegotiation = false
+
+        public init(maximumVersion: LabTLSVersion? = nil, requestRenegotiation: Bool = false) {
+            self.maximumVersion = maximumVersion
+            self.requestRenegotiation = requestRenegotiation
+        }
+    }
+
     /// What the server has seen, for assertions.
     public struct Statistics: Sendable, Equatable {
         public var connections = 0
@@ -26,6 +48,9 @@ public final class LabTLSServer: @unchecked Sendable {
         public var resumedHandshakes = 0
         public var failedHandshakes = 0
         public var requests = 0
+        /// HelloRequests sent, and renegotiations that then completed.
+        public var renegotiationRequests = 0
+        public var renegotiations = 0
     }
 
     public let port: UInt16
@@ -33,6 +58,7 @@ public final class LabTLSServer: @unchecked Sendable {
     private let defaultContext: OpaquePointer
     private let contexts: [String: OpaquePointer]
     private let handler: Handler
+    private let behaviour: Behaviour
     private let state = Locked(State())
     private let acceptDone = DispatchSemaphore(value: 0)
 
@@ -47,17 +73,20 @@ public final class LabTLSServer: @unchecked Sendable {
     /// - Parameters:
     ///   - identity: the chain and key served by default (and to clients without SNI).
     ///   - sni: other identities by SNI name (lower case).
+    ///   - behaviour: TLS-level misbehaviour; none by default.
     ///   - handler: answers each request; the default answers 200 "ok".
     public init(
         identity: LabIdentity,
         sni: [String: LabIdentity] = [:],
+        behaviour: Behaviour = Behaviour(),
         handler: @escaping Handler = { _ in .text("ok") }
     ) throws {
         _ = Self.ignoreBrokenPipes
-        defaultContext = try Self.makeContext(identity)
+        defaultContext = try Self.makeContext(identity, behaviour)
         var contexts: [String: OpaquePointer] = [:]
-        for (name, other) in sni { contexts[name.lowercased()] = try Self.makeContext(other) }
+        for (name, other) in sni { contexts[name.lowercased()] = try Self.makeContext(other, behaviour) }
         self.contexts = contexts
+        self.behaviour = behaviour
         self.handler = handler
         (listener, port) = try Self.listen()
         let argument = Unmanaged.passUnretained(self).toOpaque()
@@ -181,6 +210,7 @@ public final class LabTLSServer: @unchecked Sendable {
         let serverName = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name).map { String(cString: $0) }
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var renegotiating = false
         while true {
             let parsed: (LabRequest, keepAlive: Bool)?
             do {
@@ -201,12 +231,30 @@ public final class LabTLSServer: @unchecked Sendable {
                 $0.statistics.requests += 1
                 $0.requests.append(request)
             }
+            if renegotiating {
+                // The client carried on after our HelloRequest: did it run the second handshake?
+                renegotiating = false
+                let completed = SSL_renegotiate_pending(ssl) == 0
+                if completed { state.withLock { $0.statistics.renegotiations += 1 } }
+            }
             let response = handler(request)
             if response.delay > 0 { Thread.sleep(forTimeInterval: response.delay) }
             if response.dropConnection { break }
-            keepAlive = keepAlive && !state.withLock { $0.stopped }
-            let bytes = LabHTTPParser.serialize(response, keepAlive: keepAlive, isHead: request.method == "HEAD")
-            guard write(ssl, bytes), keepAlive else { break }
+            keepAlive = keepAlive && !state.withLock { $0.stopped } && response.framing != .closeDelimited
+            var bytes = LabHTTPParser.serialize(response, keepAlive: keepAlive, isHead: request.method == "HEAD")
+            if let cut = response.truncateAfter { bytes = Array(bytes.prefix(cut)) }
+            guard write(ssl, bytes) else { break }
+            if response.truncateAfter != nil || !response.closeNotify {
+                // An on-path attacker's TCP FIN: no close_notify alert before it.
+                ERR_clear_error()
+                return
+            }
+            guard keepAlive else { break }
+            if behaviour.requestRenegotiation, SSL_version(ssl) == TLS1_2_VERSION {
+                state.withLock { $0.statistics.renegotiationRequests += 1 }
+                renegotiating = true
+                if pinkit_SSL_request_renegotiation(ssl) != 1 { break }
+            }
         }
         SSL_shutdown(ssl)
         ERR_clear_error()
@@ -222,9 +270,14 @@ public final class LabTLSServer: @unchecked Sendable {
         return true
     }
 
-    private static func makeContext(_ identity: LabIdentity) throws -> OpaquePointer {
+    private static func makeContext(_ identity: LabIdentity, _ behaviour: Behaviour) throws -> OpaquePointer {
         guard let context = SSL_CTX_new(TLS_server_method()) else { throw LabError("SSL_CTX_new failed") }
         pinkit_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION)
+        switch behaviour.maximumVersion {
+        case .tls12?: pinkit_SSL_CTX_set_max_proto_version(context, TLS1_2_VERSION)
+        case .tls13?: pinkit_SSL_CTX_set_min_proto_version(context, TLS1_3_VERSION)
+        case nil: break
+        }
         guard SSL_CTX_use_certificate(context, identity.leaf.x509) == 1,
             SSL_CTX_use_PrivateKey(context, identity.key.pkey) == 1,
             SSL_CTX_check_private_key(context) == 1

@@ -61,8 +61,7 @@ final class CurlEngine: @unchecked Sendable {
         if accepted {
             curl_multi_wakeup(multi)
         } else {
-            transfer.continuation?.resume(returning: .failure(TransportError(.shutDown, "the client was shut down")))
-            transfer.continuation = nil
+            transfer.finish(.failure(TransportError(.shutDown, "the client was shut down")))
         }
     }
 
@@ -114,6 +113,7 @@ final class CurlEngine: @unchecked Sendable {
                 }
                 break
             }
+            expireOverdueTransfers()
             curl_multi_perform(multi, &stillRunning)
             var remaining: Int32 = 0
             while let message = curl_multi_info_read(multi, &remaining) {
@@ -134,7 +134,7 @@ final class CurlEngine: @unchecked Sendable {
                 }
                 if idleNow { break }
             }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
         }
         for easy in idle { curl_easy_cleanup(easy) }
         idle = []
@@ -146,22 +146,21 @@ final class CurlEngine: @unchecked Sendable {
 
     private func start(_ transfer: Transfer, cancelled: Bool) {
         if cancelled {
-            transfer.continuation?.resume(
-                returning: .failure(TransportError(.cancelled, "the request was cancelled", host: transfer.host)))
-            transfer.continuation = nil
+            transfer.finish(.failure(TransportError(.cancelled, "the request was cancelled", host: transfer.host)))
+            return
+        }
+        guard ContinuousClock.now < transfer.deadline else {
+            transfer.finish(.failure(timeoutError(transfer, wasSent: false)))
             return
         }
         guard let easy = idle.popLast() ?? curl_easy_init() else {
-            transfer.continuation?.resume(returning: .failure(TransportError(.network, "curl_easy_init failed")))
-            transfer.continuation = nil
+            transfer.finish(.failure(TransportError(.network, "curl_easy_init failed")))
             return
         }
         if let failure = transfer.configure(easy, share: share) {
             curl_easy_reset(easy)
             idle.append(easy)
-            transfer.continuation?.resume(
-                returning: .failure(TransportError(.invalidRequest, failure, host: transfer.host)))
-            transfer.continuation = nil
+            transfer.finish(.failure(TransportError(.invalidRequest, failure, host: transfer.host)))
             return
         }
         active[transfer.id] = (easy, transfer)
@@ -180,35 +179,92 @@ final class CurlEngine: @unchecked Sendable {
             curl_easy_reset(easy)
             idle.append(easy)
         }
-        transfer.continuation?.resume(returning: result)
-        transfer.continuation = nil
+        transfer.finish(result)
+    }
+
+    /// The one deadline of a send() covers time queued behind `maximumConnectionsPerHost`,
+    /// which libcurl's own timeout does not reliably count: enforced here for every transfer.
+    private func expireOverdueTransfers() {
+        let now = ContinuousClock.now
+        for (_, entry) in active where entry.transfer.deadline <= now {
+            complete(entry.easy, entry.transfer, .failure(timeoutError(entry.transfer, wasSent: wasSent(entry.easy))))
+        }
+    }
+
+    /// Until the nearest deadline, at most a second (cancellations and submissions wake the poll).
+    private func pollTimeout() -> Int32 {
+        guard let nearest = active.values.map(\.transfer.deadline).min() else { return 1000 }
+        let left = Transfer.milliseconds(nearest - ContinuousClock.now)
+        return Int32(min(1000, left))
+    }
+
+    /// True once bytes of the request were handed to the connection: the server may have it.
+    private func wasSent(_ easy: UnsafeMutableRawPointer) -> Bool {
+        var requestSize = 0
+        pinkit_curl_easy_getinfo_long(easy, CURLINFO_REQUEST_SIZE, &requestSize)
+        return requestSize > 0
+    }
+
+    /// A timeout that says how long the send() really ran and where the request was.
+    private func timeoutError(_ transfer: Transfer, wasSent: Bool) -> TransportError {
+        let elapsed = Transfer.milliseconds(ContinuousClock.now - transfer.started)
+        let phase =
+            wasSent
+            ? "in flight (the request was sent, no complete response came)"
+            : "waiting for a connection (nothing of the request was sent)"
+        // libcurl's connect timeout can fire well before the send()'s deadline.
+        let limit =
+            !wasSent && ContinuousClock.now < transfer.deadline - .milliseconds(100)
+            ? "no connection within the connect timeout" : "no response within the request deadline"
+        var error = TransportError(
+            .timeout, "\(transfer.host): \(limit), after \(elapsed) milliseconds \(phase)", host: transfer.host)
+        error.wasSent = wasSent
+        error.elapsed = .milliseconds(elapsed)
+        return error
     }
 
     private func result(of easy: UnsafeMutableRawPointer, _ transfer: Transfer, _ code: CURLcode)
         -> Result<TransferResult, TransportError>
     {
-        let verifier = transfer.verifier
+        let verifier = transfer.connectionVerifier
         var pinning: PinEvaluation?
-        if case .evaluated(let evaluation)? = verifier.outcome { pinning = evaluation }
+        if case .evaluated(let evaluation)? = verifier?.outcome { pinning = evaluation }
         guard code == CURLE_OK else {
+            if code == CURLE_OPERATION_TIMEDOUT { return .failure(timeoutError(transfer, wasSent: wasSent(easy))) }
             var failure = error(for: code, transfer)
-            failure.servedChainPEM = verifier.servedChainPEM
+            failure.servedChainPEM = verifier?.servedChainPEM ?? []
+            failure.wasSent = wasSent(easy)
+            failure.elapsed = ContinuousClock.now - transfer.started
             return .failure(failure)
         }
         var status = 0
         pinkit_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         var version = 0
         pinkit_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        let httpVersion = version == Int(CURL_HTTP_VERSION_2_0) ? "2" : "1.1"
+        if !transfer.connectOnly, transfer.isCloseDelimited(status: status, httpVersion: httpVersion),
+            transfer.responseConnection?.receivedCloseNotify != true
+        {
+            // libcurl takes a bare TCP FIN as the end of the body; an on-path attacker can send one.
+            var error = TransportError(
+                .truncatedResponse,
+                "\(transfer.host): the response has no length and the connection closed without TLS close_notify after \(transfer.body.count) body bytes; it may be cut short",
+                host: transfer.host
+            )
+            error.wasSent = true
+            error.elapsed = ContinuousClock.now - transfer.started
+            return .failure(error)
+        }
         return .success(
             TransferResult(
                 status: status,
                 headers: transfer.headers,
                 body: transfer.body,
-                httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? "2" : "1.1",
-                pinning: verifier.callbackRuns > 0 ? pinning : nil,
-                servedChain: verifier.servedChain,
-                servedChainPEM: verifier.servedChainPEM,
-                verifiedChain: verifier.verifiedChain
+                httpVersion: httpVersion,
+                pinning: pinning,
+                servedChain: verifier?.servedChain ?? [],
+                servedChainPEM: verifier?.servedChainPEM ?? [],
+                verifiedChain: verifier?.verifiedChain ?? []
             )
         )
     }
@@ -219,7 +275,7 @@ final class CurlEngine: @unchecked Sendable {
         let curlMessage = String(cString: transfer.errorBuffer)
         let detail = curlMessage.isEmpty ? String(cString: curl_easy_strerror(code)) : curlMessage
         let curlCode = Int(code.rawValue)
-        switch transfer.verifier.outcome {
+        switch transfer.connectionVerifier?.outcome {
         case .evaluated(.mismatch(let failure))?:
             return TransportError(
                 .pinMismatch, failure.description, host: host, pinFailure: failure, curlCode: curlCode)
@@ -245,6 +301,16 @@ final class CurlEngine: @unchecked Sendable {
             return TransportError(.connectionRefused, "\(host): \(detail)", host: host, curlCode: curlCode)
         case CURLE_OPERATION_TIMEDOUT:
             return TransportError(.timeout, "\(host): \(detail)", host: host, curlCode: curlCode)
+        case CURLE_WRITE_ERROR where transfer.exceededHeaderLimit:
+            return TransportError(
+                .responseHeaderTooLarge,
+                "\(host): the response head passed \(Transfer.maximumHeaderBytes) bytes (a header flood)",
+                host: host, curlCode: curlCode)
+        case CURLE_WRITE_ERROR where transfer.exceededInFlightLimit:
+            return TransportError(
+                .inFlightLimit,
+                "\(host): responses in flight on this client passed \(transfer.budget.limit) bytes together; this one was stopped",
+                host: host, curlCode: curlCode)
         case CURLE_WRITE_ERROR where transfer.exceededSizeLimit:
             return TransportError(
                 .responseTooLarge,
@@ -252,6 +318,27 @@ final class CurlEngine: @unchecked Sendable {
                 host: host,
                 curlCode: curlCode
             )
+        case CURLE_OUT_OF_MEMORY where !transfer.headComplete,
+            CURLE_RECV_ERROR where curlMessage.contains("response headers"):
+            // libcurl 7.88 reports a header line over its 100 KiB limit as "Out of memory", and a
+            // head over 300 KiB as a receive error.
+            return TransportError(
+                .responseHeaderTooLarge,
+                "\(host): the response head is larger than the transport accepts (one header line over 100 KiB or all of them over 300 KiB)",
+                host: host, curlCode: curlCode)
+        case CURLE_HTTP2 where curlMessage.contains("CONTINUATION"),
+            CURLE_HTTP2_STREAM where curlMessage.contains("CONTINUATION"),
+            CURLE_RECV_ERROR where curlMessage.contains("CONTINUATION"):
+            // nghttp2 refuses a header block split over too many frames (the CONTINUATION flood).
+            return TransportError(
+                .responseHeaderTooLarge,
+                "\(host): the response head came in more HTTP/2 CONTINUATION frames than allowed (a header flood)",
+                host: host, curlCode: curlCode)
+        case CURLE_PARTIAL_FILE:
+            // A length or chunked framing the connection ended before.
+            return TransportError(
+                .truncatedResponse, "\(host): the connection closed before the response was complete: \(detail)",
+                host: host, curlCode: curlCode)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
             CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER:
             return TransportError(.tlsHandshake, "\(host): \(detail)", host: host, curlCode: curlCode)

@@ -160,13 +160,35 @@ public final class KillSwitchController: Sendable {
             let response = try await client.send(
                 HTTPRequest(url: configuration.url, headers: ["Accept": "application/json"]))
             guard response.status == 200 else {
-                return .failure(
-                    TransportError(.network, "HTTP status \(response.status)", host: configuration.url.host ?? ""))
+                return .failure(Self.statusError(response.status, url: configuration.url))
             }
             return .success(response.body)
         } catch {
             return .failure(error)
         }
+    }
+
+    /// A status other than 200, named for what it is: the fetch reached the server, so it is not
+    /// a network failure.
+    static func statusError(_ status: Int, url: URL) -> TransportError {
+        let host = url.host ?? ""
+        var error: TransportError
+        switch status {
+        case 304:
+            error = TransportError(
+                .notModified, "\(host) answered 304 Not Modified to an unconditional kill-switch fetch", host: host)
+        case 300...399:
+            error = TransportError(
+                .unexpectedRedirect,
+                "\(host) answered \(status), a redirect; the kill-switch fetch follows none (the document URL is fixed)",
+                host: host)
+        default:
+            error = TransportError(
+                .unexpectedStatus, "\(host) answered HTTP \(status) where the kill-switch document (200) was expected",
+                host: host)
+        }
+        error.wasSent = true
+        return error
     }
 
     private func apply(_ actions: [KillSwitchStateMachine.Action]) {

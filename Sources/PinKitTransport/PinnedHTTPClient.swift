@@ -34,11 +34,18 @@ public final class PinnedHTTPClient: Sendable {
         public var policy: PinPolicy
         public var trustStore: TrustStore = .system
         public var connectTimeout: Duration = .seconds(10)
+        /// One deadline per ``PinnedHTTPClient/send(_:)``: redirect hops and time waiting for a
+        /// connection count against it.
         public var requestTimeout: Duration = .seconds(30)
         /// Larger response bodies fail with `response-too-large`.
         public var maximumResponseSize = 10 * 1024 * 1024
+        /// The bodies of all responses in flight on the client, together: the per-response cap
+        /// would otherwise multiply by the streams of HTTP/2 connections. Past it, the transfer
+        /// whose bytes would cross it fails with `in-flight-limit`.
+        public var maximumInFlightResponseBytes = 64 * 1024 * 1024
         /// Off by default. When on, every hop is a new request evaluated under its own host's
-        /// policy, `Authorization` is dropped when the host changes, and http:// is refused.
+        /// policy, `Authorization` and `Cookie` are dropped when the scheme, host or port changes,
+        /// and http:// is refused.
         public var followRedirects = false
         public var maximumRedirects = 5
         public var httpVersion: HTTPVersion = .http2IfAvailable
@@ -52,8 +59,10 @@ public final class PinnedHTTPClient: Sendable {
         /// default, so the verified chain reaches a self-signed root and root pins match.
         public var allowPartialChain = false
         public var userAgent: String? = "PinKit/0.1"
-        /// Receives pin failures and expired-set notices. Called on the transport thread during
-        /// the handshake: it must return quickly and must not call back into this client.
+        /// Receives pin failures and expired-set notices. Called on the client's serial delivery
+        /// queue after the handshake, before the ``PinnedHTTPClient/send(_:)`` that carried it
+        /// returns or throws; never on the transport thread, so a slow observer (file writes)
+        /// delays only its own request.
         public var observer: (@Sendable (PinningEvent) -> Void)?
         /// The clock pin-set expiry is judged by.
         public var now: @Sendable () -> Date = { Date() }
@@ -62,6 +71,8 @@ public final class PinnedHTTPClient: Sendable {
         public var logger: Logger = .disabled
         /// For the test that shows the verify callback fails closed; never set it otherwise.
         package var unsafeDisableCurlPeerVerificationForTesting = false
+        /// For the test that shows why renegotiation is refused; never set it otherwise.
+        package var unsafeAllowRenegotiationForTesting = false
 
         public init(kind: Kind = .pinned, policy: PinPolicy) {
             self.kind = kind
@@ -78,6 +89,19 @@ public final class PinnedHTTPClient: Sendable {
 
     private let state: Locked<(configuration: Configuration, engine: CurlEngine)>
     private let nextID = Atomic<UInt64>(1)
+    private let counters = HandshakeCounters()
+    private let budget: ResponseBudget
+    /// Where the observer runs: serial, so events of one client arrive in order.
+    private let delivery = DispatchQueue(label: "PinKit observer delivery")
+
+    /// The most response-body bytes this client held at once for running transfers (tests).
+    package var peakInFlightResponseBytes: Int { budget.peakBytes }
+
+    /// How many times the verify callback ran for this client's connections (renegotiation tests).
+    package var handshakeVerifications: Int { counters.verifications }
+
+    /// How many TLS connections this client opened (its SSL_CTX callback ran).
+    package var tlsConnectionsOpened: Int { counters.connections }
 
     /// - Throws: ``TransportError`` when libcurl cannot be initialised.
     public init(_ configuration: Configuration) throws(TransportError) {
@@ -86,6 +110,7 @@ public final class PinnedHTTPClient: Sendable {
             shareTLSSessions: configuration.reuseConnections
         )
         state = Locked((configuration, engine))
+        budget = ResponseBudget(limit: configuration.maximumInFlightResponseBytes)
     }
 
     deinit { state.withLock { $0.engine.shutdown() } }
@@ -119,12 +144,31 @@ public final class PinnedHTTPClient: Sendable {
 
     /// Sends `request`; any HTTP status is a response. Redirects are followed only when the
     /// configuration says so.
+    ///
+    /// One deadline covers the whole call: `request.timeout` (or the configuration's
+    /// `requestTimeout`) counts from here, across every redirect hop and any time spent waiting
+    /// for a connection behind `maximumConnectionsPerHost`.
+    ///
+    /// Pinning events of the handshakes are delivered to the observer (on the client's delivery
+    /// queue) before this returns or throws; never on the transport thread.
     /// - Throws: ``TransportError``: pin mismatch, invalid chain, network, cancellation, size.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        let started = ContinuousClock.now
+        let deadline = started + (request.timeout ?? configuration.requestTimeout)
         var current = request
         var hops = 0
+        var sentBefore = false
         while true {
-            let (result, url) = try await perform(current, connectOnly: false)
+            let result: TransferResult
+            let url: URL
+            do throws(TransportError) {
+                (result, url) = try await perform(current, connectOnly: false, started: started, deadline: deadline)
+            } catch {
+                var error = error
+                // An earlier hop reached a server: the caller must treat the send() as sent.
+                error.wasSent = error.wasSent || sentBefore
+                throw error
+            }
             let response = HTTPResponse(
                 status: result.status,
                 headers: result.headers,
@@ -136,14 +180,19 @@ public final class PinnedHTTPClient: Sendable {
             guard configuration.followRedirects, [301, 302, 303, 307, 308].contains(response.status),
                 let location = response.headers["Location"]
             else { return response }
+            sentBefore = true
             hops += 1
             guard hops <= configuration.maximumRedirects else {
-                throw TransportError(
+                var error = TransportError(
                     .tooManyRedirects, "more than \(configuration.maximumRedirects) redirects", host: url.host ?? "")
+                error.wasSent = true
+                throw error
             }
             guard let next = URL(string: location, relativeTo: url)?.absoluteURL else {
-                throw TransportError(
+                var error = TransportError(
                     .invalidRequest, "unusable redirect Location (\(location.utf8.count) bytes)", host: url.host ?? "")
+                error.wasSent = true
+                throw error
             }
             current = Self.redirected(current, to: next, status: response.status)
         }
@@ -155,7 +204,10 @@ public final class PinnedHTTPClient: Sendable {
         guard let url = URL(string: "https://\(host.contains(":") ? "[\(host)]" : host):\(port)/") else {
             throw TransportError(.invalidRequest, "not a usable host: \(host)", host: host)
         }
-        let (result, _) = try await perform(HTTPRequest(url: url), connectOnly: true, captureChains: true)
+        let started = ContinuousClock.now
+        let (result, _) = try await perform(
+            HTTPRequest(url: url), connectOnly: true, captureChains: true, started: started,
+            deadline: started + configuration.requestTimeout)
         return HandshakeReport(
             host: HostName.normalize(host),
             port: port,
@@ -170,6 +222,8 @@ public final class PinnedHTTPClient: Sendable {
         _ request: HTTPRequest,
         connectOnly: Bool,
         captureChains: Bool = false,
+        started: ContinuousClock.Instant,
+        deadline: ContinuousClock.Instant,
         retried: Bool = false
     ) async throws(TransportError) -> (TransferResult, URL) {
         let (configuration, engine) = state.withLock { ($0.configuration, $0.engine) }
@@ -183,24 +237,28 @@ public final class PinnedHTTPClient: Sendable {
         }
         let host = HostName.normalize(rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
         let port = url.port ?? 443
-        let verifier = HandshakeVerifier(
+        let handshake = HandshakeSettings(
             policy: configuration.policy,
             host: host,
             port: port,
             now: configuration.now,
-            observer: configuration.observer,
-            captureChains: captureChains
+            captureChains: captureChains,
+            counters: counters,
+            allowRenegotiation: configuration.unsafeAllowRenegotiationForTesting
         )
         let transfer = Transfer(
             id: nextID.add(1, ordering: .relaxed).oldValue,
             request: request,
             host: host,
             port: port,
-            verifier: verifier,
+            handshake: handshake,
             settings: configuration,
-            connectOnly: connectOnly
+            connectOnly: connectOnly,
+            budget: budget,
+            started: started,
+            deadline: deadline
         )
-        let result = await withTaskCancellationHandler {
+        let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfer.continuation = continuation
                 engine.submit(transfer)
@@ -208,11 +266,27 @@ public final class PinnedHTTPClient: Sendable {
         } onCancel: {
             engine.cancel(transfer.id)
         }
+        // The handshake decided and recorded; the app hears about it now, on the client's own
+        // delivery queue, and this request waits for it: a slow observer (file writes, fsync)
+        // delays this request only, never the session's other transfers, and never holds a
+        // thread of the cooperative pool or the transport thread.
+        if let observer = configuration.observer, !outcome.events.isEmpty {
+            let events = outcome.events
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                delivery.async {
+                    for event in events { observer(event.event()) }
+                    continuation.resume()
+                }
+            }
+        }
+        let result = outcome.result
         // A request that raced ``replacePolicy(_:)`` onto the closing session goes to the new one.
         if case .failure(let error) = result, error.code == .shutDown, !retried,
             state.withLock({ $0.engine !== engine })
         {
-            return try await perform(request, connectOnly: connectOnly, captureChains: captureChains, retried: true)
+            return try await perform(
+                request, connectOnly: connectOnly, captureChains: captureChains, started: started, deadline: deadline,
+                retried: true)
         }
         let logger = configuration.logger
         switch result {
@@ -238,12 +312,21 @@ public final class PinnedHTTPClient: Sendable {
             copy.method = "GET"
             copy.body = nil
         }
-        if HostName.normalize(next.host ?? "") != HostName.normalize(request.url.host ?? "") {
-            // Credentials are for the host they were given to.
+        if origin(of: next) != origin(of: request.url) {
+            // Credentials are for the origin they were given to: another port of the same host
+            // is another server (curl's rule since CVE-2022-27776).
             copy.headers.set("Authorization", nil)
             copy.headers.set("Cookie", nil)
         }
         return copy
+    }
+
+    /// Scheme, normalised host and effective port: what credentials are scoped to.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "http" ? 80 : 443)
+        let host = HostName.normalize((url.host ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
+        return "\(scheme)://\(host):\(port)"
     }
 }
 

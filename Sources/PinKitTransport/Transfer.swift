@@ -12,15 +12,39 @@ final class Transfer: @unchecked Sendable {
     let request: HTTPRequest
     let host: String
     let port: Int
-    let verifier: HandshakeVerifier
+    /// What the verifier of a connection this transfer opens decides with.
+    let handshake: HandshakeSettings
     let settings: PinnedHTTPClient.Configuration
     let connectOnly: Bool
-    var continuation: CheckedContinuation<Result<TransferResult, TransportError>, Never>?
+    /// When the whole ``PinnedHTTPClient/send(_:)`` must be over, redirect hops and time queued
+    /// for a connection included.
+    let deadline: ContinuousClock.Instant
+    /// When the ``PinnedHTTPClient/send(_:)`` this transfer belongs to started.
+    let started: ContinuousClock.Instant
+    var continuation: CheckedContinuation<TransferOutcome, Never>?
+    /// The verifier of the connection this transfer opened, set by the SSL_CTX callback; nil
+    /// when the transfer reused a connection (no handshake ran).
+    var connectionVerifier: ConnectionVerifier?
+    /// The TLS state of the connection that carried the response (opened or reused), taken
+    /// when the response head arrives: it knows whether close_notify came.
+    var responseConnection: ConnectionVerifier?
+    private var easy: UnsafeMutableRawPointer?
 
     var status = 0
     var headers = HTTPHeaders()
     var body: [UInt8] = []
     var exceededSizeLimit = false
+    /// The client's budget for bodies in flight; this transfer holds `body.count` of it.
+    let budget: ResponseBudget
+    var exceededInFlightLimit = false
+    /// Bytes of response head lines received, across 1xx heads too.
+    var headerBytes = 0
+    var exceededHeaderLimit = false
+    /// Our own cap on a response head, below libcurl's 300 KiB, so HTTP/1.1 and HTTP/2 (where
+    /// the head arrives as HEADERS and CONTINUATION frames) refuse a header flood alike.
+    static let maximumHeaderBytes = 256 * 1024
+    /// The blank line ending the final response head has arrived.
+    var headComplete = false
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
@@ -29,17 +53,23 @@ final class Transfer: @unchecked Sendable {
         request: HTTPRequest,
         host: String,
         port: Int,
-        verifier: HandshakeVerifier,
+        handshake: HandshakeSettings,
         settings: PinnedHTTPClient.Configuration,
-        connectOnly: Bool
+        connectOnly: Bool,
+        budget: ResponseBudget,
+        started: ContinuousClock.Instant,
+        deadline: ContinuousClock.Instant
     ) {
+        self.budget = budget
         self.id = id
         self.request = request
         self.host = host
         self.port = port
-        self.verifier = verifier
+        self.handshake = handshake
         self.settings = settings
         self.connectOnly = connectOnly
+        self.started = started
+        self.deadline = deadline
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -47,6 +77,33 @@ final class Transfer: @unchecked Sendable {
         if let headerList { curl_slist_free_all(headerList) }
         if let resolveList { curl_slist_free_all(resolveList) }
         errorBuffer.deallocate()
+    }
+
+    /// Bytes of the client's in-flight budget this transfer holds.
+    private var reserved = 0
+
+    /// Makes sure the transfer holds at least `total` bytes of the budget. The first time, it
+    /// takes the whole declared Content-Length at once, so a response that got its share always
+    /// completes: many streams then cannot each take a slice and all starve half-way.
+    func reserve(upTo total: Int) -> Bool {
+        guard total > reserved else { return true }
+        var wanted = total
+        if reserved == 0, let declared = headers["Content-Length"].flatMap(Int.init), declared > total,
+            declared <= settings.maximumResponseSize
+        {
+            wanted = declared
+        }
+        guard budget.reserve(wanted - reserved) else { return false }
+        reserved = wanted
+        return true
+    }
+
+    /// Resumes the waiting task with `result` and what the handshake recorded for the app.
+    func finish(_ result: Result<TransferResult, TransportError>) {
+        budget.release(reserved)
+        reserved = 0
+        continuation?.resume(returning: TransferOutcome(result: result, events: connectionVerifier?.events ?? []))
+        continuation = nil
     }
 
     /// Sets every option of `easy` for this transfer. Returns a reason when an option is refused.
@@ -58,7 +115,7 @@ final class Transfer: @unchecked Sendable {
             }
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let verifierPointer = Unmanaged.passUnretained(verifier).toOpaque()
+        self.easy = easy
         check(pinkit_curl_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString), "URL")
         check(pinkit_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "https"), "protocols")
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1), "nosignal")
@@ -69,7 +126,8 @@ final class Transfer: @unchecked Sendable {
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, peer), "verify peer")
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, peer == 1 ? 2 : 0), "verify host")
         check(pinkit_curl_easy_setopt_ssl_ctx_callback(easy, HandshakeCallbacks.sslContextCallback), "ssl ctx")
-        check(pinkit_curl_easy_setopt_pointer(easy, CURLOPT_SSL_CTX_DATA, verifierPointer), "ssl ctx data")
+        // The callback runs inside this transfer's connect, while the engine holds the transfer.
+        check(pinkit_curl_easy_setopt_pointer(easy, CURLOPT_SSL_CTX_DATA, me), "ssl ctx data")
         let partial = settings.allowPartialChain ? 0 : Int(CURLSSLOPT_NO_PARTIALCHAIN)
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_SSL_OPTIONS, partial), "ssl options")
         switch settings.trustStore {
@@ -93,7 +151,9 @@ final class Transfer: @unchecked Sendable {
         }
         let connectMilliseconds = Self.milliseconds(settings.connectTimeout)
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, connectMilliseconds), "connect timeout")
-        let total = Self.milliseconds(request.timeout ?? settings.requestTimeout)
+        // What is left of the send()'s one deadline; the engine enforces it too, also while the
+        // transfer waits for a connection.
+        let total = Self.milliseconds(deadline - ContinuousClock.now)
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, total), "timeout")
         if !settings.resolve.isEmpty {
             var list: UnsafeMutablePointer<curl_slist>?
@@ -107,6 +167,11 @@ final class Transfer: @unchecked Sendable {
         }
         let version = settings.httpVersion == .http1Only ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(version)), "HTTP version")
+        if settings.httpVersion == .http2IfAvailable {
+            // Wait for a connection being set up to the same host instead of opening another: with
+            // HTTP/2 the streams then share one connection, and one handshake check.
+            check(pinkit_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1), "pipewait")
+        }
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0), "redirects")
         check(pinkit_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, Self.writeCallback), "write")
         check(pinkit_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me), "write data")
@@ -143,6 +208,16 @@ final class Transfer: @unchecked Sendable {
         return failure
     }
 
+    /// True when the response's body ends only where the connection ends (HTTP/1.x without
+    /// Content-Length or chunked coding), so only TLS close_notify proves it whole.
+    func isCloseDelimited(status: Int, httpVersion: String) -> Bool {
+        guard httpVersion != "2", request.method != "HEAD", status >= 200, status != 204, status != 304 else {
+            return false
+        }
+        let chunked = headers.values("Transfer-Encoding").contains { $0.lowercased().contains("chunked") }
+        return headers["Content-Length"] == nil && !chunked
+    }
+
     var resolveList: UnsafeMutablePointer<curl_slist>? {
         didSet { if let oldValue { curl_slist_free_all(oldValue) } }
     }
@@ -160,6 +235,10 @@ final class Transfer: @unchecked Sendable {
             transfer.exceededSizeLimit = true
             return 0  // makes libcurl stop with CURLE_WRITE_ERROR
         }
+        guard transfer.reserve(upTo: transfer.body.count + length) else {
+            transfer.exceededInFlightLimit = true
+            return 0
+        }
         data.withMemoryRebound(to: UInt8.self, capacity: length) {
             transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
         }
@@ -170,12 +249,25 @@ final class Transfer: @unchecked Sendable {
         guard let user else { return 0 }
         let transfer = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
         let length = size * count
+        transfer.headerBytes += length
+        guard transfer.headerBytes <= maximumHeaderBytes else {
+            transfer.exceededHeaderLimit = true
+            return 0  // CURLE_WRITE_ERROR
+        }
         let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
             String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
         }.trimmingCharacters(in: .whitespacesAndNewlines)
+        if transfer.responseConnection == nil, let easy = transfer.easy,
+            let owned = pinkit_curl_connection_owned(easy)
+        {
+            transfer.responseConnection = Unmanaged<ConnectionVerifier>.fromOpaque(owned).takeUnretainedValue()
+        }
         if line.hasPrefix("HTTP/") {
             // A new response head (after 1xx or a proxy): start over.
             transfer.headers = HTTPHeaders()
+            transfer.headComplete = false
+        } else if line.isEmpty {
+            transfer.headComplete = true
         } else if let colon = line.firstIndex(of: ":") {
             let name = String(line[..<colon])
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -183,6 +275,13 @@ final class Transfer: @unchecked Sendable {
         }
         return length
     }
+}
+
+/// A finished transfer as the requesting task receives it: the result, and the pinning events
+/// the handshake recorded, to be delivered on the caller's side.
+struct TransferOutcome: Sendable {
+    var result: Result<TransferResult, TransportError>
+    var events: [PendingPinningEvent]
 }
 
 /// What a finished transfer produced.

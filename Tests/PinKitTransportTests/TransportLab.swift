@@ -53,7 +53,10 @@ final class TransportLab: Sendable {
         var configuration = PinnedHTTPClient.Configuration(kind: kind, policy: policy)
         configuration.trustStore = .caFile(caFile)
         configuration.resolve = hosts.map { server.resolveEntry(for: $0) }
-        configuration.requestTimeout = .seconds(10)
+        // One deadline covers a whole send(), redirect hops included, and the time until the
+        // caller's task submits each hop: generous, because the full suite runs CPU-bound tests
+        // that hold the task pool for minutes; tests about time set their own.
+        configuration.requestTimeout = .seconds(300)
         configure(&configuration)
         return try PinnedHTTPClient(configuration)
     }

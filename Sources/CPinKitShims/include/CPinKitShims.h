@@ -40,6 +40,27 @@ int pinkit_SSL_CTX_set_min_proto_version(SSL_CTX *_Nonnull context, int version)
 int pinkit_SSL_CTX_set_max_proto_version(SSL_CTX *_Nonnull context, int version);
 long pinkit_SSL_CTX_set_session_cache_mode(SSL_CTX *_Nonnull context, long mode);
 
+/// Hangs `object` on `context` for the context's lifetime: when OpenSSL frees the context (libcurl
+/// frees a connection's SSL_CTX with the connection), `release(object)` runs exactly once.
+/// `close_notify(object)` runs when a connection of the context receives a TLS close_notify
+/// alert (an info callback on the context). Returns 1 on success; on failure nothing is
+/// attached and the caller still owns `object`.
+int pinkit_SSL_CTX_attach_owned(
+    SSL_CTX *_Nonnull context, void *_Nonnull object, void (*_Nonnull release)(void *_Nonnull object),
+    void (*_Nonnull close_notify)(void *_Nonnull object));
+
+/// The object attached with pinkit_SSL_CTX_attach_owned, or NULL.
+void *_Nullable pinkit_SSL_CTX_get_owned(const SSL_CTX *_Nonnull context);
+
+/// SSL_OP_NO_RENEGOTIATION: a client answers a TLS 1.2 HelloRequest with a no_renegotiation
+/// warning instead of running a second handshake on the same connection.
+void pinkit_SSL_CTX_refuse_renegotiation(SSL_CTX *_Nonnull context);
+
+/// SSL_renegotiate + SSL_do_handshake on a server connection: sends a TLS 1.2 HelloRequest for
+/// a full handshake (no session resumption, so the client verifies the chain again).
+/// Returns SSL_do_handshake's result (for the lab's hostile server only).
+int pinkit_SSL_request_renegotiation(SSL *_Nonnull ssl);
+
 /// Adds an X509v3 extension given in openssl's config syntax (e.g. "critical,CA:TRUE").
 int pinkit_X509_add_extension(X509 *_Nonnull certificate, X509 *_Nullable issuer, int nid, const char *_Nonnull value);
 
@@ -59,6 +80,10 @@ CURLcode pinkit_curl_easy_setopt_ssl_ctx_callback(CURL *_Nonnull curl, pinkit_cu
 CURLcode pinkit_curl_easy_getinfo_long(CURL *_Nonnull curl, CURLINFO info, long *_Nonnull value);
 CURLcode pinkit_curl_easy_getinfo_string(CURL *_Nonnull curl, CURLINFO info, const char *_Nullable *_Nonnull value);
 CURLcode pinkit_curl_easy_getinfo_pointer(CURL *_Nonnull curl, CURLINFO info, void *_Nullable *_Nonnull value);
+
+/// The object attached (pinkit_SSL_CTX_attach_owned) to the SSL_CTX of the OpenSSL connection
+/// `curl` is using now, or NULL (no TLS connection yet, another TLS backend).
+void *_Nullable pinkit_curl_connection_owned(CURL *_Nonnull curl);
 
 CURLMcode pinkit_curl_multi_setopt_long(CURLM *_Nonnull multi, CURLMoption option, long value);
 CURLSHcode pinkit_curl_share_setopt_long(CURLSH *_Nonnull share, CURLSHoption option, long value);

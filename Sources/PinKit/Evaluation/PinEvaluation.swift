@@ -14,7 +14,7 @@ public enum PinEvaluation: Hashable, Sendable {
 
     /// Whether the connection may proceed.
     public var allowsConnection: Bool {
-        if case .mismatch(let failure) = self { return failure.mode == .reportOnly }
+        if case .mismatch(let failure) = self { return failure.allowsConnection }
         return true
     }
 }
@@ -35,6 +35,15 @@ public struct PinFailure: Hashable, Sendable, CustomStringConvertible {
     public var mode: PinConfiguration.Mode
     public var verifiedChain: [CertificateFacts]
     public var expectedPins: [SPKIPin]
+    /// The host pattern that selected the pin set (RFC 7469 "noted-hostname"): a report needs
+    /// it, and carrying it here spares the transport a second policy lookup.
+    public var notedHostname: String
+    /// The pin set's `includeSubdomains` and `expires`, for the same report.
+    public var includeSubdomains: Bool
+    public var effectiveExpirationDate: Date?
+
+    /// Whether the connection may proceed anyway (`report-only`). The one place this is decided.
+    public var allowsConnection: Bool { mode == .reportOnly }
 
     public var description: String {
         "pin mismatch for \(host) (pin set \(setName)): verified chain \(PinConfiguration.describe(verifiedChain)); expected one of \(expectedPins.map(\.base64).joined(separator: ", "))"
@@ -60,7 +69,7 @@ extension PinPolicy {
         now: Date,
         chain: () -> [CertificateFacts]
     ) -> PinEvaluation {
-        guard let set = pinSet(for: host) else { return .unpinnedHost }
+        guard let (set, pattern) = match(for: host) else { return .unpinnedHost }
         if let expires = set.expires, expires <= now { return .pinSetExpired(setName: set.name, expired: expires) }
         for (offset, key) in keys().enumerated() {
             // Compare against every pin without an early exit inside the pin loop.
@@ -76,7 +85,10 @@ extension PinPolicy {
                 setName: set.name,
                 mode: set.mode,
                 verifiedChain: chain(),
-                expectedPins: set.pins
+                expectedPins: set.pins,
+                notedHostname: pattern,
+                includeSubdomains: set.includeSubdomains,
+                effectiveExpirationDate: set.expires
             )
         )
     }
