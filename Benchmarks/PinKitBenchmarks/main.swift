@@ -127,7 +127,7 @@ if options.wants("evaluator") {
     }
     let reparse = clock.measure {
         for _ in 0..<(hashIterations / 10) {
-            if let certificate = try? Certificate(der: der) { sink &+= Int(certificate.spkiSHA256.digest[0]) }
+            if let certificate = try? X509Certificate(der: der) { sink &+= Int(certificate.spkiSHA256.digest[0]) }
         }
     }
     func micro(_ duration: Duration, _ count: Int) -> Double {

@@ -29,7 +29,7 @@ public actor APIClient {
         public var reportingURL: URL?
         /// Where audit entries go (`{"entries":[…]}` → `{"acceptedThrough":N}`). Nil: kept, never sent.
         public var auditUploadURL: URL?
-        public var logger: Logger = .disabled
+        public var logger: RedactingLogger = .disabled
         /// Called after a logout, with the reason.
         public var onLogout: @Sendable (String) -> Void = { _ in }
 
@@ -87,7 +87,7 @@ public actor APIClient {
         encoder.outputFormatting = [.sortedKeys]
     }
 
-    private var logger: Logger { configuration.logger.withCategory("api") }
+    private var logger: RedactingLogger { configuration.logger.withCategory("api") }
 
     // MARK: - Auth
 

@@ -4,18 +4,18 @@ public import PinKitOpenSSL
 
 /// A certificate authority of the lab: its certificate and its key.
 public struct LabAuthority: Sendable {
-    public let certificate: Certificate
+    public let certificate: X509Certificate
     public let key: PrivateKey
 
     public var pin: SPKIPin { certificate.spkiSHA256 }
 
-    public init(certificate: Certificate, key: PrivateKey) {
+    public init(certificate: X509Certificate, key: PrivateKey) {
         self.certificate = certificate
         self.key = key
     }
 
     /// Issues a certificate signed by this authority.
-    public func issue(_ builder: CertificateBuilder, for key: PrivateKey) throws(PinKitError) -> Certificate {
+    public func issue(_ builder: CertificateBuilder, for key: PrivateKey) throws(PinKitError) -> X509Certificate {
         try builder.issue(for: key, issuer: (certificate, self.key))
     }
 }
@@ -23,19 +23,19 @@ public struct LabAuthority: Sendable {
 /// A certificate chain with the private key of its leaf: what a TLS server serves.
 public struct LabIdentity: Sendable {
     /// Leaf first, then whatever the server sends after it (in that order, unchecked).
-    public var chain: [Certificate]
+    public var chain: [X509Certificate]
     public var key: PrivateKey
 
-    public init(chain: [Certificate], key: PrivateKey) {
+    public init(chain: [X509Certificate], key: PrivateKey) {
         self.chain = chain
         self.key = key
     }
 
-    public var leaf: Certificate { chain[0] }
+    public var leaf: X509Certificate { chain[0] }
 
     /// The same identity serving extra certificates after its own chain (the "append a pinned
     /// certificate to an unrelated chain" attack).
-    public func appending(_ extra: [Certificate]) -> LabIdentity { LabIdentity(chain: chain + extra, key: key) }
+    public func appending(_ extra: [X509Certificate]) -> LabIdentity { LabIdentity(chain: chain + extra, key: key) }
 }
 
 /// A complete, self-contained PKI for tests and `pinctl lab`: a root, an issuing intermediate,
@@ -156,7 +156,7 @@ public struct LabPKI: Sendable {
     /// `authority`'s certificate re-issued by `issuer` with the same subject and key, expiring at
     /// `notAfter` (a cross-signed certificate: one key, two certificates, two deadlines).
     public static func crossSign(_ authority: LabAuthority, by issuer: LabAuthority, notAfter: Date)
-        throws(PinKitError) -> Certificate
+        throws(PinKitError) -> X509Certificate
     {
         var builder = CertificateBuilder(
             commonName: "",
@@ -169,7 +169,7 @@ public struct LabPKI: Sendable {
     }
 
     /// Writes a PEM CA file (for `--ca-file` / a client's trust store) and returns its path.
-    public static func writeCAFile(_ certificates: [Certificate], to path: String) throws(PinKitError) -> String {
+    public static func writeCAFile(_ certificates: [X509Certificate], to path: String) throws(PinKitError) -> String {
         let text = certificates.map(\.pem).joined()
         do {
             try text.write(toFile: path, atomically: true, encoding: .utf8)

@@ -137,7 +137,7 @@ final class RetainedChain: @unchecked Sendable {
 
     deinit { for certificate in certificates { X509_free(certificate) } }
 
-    var pem: [String] { certificates.compactMap { try? Certificate(borrowing: $0).pem } }
+    var pem: [String] { certificates.compactMap { try? X509Certificate(borrowing: $0).pem } }
 }
 
 /// The decision for one connection's handshake: normal X.509 validation, the host name, then
@@ -200,7 +200,7 @@ final class ConnectionVerifier: @unchecked Sendable {
         let keys = {
             verified.compactMap { certificate -> SPKIPin? in
                 guard let pubkey = X509_get_X509_PUBKEY(certificate) else { return nil }
-                return try? Certificate.sha256(ofEncoded: pubkey)
+                return try? X509Certificate.sha256(ofEncoded: pubkey)
             }
         }
         let now = settings.now()
@@ -244,11 +244,11 @@ final class ConnectionVerifier: @unchecked Sendable {
     }
 
     private static func facts(_ chain: [OpaquePointer]) -> [CertificateFacts] {
-        chain.compactMap { try? Certificate(borrowing: $0).facts }
+        chain.compactMap { try? X509Certificate(borrowing: $0).facts }
     }
 
     private static func pem(_ chain: [OpaquePointer]) -> [String] {
-        chain.compactMap { try? Certificate(borrowing: $0).pem }
+        chain.compactMap { try? X509Certificate(borrowing: $0).pem }
     }
 
     private static func leaf(_ leaf: OpaquePointer, matches host: String) -> Bool {

@@ -61,7 +61,7 @@ public final class KillSwitchController: Sendable {
     public let configuration: Configuration
     public let basePolicy: PinPolicy
     private let auditLog: AuditLog?
-    private let logger: Logger
+    private let logger: RedactingLogger
     private let onPolicyChange: @Sendable (PinPolicy) -> Void
     private let machine: Locked<KillSwitchStateMachine>
     private let loop = Locked<Task<Void, Never>?>(nil)
@@ -70,7 +70,7 @@ public final class KillSwitchController: Sendable {
         configuration: Configuration,
         basePolicy: PinPolicy,
         auditLog: AuditLog? = nil,
-        logger: Logger = .disabled,
+        logger: RedactingLogger = .disabled,
         onPolicyChange: @escaping @Sendable (PinPolicy) -> Void
     ) {
         self.configuration = configuration

@@ -68,7 +68,7 @@ public final class PinnedHTTPClient: Sendable {
         public var now: @Sendable () -> Date = { Date() }
         /// Where the client logs (category `transport`): failures, and each request at debug.
         /// Lines are redacted by the logger; bodies are never logged here.
-        public var logger: Logger = .disabled
+        public var logger: RedactingLogger = .disabled
         /// For the test that shows the verify callback fails closed; never set it otherwise.
         package var unsafeDisableCurlPeerVerificationForTesting = false
         /// For the test that shows why renegotiation is refused; never set it otherwise.

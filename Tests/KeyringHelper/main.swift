@@ -70,7 +70,7 @@ do {
             settings.trustStore = .caFile(caFile)
             settings.resolve = [resolve]
         }
-        configuration.logger = Logger(
+        configuration.logger = RedactingLogger(
             category: "app",
             configuration: .development(sinks: [.standardError, try .jsonLinesFile(path: logFile)]))
         let api = try APIClient(configuration)

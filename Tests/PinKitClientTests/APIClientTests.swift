@@ -128,7 +128,7 @@ struct APIClientTests {
         let server = try LabTLSServer(identity: try identity ?? pki.leaf(["api.example.com"]), handler: handle)
         let state = try TemporaryDirectory()
         let logs = InMemoryLogStore()
-        let logger = Logger(
+        let logger = RedactingLogger(
             category: "app",
             configuration: .development(sinks: [.memory(logs), try .jsonLinesFile(path: state.file("app.log"))])
         )

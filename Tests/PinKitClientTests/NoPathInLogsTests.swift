@@ -55,7 +55,7 @@ struct NoPathInLogsTests {
         let logDirectory = try TemporaryDirectory()
         defer { logDirectory.remove() }
         let logs = InMemoryLogStore()
-        let logger = Logger(
+        let logger = RedactingLogger(
             category: "app",
             configuration: LogConfiguration(
                 minimumLevel: .trace, allowsBodies: true,

@@ -20,7 +20,7 @@ func readmeUsingTheLibrary(configurationPath: String, chainPath: String) throws 
     let policy = try PinPolicy(configuration)  // throws on errors in the document, never for the date
     _ = policy.isPinnedHost("v2.api.example.com")  // true: subdomain of a pinned apex
 
-    let chain = try Certificate.load(contentsOf: chainPath).map(\.facts)  // leaf first
+    let chain = try X509Certificate.load(contentsOf: chainPath).map(\.facts)  // leaf first
     switch policy.evaluate(host: "api.example.com", verifiedChain: chain) {
     case .matched(let match): return "pinned at depth \(match.depth): \(match.label ?? "")"
     case .mismatch(let failure): return "\(failure)"  // host, chain keys, expected pins
@@ -34,7 +34,7 @@ func readmePinnedHTTPS(policy: PinPolicy) async throws -> Int {
     settings.trustStore = .caFile("staging-root.pem")  // staging or a private CA (default .system)
     settings.resolve = ["api.example.com:443:127.0.0.1"]  // like curl --resolve, for a local server
     settings.observer = { event in _ = event }  // a PinningEvent: pin failure or expired set; return quickly
-    settings.logger = Logger(category: "transport", configuration: .production(sinks: [.standardError]))
+    settings.logger = RedactingLogger(category: "transport", configuration: .production(sinks: [.standardError]))
     let client = try PinnedHTTPClient(settings)
     let response = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/v1/status")!))
     return response.status

@@ -12,7 +12,7 @@ struct CertificateLoadingTests {
 
     @Test("a PEM chain loads in order, leaf first, with its SAN names")
     func chain() throws {
-        let certificates = try Certificate.load(pem: try Self.chainText())
+        let certificates = try X509Certificate.load(pem: try Self.chainText())
         #expect(certificates.count == 3)
         let pins = try Self.pki.pins()
         #expect(certificates.map(\.spkiSHA256.base64) == [pins.leaf, pins.intermediate, pins.root])
@@ -31,16 +31,16 @@ struct CertificateLoadingTests {
             + text.replacingOccurrences(
                 of: "-----END CERTIFICATE-----\n", with: "-----END CERTIFICATE-----\nsubject=…\n\n")
             + "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----\n"
-        #expect(try Certificate.load(pem: decorated).count == 3)
+        #expect(try X509Certificate.load(pem: decorated).count == 3)
         let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
-        #expect(try Certificate.load(pem: crlf).count == 3)
+        #expect(try X509Certificate.load(pem: crlf).count == 3)
     }
 
     @Test("a certificate's PEM and DER forms round-trip")
     func roundTrip() throws {
-        for certificate in try Certificate.load(pem: try Self.chainText()) {
-            #expect(try Certificate(der: certificate.der) == certificate)
-            #expect(try Certificate.load(pem: certificate.pem) == [certificate])
+        for certificate in try X509Certificate.load(pem: try Self.chainText()) {
+            #expect(try X509Certificate(der: certificate.der) == certificate)
+            #expect(try X509Certificate.load(pem: certificate.pem) == [certificate])
         }
     }
 
@@ -48,7 +48,7 @@ struct CertificateLoadingTests {
     static func hostileInputs() throws -> [(String, [UInt8], PinKitError.Code, String)] {
         let text = try chainText()
         let leafPEM = String(text[..<text.range(of: "-----END CERTIFICATE-----")!.upperBound]) + "\n"
-        let leafDER = try Certificate.load(pem: leafPEM)[0].der
+        let leafDER = try X509Certificate.load(pem: leafPEM)[0].der
         let body = leafPEM.split(separator: "\n").dropFirst().dropLast().joined()
         return [
             ("empty", [], .noCertificate, "empty"),
@@ -96,7 +96,7 @@ struct CertificateLoadingTests {
     func hostile() throws {
         for (name, bytes, code, fragment) in try Self.hostileInputs() {
             do {
-                let loaded = try Certificate.load(bytes: bytes)
+                let loaded = try X509Certificate.load(bytes: bytes)
                 Issue.record("\(name): accepted as \(loaded.count) certificate(s)")
             } catch {
                 #expect(error.code == code, "\(name): \(error)")
@@ -107,7 +107,7 @@ struct CertificateLoadingTests {
 
     @Test("mutated DER: an accepted certificate is exactly its bytes, a truncated one is never accepted")
     func mutatedDER() throws {
-        let der = try Certificate.load(pem: try Self.chainText())[0].der
+        let der = try X509Certificate.load(pem: try Self.chainText())[0].der
         // Seeded, so a failure names a mutation that reproduces.
         var generator = SeededGenerator(seed: 0x0D_E5)
         var accepted = 0
@@ -121,7 +121,7 @@ struct CertificateLoadingTests {
             let truncated = round % 7 == 0
             if truncated { bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &generator))) }
             do {
-                let certificate = try Certificate(der: bytes)
+                let certificate = try X509Certificate(der: bytes)
                 #expect(!truncated, "round \(round): a truncated certificate was accepted")
                 // No trailing bytes ignored, nothing re-encoded: what was accepted is what was given.
                 #expect(certificate.der == bytes, "round \(round)")

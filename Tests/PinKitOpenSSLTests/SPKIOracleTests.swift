@@ -42,7 +42,7 @@ struct SPKIOracleTests {
         let subject = try Shell.bash("openssl x509 -in '\(pemPath)' -noout -subject -nameopt RFC2253")
         let dates = try Shell.bash("openssl x509 -in '\(pemPath)' -noout -startdate -enddate")
 
-        let certificate = try #require(try Certificate.load(contentsOf: pemPath).first)
+        let certificate = try #require(try X509Certificate.load(contentsOf: pemPath).first)
         #expect(certificate.spkiSHA256.base64 == expectedPin)
         #expect("subject=" + certificate.subject + "\n" == subject)
         #expect(certificate.issuer == certificate.subject)
@@ -59,7 +59,7 @@ struct SPKIOracleTests {
             )
             #expect(["59\n", "72\n"].contains(spkiLength), "SPKI of \(spkiLength) bytes is not compressed")
         }
-        let der = try #require(try Certificate.load(contentsOf: directory.file("cert.der")).first)
+        let der = try #require(try X509Certificate.load(contentsOf: directory.file("cert.der")).first)
         #expect(der == certificate)
         #expect(der.spkiSHA256 == certificate.spkiSHA256)
     }
@@ -94,7 +94,7 @@ struct SPKIOracleTests {
         #expect(lines.count == paths.count)
         for line in lines {
             let parts = line.split(separator: " ")
-            let ours = try #require(try Certificate.load(contentsOf: String(parts[0])).first)
+            let ours = try #require(try X509Certificate.load(contentsOf: String(parts[0])).first)
             #expect(ours.spkiSHA256.base64 == String(parts[1]), "\(parts[0])")
         }
     }
@@ -103,7 +103,7 @@ struct SPKIOracleTests {
     func gtsRootR4() throws {
         let path = "/usr/share/ca-certificates/mozilla/GTS_Root_R4.crt"
         try #require(FileManager.default.fileExists(atPath: path), "ca-certificates is not installed")
-        let certificate = try #require(try Certificate.load(contentsOf: path).first)
+        let certificate = try #require(try X509Certificate.load(contentsOf: path).first)
         #expect(certificate.spkiSHA256.base64 == "mEflZT5enoR1FuXLgYYGqnVEoZvmf9c2bVBpiOjYQ0c=")
         #expect(certificate.subject == "CN=GTS Root R4,O=Google Trust Services LLC,C=US")
         #expect(certificate.keyType == "EC" && certificate.curve == "P-384")
@@ -127,7 +127,7 @@ struct SPKIOracleTests {
         var checked = 0
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: " ")
-            let certificate = try #require(try Certificate.load(contentsOf: "\(folder)/\(parts[0])").first)
+            let certificate = try #require(try X509Certificate.load(contentsOf: "\(folder)/\(parts[0])").first)
             #expect(certificate.spkiSHA256.base64 == String(parts[1]), "\(parts[0])")
             checked += 1
         }

@@ -28,7 +28,7 @@ struct AuditVerifierStrictnessTests {
         var lines = try String(contentsOfFile: log.path, encoding: .utf8).split(separator: "\n").map(String.init)
         let forged: JSONValue = [
             "seq": 7, "time": "2026-11-30T00:00:00Z", "type": "kill-switch-changed", "fields": [:],
-            "prev": .string(SHA256.hex(Array(lines.last!.utf8))),
+            "prev": .string(PortableSHA256.hex(Array(lines.last!.utf8))),
         ]
         lines.append(forged.serialized())
         let head = FileManager.default.contents(atPath: log.path + ".head")
@@ -67,7 +67,7 @@ struct AuditVerifierStrictnessTests {
         func marker(removed: JSONValue?) -> String {
             var members: [(key: String, value: JSONValue)] = [
                 ("seq", 3), ("time", "2026-11-30T00:00:00Z"), ("type", "truncated"),
-                ("anchor", .string(SHA256.hex(Array(lines[2].utf8)))),
+                ("anchor", .string(PortableSHA256.hex(Array(lines[2].utf8)))),
             ]
             if let removed { members.append(("removed", removed)) }
             return JSONValue.object(members).serialized()

@@ -11,7 +11,7 @@ struct FakeSignatureVerifier: KillSwitchSignatureVerifying {
     var acceptsAnything = false
 
     static func sign(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
-        SHA256.hash(key + message) + SHA256.hash(message + key)
+        PortableSHA256.hash(key + message) + PortableSHA256.hash(message + key)
     }
 
     func isValid(signature: [UInt8], message: [UInt8], algorithm: String, publicKeySPKI: [UInt8]) -> Bool {

@@ -12,7 +12,7 @@ struct LoggerTests {
     @Test("messages and metadata are redacted before any sink sees them")
     func redaction() {
         let store = InMemoryLogStore()
-        let logger = Logger(category: "auth", configuration: .production(sinks: [.memory(store)]))
+        let logger = RedactingLogger(category: "auth", configuration: .production(sinks: [.memory(store)]))
         logger.info(
             Self.secretLine, metadata: ["user": "alice@example.com", "request": "550e8400-e29b-41d4-a716-446655440000"])
         let record = store.records[0]
@@ -25,7 +25,7 @@ struct LoggerTests {
     @Test("production logs info and above, and never builds a disabled message")
     func levels() {
         let store = InMemoryLogStore()
-        let logger = Logger(category: "transport", configuration: .production(sinks: [.memory(store)]))
+        let logger = RedactingLogger(category: "transport", configuration: .production(sinks: [.memory(store)]))
         var built = 0
         func message(_ text: String) -> String {
             built += 1
@@ -43,12 +43,12 @@ struct LoggerTests {
     @Test("a release configuration refuses bodies at every level; a development one redacts them")
     func bodies() {
         let store = InMemoryLogStore()
-        let release = Logger(category: "transport", configuration: .production(sinks: [.memory(store)]))
-        for level in Logger.Level.allCases {
+        let release = RedactingLogger(category: "transport", configuration: .production(sinks: [.memory(store)]))
+        for level in RedactingLogger.Level.allCases {
             release.body("response", Array("{\"email\": \"a@b.com\"}".utf8), level: level)
         }
         #expect(store.records.isEmpty)
-        let development = Logger(category: "transport", configuration: .development(sinks: [.memory(store)]))
+        let development = RedactingLogger(category: "transport", configuration: .development(sinks: [.memory(store)]))
         development.body("response", Array("{\"email\": \"a@b.com\"}".utf8))
         #expect(store.records.map(\.message) == ["response body (20 bytes): {\"email\": \"[redacted-email]\"}"])
     }
@@ -58,7 +58,7 @@ struct LoggerTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.file("pinkit.log")
-        let logger = Logger(
+        let logger = RedactingLogger(
             category: "audit",
             configuration: .production(sinks: [try LogSink.jsonLinesFile(path: path, maximumBytes: 2_000, keep: 2)])
         )
@@ -91,7 +91,7 @@ struct LoggerTests {
                 return "token abc for alice@example.com"
             }
         }
-        func logEveryLevel(_ logger: Logger, _ counter: Counter) {
+        func logEveryLevel(_ logger: RedactingLogger, _ counter: Counter) {
             logger.trace(counter.message(), metadata: ["k": counter.message()])
             logger.debug(counter.message())
             logger.info(counter.message())
@@ -102,19 +102,20 @@ struct LoggerTests {
         let store = InMemoryLogStore()
         let enabled = Counter()
         logEveryLevel(
-            Logger(category: "c", configuration: LogConfiguration(minimumLevel: .trace, sinks: [.memory(store)])),
+            RedactingLogger(
+                category: "c", configuration: LogConfiguration(minimumLevel: .trace, sinks: [.memory(store)])),
             enabled)
         #expect(enabled.built == 6 && store.records.count == 5)
 
         let nothing = Counter()
         logEveryLevel(.disabled, nothing)
         #expect(nothing.built == 0)
-        #expect(!Logger.disabled.isEnabled(.critical))
+        #expect(!RedactingLogger.disabled.isEnabled(.critical))
 
         // A sink behind a minimum level: below it nothing is built or written.
         let quiet = InMemoryLogStore()
         let below = Counter()
-        let production = Logger(category: "c", configuration: .production(sinks: [.memory(quiet)]))
+        let production = RedactingLogger(category: "c", configuration: .production(sinks: [.memory(quiet)]))
         production.trace(below.message())
         production.debug(below.message(), metadata: ["k": below.message()])
         #expect(below.built == 0)

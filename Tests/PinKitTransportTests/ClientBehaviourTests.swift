@@ -171,7 +171,7 @@ struct TransportLoggingTests {
         let server = try LabTLSServer(identity: try lab.rogue.leaf(["api.example.com"]))
         defer { server.stop() }
         let store = InMemoryLogStore()
-        let logger = Logger(category: "transport", configuration: .development(sinks: [.memory(store)]))
+        let logger = RedactingLogger(category: "transport", configuration: .development(sinks: [.memory(store)]))
         let unpinned = try lab.client(.systemTrustOnly, kind: .unpinned, server: server) { $0.logger = logger }
         _ = try await unpinned.get(server.url(host: "api.example.com", path: "/v1/users/42?token=s3cret"))
         let pinned = try lab.client(try lab.policy(), server: server) { $0.logger = logger }

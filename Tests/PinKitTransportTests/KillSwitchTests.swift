@@ -31,7 +31,7 @@ final class KillSwitchServer: Sendable {
 struct KillSwitchTests {
     let lab = TransportLab.shared
     static let signingKey = try! PrivateKey.generate(.ed25519)
-    static let keyID = PublicKey.keyID(spkiDER: signingKey.publicKeyDER)
+    static let keyID = VerifyingKey.keyID(spkiDER: signingKey.publicKeyDER)
     static let otherKey = try! PrivateKey.generate(.ecP256)
 
     func basePolicy() throws -> PinPolicy { try lab.policy(hosts: ["api.example.com", "cdn.example.com"]) }
@@ -340,7 +340,7 @@ struct KillSwitchTests {
     @Test("ES256 signatures made by openssl pkeyutl verify in either S form; sign emits low S (issue 14.3)")
     func highAndLowS() throws {
         let key = try PrivateKey.generate(.ecP256)
-        let publicKey = try PublicKey(spkiDER: key.publicKeyDER)
+        let publicKey = try VerifyingKey(spkiDER: key.publicKeyDER)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try key.privateKeyPEM.write(toFile: directory.file("key.pem"), atomically: true, encoding: .utf8)
@@ -351,15 +351,15 @@ struct KillSwitchTests {
                 "openssl pkeyutl -sign -inkey key.pem -rawin -digest sha256 -in msg -out sig.der",
                 directory: directory.url)
             let der = Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("sig.der"))))
-            let raw = try PublicKey.joseSignature(der, algorithm: "ES256")
-            let flipped = PublicKey.flippedS(raw)
+            let raw = try VerifyingKey.joseSignature(der, algorithm: "ES256")
+            let flipped = VerifyingKey.flippedS(raw)
             // Exactly one of the two forms is high; both verify, as RFC 7518 verifiers do.
-            #expect(PublicKey.isHigh(Array(raw[32...])) != PublicKey.isHigh(Array(flipped[32...])))
+            #expect(VerifyingKey.isHigh(Array(raw[32...])) != VerifyingKey.isHigh(Array(flipped[32...])))
             #expect(publicKey.verify(signature: raw, message: message, algorithm: "ES256"))
             #expect(publicKey.verify(signature: flipped, message: message, algorithm: "ES256"))
-            #expect(PublicKey.lowS(raw) == PublicKey.lowS(flipped))
+            #expect(VerifyingKey.lowS(raw) == VerifyingKey.lowS(flipped))
             let ours = try key.sign(message)
-            #expect(!PublicKey.isHigh(Array(ours[32...])), "sign emits low S")
+            #expect(!VerifyingKey.isHigh(Array(ours[32...])), "sign emits low S")
             #expect(publicKey.verify(signature: ours, message: message, algorithm: "ES256"))
         }
     }
@@ -393,7 +393,7 @@ struct KillSwitchTests {
         let message = Array("payload".utf8)
         let signature = try key.sign(message)
         #expect(signature.count == 64)
-        let publicKey = try PublicKey(spkiDER: key.publicKeyDER)
+        let publicKey = try VerifyingKey(spkiDER: key.publicKeyDER)
         #expect(publicKey.verify(signature: signature, message: message, algorithm: "ES256"))
         var flipped = signature
         flipped[10] ^= 1

@@ -33,7 +33,7 @@ struct BackupStrategyTests {
             "releases-\(UUID().uuidString).json", #"{"releases": [\#(entries.joined(separator: ", "))]}"#)
     }
 
-    func file(_ certificates: [Certificate]) throws -> String {
+    func file(_ certificates: [X509Certificate]) throws -> String {
         try LabPKI.writeCAFile(certificates, to: directory.file("chain-\(UUID().uuidString).pem"))
     }
 

@@ -103,7 +103,7 @@ struct KillSwitchCLITests {
             scope: .init(hosts: ["com"], minimumAppVersion: "3.0.0", maximumAppVersion: "1.0.0"), reason: "x")
         let document = try KillSwitchDocument.envelope(
             payload: payload,
-            signatures: [(PublicKey.keyID(spkiDER: key.publicKeyDER), "Ed25519", { try key.sign($0) })])
+            signatures: [(VerifyingKey.keyID(spkiDER: key.publicKeyDER), "Ed25519", { try key.sign($0) })])
         let path = try setup.directory.write("com.json", document)
         let result = try PinctlBinary.run(["killswitch", "verify", "--json", "--public-key", setup.pub, path])
         #expect(result.status == 1)

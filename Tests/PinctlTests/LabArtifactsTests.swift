@@ -38,7 +38,7 @@ struct LabArtifactsTests {
         let mode = try FileManager.default.attributesOfItem(atPath: "\(kept)/keys/\(name).key")[.posixPermissions]
         #expect((mode as? NSNumber)?.intValue == 0o600)
         let identity = LabIdentity(
-            chain: try Certificate.load(contentsOf: "\(kept)/chains/\(name).pem"),
+            chain: try X509Certificate.load(contentsOf: "\(kept)/chains/\(name).pem"),
             key: try PrivateKey(pem: try String(contentsOfFile: "\(kept)/keys/\(name).key", encoding: .utf8)))
         let server = try LabTLSServer(identity: identity)
         defer { server.stop() }

@@ -17,7 +17,7 @@ struct RotationTests {
 
     func write(_ name: String, _ text: String) throws -> String { try directory.write(name, text) }
 
-    func chainFile(_ name: String, _ certificates: [Certificate]) throws -> String {
+    func chainFile(_ name: String, _ certificates: [X509Certificate]) throws -> String {
         try LabPKI.writeCAFile(certificates, to: directory.file(name))
     }
 
@@ -41,7 +41,9 @@ struct RotationTests {
     }
 
     /// The devices' store: the lab root, and the roots a test adds.
-    func rotationCheck(_ chain: [Certificate], next: String? = nil, roots: [Certificate] = []) throws -> Shell.Result {
+    func rotationCheck(_ chain: [X509Certificate], next: String? = nil, roots: [X509Certificate] = []) throws
+        -> Shell.Result
+    {
         let path = try chainFile("chain-\(UUID().uuidString).pem", chain)
         let store = try chainFile("store-\(UUID().uuidString).pem", [pki.root.certificate] + roots)
         var arguments = ["rotation-check", "--releases", try history(), "--chain", path, "--trust-store", store]
@@ -243,7 +245,7 @@ struct RotationTests {
         #expect(pins == [pki.intermediate.pin.base64, pki.root.pin.base64, pki.backupKey.spkiPin.base64])
         #expect(configuration.pinSets[0].pins.last?.role == .backup)
         #expect(configuration.pinSets[0].hosts == ["api.example.com", "cdn.example.com"])
-        #expect(configuration.pinConfigurationIsValid(chain: try Certificate.load(contentsOf: chain).map(\.facts)))
+        #expect(configuration.pinConfigurationIsValid(chain: try X509Certificate.load(contentsOf: chain).map(\.facts)))
         let refused = try PinctlBinary.run(["init", "--chain", chain])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("without a backup pin"))

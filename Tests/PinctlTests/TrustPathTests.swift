@@ -21,7 +21,7 @@ struct TrustPathTests {
     }
 
     /// The completion rotation-check used before: by name, every matching root appended.
-    static func nameCompleted(_ chain: [Certificate], store: [Certificate]) -> [CertificateFacts] {
+    static func nameCompleted(_ chain: [X509Certificate], store: [X509Certificate]) -> [CertificateFacts] {
         guard let last = chain.last, !last.isSelfIssued else { return chain.map(\.facts) }
         return chain.map(\.facts) + store.filter { $0.subject == last.issuer }.map(\.facts)
     }
@@ -38,7 +38,7 @@ struct TrustPathTests {
         return (path, try ReleaseHistory.load(contentsOf: path))
     }
 
-    func file(_ name: String, _ certificates: [Certificate]) throws -> String {
+    func file(_ name: String, _ certificates: [X509Certificate]) throws -> String {
         try LabPKI.writeCAFile(certificates, to: directory.file(name))
     }
 

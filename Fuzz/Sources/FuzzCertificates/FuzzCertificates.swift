@@ -10,11 +10,11 @@ public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutable
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    if let certificates = try? Certificate.load(bytes: bytes) {
+    if let certificates = try? X509Certificate.load(bytes: bytes) {
         for certificate in certificates {
             _ = certificate.subject
             _ = certificate.dnsNames
-            precondition((try? Certificate(der: certificate.der)) == certificate, "DER does not round-trip")
+            precondition((try? X509Certificate(der: certificate.der)) == certificate, "DER does not round-trip")
         }
     }
     return 0

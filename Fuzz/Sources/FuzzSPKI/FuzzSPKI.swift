@@ -19,7 +19,8 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let parsed = try? SubjectPublicKeyInfo(derEncoded: spki.derEncoded)
             precondition(parsed == spki, "an encoded SPKI does not read back as itself")
             precondition(spki.rawRepresentation == raw, "the raw key is not what was given")
-            precondition(spki.pin == (try? SPKIPin(digest: SHA256.hash(spki.derEncoded))), "pin is not SHA-256(DER)")
+            precondition(
+                spki.pin == (try? SPKIPin(digest: PortableSHA256.hash(spki.derEncoded))), "pin is not SHA-256(DER)")
         }
     }
     if let spki = try? SubjectPublicKeyInfo(derEncoded: bytes) {

@@ -72,7 +72,7 @@ public final class AuditLog: Sendable {
             (0..<maximumSequence).contains(seq)
         else { return (1, genesis) }
         if value["type"] == "truncated", case .string(let anchor)? = value["anchor"] { return (seq + 1, anchor) }
-        return (seq + 1, SHA256.hex(last))
+        return (seq + 1, PortableSHA256.hex(last))
     }
 
     /// Appends an event.
@@ -90,7 +90,7 @@ public final class AuditLog: Sendable {
             } catch {
                 return
             }
-            state.lastHash = SHA256.hex(Array(line.utf8))
+            state.lastHash = PortableSHA256.hex(Array(line.utf8))
             state.size += line.utf8.count + 1
             writeHead(seq: state.nextSeq, hash: state.lastHash)
             state.nextSeq += 1
@@ -150,7 +150,8 @@ public final class AuditLog: Sendable {
         guard let lastRemoved = removed.last else { return }
         let marker: JSONValue = [
             "seq": .int(seq(of: lastRemoved)), "time": .string(RFC3339.format(now())), "type": "truncated",
-            "anchor": .string(SHA256.hex(lastRemoved)), "removed": .int(removed.count + (previousMarker?.removed ?? 0)),
+            "anchor": .string(PortableSHA256.hex(lastRemoved)),
+            "removed": .int(removed.count + (previousMarker?.removed ?? 0)),
         ]
         var output = Data((marker.serialized() + "\n").utf8)
         for line in lines { output += line + Data([UInt8(ascii: "\n")]) }
@@ -163,6 +164,6 @@ public final class AuditLog: Sendable {
         try? state.handle.close()
         state.handle = handle
         state.size = output.count
-        if lines.isEmpty { state.lastHash = SHA256.hex(lastRemoved) }
+        if lines.isEmpty { state.lastHash = PortableSHA256.hex(lastRemoved) }
     }
 }

@@ -127,7 +127,7 @@ public enum AuditLogVerifier {
                 )
             }
             expectedSeq = seq + 1
-            expectedPrev = SHA256.hex(line)
+            expectedPrev = PortableSHA256.hex(line)
             lastSeq = seq
             lastHash = expectedPrev
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where redacted records go. Deliberately opaque: there is no public way to write to a sink
-/// except through ``Logger``, so nothing reaches a sink unredacted.
+/// except through ``RedactingLogger``, so nothing reaches a sink unredacted.
 public struct LogSink: Sendable {
     private let backend: any LogBackend
 

@@ -99,7 +99,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
     /// The pin: SHA-256 over ``derEncoded``, base64 in its text form.
     public var pin: SPKIPin {
         // Thirty-two bytes from SHA-256, always.
-        try! SPKIPin(digest: SHA256.hash(derEncoded))
+        try! SPKIPin(digest: PortableSHA256.hash(derEncoded))
     }
 
     // MARK: - Checks

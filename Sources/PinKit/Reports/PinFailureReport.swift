@@ -16,7 +16,7 @@ public struct PinFailureReport: Hashable, Sendable {
     public var deduplicationKey: String {
         let parts =
             [event.hostname, String(event.port)] + event.validatedChainPins.map(\.base64) + ["|"] + event.knownPins
-        return SHA256.hex(Array(parts.joined(separator: "\n").utf8))
+        return PortableSHA256.hex(Array(parts.joined(separator: "\n").utf8))
     }
 
     /// The report's JSON members in RFC 7469 order, then PinKit's three additions.

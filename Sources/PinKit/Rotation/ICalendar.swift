@@ -12,7 +12,7 @@ public enum ICalendar {
             let name = key.label ?? key.pin.base64
             lines += [
                 "BEGIN:VEVENT",
-                "UID:\(SHA256.hex(Array("\(key.pinSet)|\(key.pin.base64)".utf8)).prefix(32))@pinkit",
+                "UID:\(PortableSHA256.hex(Array("\(key.pinSet)|\(key.pin.base64)".utf8)).prefix(32))@pinkit",
                 "DTSTAMP:\(dateTime(stamp))",
                 "DTSTART:\(dateTime(deadline))",
                 "DTEND:\(dateTime(deadline.addingTimeInterval(3600)))",

@@ -41,8 +41,8 @@ public struct CertificateBuilder: Sendable {
 
     /// Issues the certificate for `key`'s public half, signed by `issuer` (self-signed when nil).
     /// - Throws: ``PinKitError/Code/openSSL`` when OpenSSL refuses a field or the signature.
-    public func issue(for key: PrivateKey, issuer: (certificate: Certificate, key: PrivateKey)? = nil)
-        throws(PinKitError) -> Certificate
+    public func issue(for key: PrivateKey, issuer: (certificate: X509Certificate, key: PrivateKey)? = nil)
+        throws(PinKitError) -> X509Certificate
     {
         OpenSSLErrorQueue.clear()
         guard let x509 = X509_new() else { throw OpenSSLErrorQueue.error(.openSSL, "X509_new failed") }
@@ -94,6 +94,6 @@ public struct CertificateBuilder: Sendable {
         let digest = signer.isEdwards ? nil : EVP_sha256()
         guard X509_sign(x509, signer.pkey, digest) > 0 else { throw OpenSSLErrorQueue.error(.openSSL, "cannot sign") }
         owned = false
-        return try Certificate(takingOwnership: x509)
+        return try X509Certificate(takingOwnership: x509)
     }
 }

@@ -6,17 +6,17 @@ public import PinKit
 /// One chain a device could build from a served chain: leaf first, a trust anchor last.
 public struct CertificatePath: Sendable, Hashable {
     /// Leaf first, then each issuer, ending with a self-signed certificate of the trust store.
-    public let certificates: [Certificate]
+    public let certificates: [X509Certificate]
 
     /// The trust anchor that ends the path.
-    public var root: Certificate { certificates[certificates.count - 1] }
+    public var root: X509Certificate { certificates[certificates.count - 1] }
     /// The certificates' platform-neutral facts, in path order.
     public var facts: [CertificateFacts] { certificates.map(\.facts) }
 }
 
 /// A candidate path that OpenSSL refused (expired cross-sign, wrong key usage, …), with its reason.
 public struct RejectedCertificatePath: Sendable {
-    public let certificates: [Certificate]
+    public let certificates: [X509Certificate]
     /// OpenSSL's verification error, e.g. "certificate has expired".
     public let reason: String
 }
@@ -37,11 +37,11 @@ public struct RejectedCertificatePath: Sendable {
 /// store full of same-name certificates costs a bounded amount of work.
 public struct CertificatePathBuilder: Sendable {
     /// The devices' trust store: only its self-signed certificates end a path.
-    public let trustStore: [Certificate]
+    public let trustStore: [X509Certificate]
     public var maximumDepth = 8
     public var maximumCandidates = 4096
 
-    public init(trustStore: [Certificate]) {
+    public init(trustStore: [X509Certificate]) {
         var seen = Set<[UInt8]>()
         self.trustStore = trustStore.filter { seen.insert($0.der).inserted }
     }
@@ -49,7 +49,7 @@ public struct CertificatePathBuilder: Sendable {
     /// Loads a PEM bundle (or one DER certificate) as the trust store.
     /// - Throws: ``PinKitError`` when the file cannot be read or holds no certificate.
     public init(trustStoreAt path: String) throws(PinKitError) {
-        self.init(trustStore: try Certificate.load(contentsOf: path))
+        self.init(trustStore: try X509Certificate.load(contentsOf: path))
     }
 
     /// The outcome of one search.
@@ -71,16 +71,16 @@ public struct CertificatePathBuilder: Sendable {
     ///   - time: the verification time (certificates outside their validity then are refused).
     /// - Returns: the verified paths and the refused candidates; no path means no device
     ///   that uses this trust store would accept the chain.
-    public func paths(for served: [Certificate], at time: Date = Date()) -> Result {
+    public func paths(for served: [X509Certificate], at time: Date = Date()) -> Result {
         guard let leaf = served.first else { return Result(paths: [], rejected: [], truncated: false) }
         var seen = Set<[UInt8]>()
         let pool = (Array(served.dropFirst()) + trustStore).filter { seen.insert($0.der).inserted }
         let anchors = Set(trustStore.filter(\.isSelfSigned).map(\.der))
-        var candidates: [[Certificate]] = []
+        var candidates: [[X509Certificate]] = []
         var budget = maximumCandidates
         var truncated = false
 
-        func extend(_ path: [Certificate]) {
+        func extend(_ path: [X509Certificate]) {
             let last = path[path.count - 1]
             if anchors.contains(last.der) {
                 candidates.append(path)
@@ -118,7 +118,7 @@ public struct CertificatePathBuilder: Sendable {
 
     /// OpenSSL's verdict on exactly this path: its anchor as the only trusted certificate, its
     /// intermediates as the only untrusted ones, partial chains off, TLS-server purpose.
-    private static func verify(_ path: [Certificate], at time: Date) -> Verdict {
+    private static func verify(_ path: [X509Certificate], at time: Date) -> Verdict {
         OpenSSLErrorQueue.clear()
         guard let store = X509_STORE_new() else { return .refused("X509_STORE_new failed") }
         defer { X509_STORE_free(store) }
@@ -144,9 +144,9 @@ public struct CertificatePathBuilder: Sendable {
             return .refused(text)
         }
         guard let chain = X509_STORE_CTX_get0_chain(context) else { return .refused("no chain") }
-        var verified: [Certificate] = []
+        var verified: [X509Certificate] = []
         for index in 0..<pinkit_sk_X509_num(chain) {
-            guard let x509 = pinkit_sk_X509_value(chain, index), let certificate = try? Certificate(borrowing: x509)
+            guard let x509 = pinkit_sk_X509_value(chain, index), let certificate = try? X509Certificate(borrowing: x509)
             else { return .refused("the verified chain cannot be read") }
             verified.append(certificate)
         }
@@ -154,18 +154,18 @@ public struct CertificatePathBuilder: Sendable {
     }
 
     private enum Verdict {
-        case verified([Certificate])
+        case verified([X509Certificate])
         case refused(String)
     }
 }
 
-extension Certificate {
+extension X509Certificate {
     /// True when the certificate is self-issued and its own key verifies its signature.
     public var isSelfSigned: Bool { issued(self) }
 
     /// True when this certificate's key signed `child` and OpenSSL's issuer checks (name,
     /// authority key identifier, key usage) accept this certificate as `child`'s issuer.
-    public func issued(_ child: Certificate) -> Bool {
+    public func issued(_ child: X509Certificate) -> Bool {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         guard X509_check_issued(x509, child.x509) == X509_V_OK, let key = X509_get0_pubkey(x509) else { return false }
@@ -174,7 +174,7 @@ extension Certificate {
 
     /// Same subject name and same key: two certificates for one CA (a cross-sign and its
     /// self-signed twin), which one path never needs twice.
-    func sameSubjectAndKey(_ other: Certificate) -> Bool {
+    func sameSubjectAndKey(_ other: X509Certificate) -> Bool {
         X509_NAME_cmp(X509_get_subject_name(x509), X509_get_subject_name(other.x509)) == 0
             && spkiSHA256 == other.spkiSHA256
     }

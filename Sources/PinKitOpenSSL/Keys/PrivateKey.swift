@@ -90,7 +90,7 @@ public final class PrivateKey: @unchecked Sendable {
     /// The pin of the public key: what a certificate for this key will pin to.
     public var spkiPin: SPKIPin {
         // A 32-byte SHA-256 digest always makes a valid pin.
-        try! SPKIPin(digest: Certificate.sha256(publicKeyDER))
+        try! SPKIPin(digest: X509Certificate.sha256(publicKeyDER))
     }
 
     /// PKCS#8 PEM of the private key. Handle with care: never log or print it.

@@ -5,7 +5,7 @@ public import PinKit
 
 extension PrivateKey {
     /// The JOSE algorithm name for this key's signatures: `Ed25519` or `ES256`; nil otherwise.
-    public var signatureAlgorithm: String? { PublicKey.algorithm(of: pkey) }
+    public var signatureAlgorithm: String? { VerifyingKey.algorithm(of: pkey) }
 
     /// Signs `message`: Ed25519 (64 bytes), or ECDSA P-256 with SHA-256 as JOSE's raw `r‖s`
     /// (64 bytes).
@@ -30,11 +30,11 @@ extension PrivateKey {
             throw OpenSSLErrorQueue.error(.openSSL, "signing failed")
         }
         signature = Array(signature.prefix(length))
-        return algorithm == "ES256" ? PublicKey.lowS(try PublicKey.rawECDSA(fromDER: signature)) : signature
+        return algorithm == "ES256" ? VerifyingKey.lowS(try VerifyingKey.rawECDSA(fromDER: signature)) : signature
     }
 }
 
-extension PublicKey {
+extension VerifyingKey {
     /// The order n of the P-256 group, big-endian.
     static let p256Order: [UInt8] = [
         0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
@@ -110,7 +110,7 @@ extension PublicKey {
 }
 
 /// A public key read from its DER SubjectPublicKeyInfo, for verifying signatures.
-public final class PublicKey: @unchecked Sendable {
+public final class VerifyingKey: @unchecked Sendable {
     // @unchecked Sendable: the EVP_PKEY is never mutated after init; verification with one key
     // from several threads is safe in OpenSSL 3.
     package let pkey: OpaquePointer
@@ -217,14 +217,14 @@ public struct OpenSSLSignatureVerifier: KillSwitchSignatureVerifying {
     public init() {}
 
     public func isValid(signature: [UInt8], message: [UInt8], algorithm: String, publicKeySPKI: [UInt8]) -> Bool {
-        guard let key = try? PublicKey(spkiDER: publicKeySPKI) else { return false }
+        guard let key = try? VerifyingKey(spkiDER: publicKeySPKI) else { return false }
         return key.verify(signature: signature, message: message, algorithm: algorithm)
     }
 }
 
-extension PublicKey {
+extension VerifyingKey {
     /// A stable key id derived from the key: `ks-` and 12 hex digits of its SPKI's SHA-256.
     public static func keyID(spkiDER: [UInt8]) -> String {
-        "ks-" + SHA256.hex(spkiDER).prefix(12)
+        "ks-" + PortableSHA256.hex(spkiDER).prefix(12)
     }
 }

@@ -6,10 +6,10 @@ import PinKitOpenSSL
 let systemTrustStore = "/etc/ssl/certs/ca-certificates.crt"
 
 /// Certificates from a file; unreadable content is a failed check (exit 1).
-func loadCertificates(_ path: String) throws(CommandFailure) -> [Certificate] {
+func loadCertificates(_ path: String) throws(CommandFailure) -> [X509Certificate] {
     try requireReadable(path)
     do {
-        return try Certificate.load(contentsOf: path)
+        return try X509Certificate.load(contentsOf: path)
     } catch {
         throw CommandFailure(.checkFailed, error.reason)
     }

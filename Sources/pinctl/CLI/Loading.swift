@@ -41,7 +41,7 @@ enum Loading {
             guard let block = try PEM.blocks(in: text).first(where: { $0.label == "PUBLIC KEY" }) else {
                 throw PinKitError(.malformedPEM, "expected a PUBLIC KEY block")
             }
-            guard let algorithm = try PublicKey(spkiDER: block.der).algorithm else {
+            guard let algorithm = try VerifyingKey(spkiDER: block.der).algorithm else {
                 throw PinKitError(.malformedPEM, "not an Ed25519 or EC P-256 key")
             }
             return (block.der, algorithm)

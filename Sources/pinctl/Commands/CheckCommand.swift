@@ -95,7 +95,7 @@ struct CheckCommand: Command {
             let mismatch = error.code == .pinMismatch
             code = mismatch ? .checkFailed : .network
             let chain = error.pinFailure?.verifiedChain ?? []
-            let served = ((try? Certificate.load(pem: error.servedChainPEM.joined())) ?? []).map(\.facts)
+            let served = ((try? X509Certificate.load(pem: error.servedChainPEM.joined())) ?? []).map(\.facts)
             let hint = mismatch ? nil : Self.hint(for: error, served: served, caFile: connection.caFile)
             document += [
                 ("result", .string(mismatch ? "mismatch" : "error")), ("match", .null),

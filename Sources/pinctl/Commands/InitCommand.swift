@@ -215,12 +215,12 @@ struct InitCommand: Command {
     /// The CA certificates of every path the trust store allows (by signature), leaf excluded;
     /// rotating intermediates replaced by their roots. Also returns the first completed path
     /// for the guard.
-    private func caPins(_ served: [Certificate], notes: inout [String]) throws(CommandFailure) -> (
+    private func caPins(_ served: [X509Certificate], notes: inout [String]) throws(CommandFailure) -> (
         [Proposed], [CertificateFacts]
     ) {
         let builder = try loadPathBuilder(trustStore)
         let search = builder.paths(for: served, at: now)
-        var certificates: [Certificate] = []
+        var certificates: [X509Certificate] = []
         var completed = served.map(\.facts)
         if let first = search.paths.first {
             completed = first.facts
@@ -296,7 +296,7 @@ struct InitCommand: Command {
             let label = "operator-held " + ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             let pin: SPKIPin
             do {
-                pin = try SPKIPin(digest: SHA256.hash(der))
+                pin = try SPKIPin(digest: PortableSHA256.hash(der))
             } catch {
                 throw CommandFailure(.checkFailed, error.reason)
             }
@@ -316,7 +316,7 @@ struct InitCommand: Command {
     }
 
     /// The leaf's names; a wildcard becomes its apex (with subdomains), said plainly.
-    private func proposedHosts(leaf: Certificate, notes: inout [String]) -> [String] {
+    private func proposedHosts(leaf: X509Certificate, notes: inout [String]) -> [String] {
         if let hosts { return hosts }
         var names: [String] = []
         for name in leaf.dnsNames {

@@ -168,7 +168,7 @@ struct LabStory {
         let caFile = try LabPKI.writeCAFile(
             [pki.root.certificate, rogue.root.certificate, newCA.root.certificate], to: path("trust-store.pem"))
         let killSwitchKey = try PrivateKey.generate(.ed25519)
-        let keyID = PublicKey.keyID(spkiDER: killSwitchKey.publicKeyDER)
+        let keyID = VerifyingKey.keyID(spkiDER: killSwitchKey.publicKeyDER)
         let configurationText = """
             {"pinSets": [{"name": "managed-cloud", "hosts": ["api.example.com"],
               "pins": [{"sha256": "\(pki.intermediate.pin.base64)", "label": "Lab Issuing CA"},
@@ -244,7 +244,7 @@ struct LabStory {
             }
         }
         /// rotation-check as devices would run it: every path to a root of the lab's store.
-        func check(_ chain: [Certificate]) -> RotationCheck {
+        func check(_ chain: [X509Certificate]) -> RotationCheck {
             pending.append(LabEvidence(rotationChain: chain))
             return RotationCheck(
                 history: history, paths: trustStore.paths(for: chain).paths.map(\.facts), host: "api.example.com")

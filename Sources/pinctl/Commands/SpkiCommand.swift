@@ -59,14 +59,14 @@ struct SpkiCommand: Command {
     }
 
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
-        var certificates: [(path: String, certificate: Certificate)] = []
+        var certificates: [(path: String, certificate: X509Certificate)] = []
         if let target {
             certificates = try liveChain(target).map { ("\(target.host):\(target.port)", $0) }
         }
         for path in pemPaths {
             try requireReadable(path)
             do {
-                certificates += try Certificate.load(contentsOf: path).map { (path, $0) }
+                certificates += try X509Certificate.load(contentsOf: path).map { (path, $0) }
             } catch {
                 throw CommandFailure(.checkFailed, error.reason)
             }
@@ -136,7 +136,7 @@ struct SpkiCommand: Command {
     }
 
     /// The chain a live host sends, captured during the handshake whether or not it is trusted.
-    private func liveChain(_ target: HostTarget) throws(CommandFailure) -> [Certificate] {
+    private func liveChain(_ target: HostTarget) throws(CommandFailure) -> [X509Certificate] {
         try connection.requireResolveCovers(target)
         let client = try connection.client(.systemTrustOnly)
         defer { client.shutdown() }
@@ -154,7 +154,7 @@ struct SpkiCommand: Command {
         case .failure(let error): throw CommandFailure(.network, error.reason)
         }
         do {
-            return try Certificate.load(pem: pem.joined())
+            return try X509Certificate.load(pem: pem.joined())
         } catch {
             throw CommandFailure(.network, "\(target.host) sent no readable certificate: \(error.reason)")
         }

@@ -61,7 +61,7 @@ struct ValidateCommand: Command {
     static func keyProblems(_ configuration: PinConfiguration) -> [ConfigurationProblem] {
         (configuration.killSwitch?.publicKeys ?? []).enumerated().compactMap { index, key in
             guard case .success(let der) = Base64.decode(key.spki) else { return nil }  // reported by the guard
-            let algorithm = (try? PublicKey(spkiDER: der))?.algorithm
+            let algorithm = (try? VerifyingKey(spkiDER: der))?.algorithm
             guard algorithm == nil else { return nil }
             return ConfigurationProblem(
                 .invalidValue,
@@ -77,7 +77,7 @@ struct ValidateCommand: Command {
         if let chainPath {
             try requireReadable(chainPath)
             do {
-                chain = try Certificate.load(contentsOf: chainPath).map(\.facts)
+                chain = try X509Certificate.load(contentsOf: chainPath).map(\.facts)
             } catch {
                 throw CommandFailure(.checkFailed, error.reason)
             }

@@ -70,7 +70,7 @@ struct KillSwitchAssemble: GroupAction {
             let made = Self.signatureBytes(try Loading.bytes(entry.signature, what: "signature file"))
             let jose: [UInt8]
             do {
-                jose = try PublicKey.joseSignature(made, algorithm: algorithm)
+                jose = try VerifyingKey.joseSignature(made, algorithm: algorithm)
             } catch {
                 throw CommandFailure(.checkFailed, "\(entry.signature): \(error.reason)")
             }

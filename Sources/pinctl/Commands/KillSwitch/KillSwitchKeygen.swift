@@ -41,7 +41,7 @@ struct KillSwitchKeygen: GroupAction {
         }
         try Loading.write(Array(key.publicKeyPEM.utf8), to: publicPath)
         let entry: JSONValue = [
-            "keyId": .string(PublicKey.keyID(spkiDER: key.publicKeyDER)),
+            "keyId": .string(VerifyingKey.keyID(spkiDER: key.publicKeyDER)),
             "spki": .string(Base64.encode(key.publicKeyDER)),
         ]
         output.result(

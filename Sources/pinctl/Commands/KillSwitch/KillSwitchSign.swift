@@ -139,7 +139,7 @@ struct KillSwitchSign: GroupAction {
         var keyId: String?
         if let key, let out {
             let (privateKey, algorithm) = try Loading.signingKey(key)
-            let id = keyID ?? PublicKey.keyID(spkiDER: privateKey.publicKeyDER)
+            let id = keyID ?? VerifyingKey.keyID(spkiDER: privateKey.publicKeyDER)
             let signature: [UInt8]
             do {
                 signature = try privateKey.sign(bytes)

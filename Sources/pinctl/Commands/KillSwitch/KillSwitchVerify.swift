@@ -112,7 +112,7 @@ struct TrustedKeyOptions {
         var keys: [String: [UInt8]] = [:]
         for (index, path) in publicKeys.enumerated() {
             let (der, _) = try Loading.publicKey(path)
-            keys[keyIds.isEmpty ? PublicKey.keyID(spkiDER: der) : keyIds[index]] = der
+            keys[keyIds.isEmpty ? VerifyingKey.keyID(spkiDER: der) : keyIds[index]] = der
         }
         let configuration = try config.map { path throws(CommandFailure) in try Loading.configuration(path) }
         for key in configuration?.killSwitch?.publicKeys ?? [] {

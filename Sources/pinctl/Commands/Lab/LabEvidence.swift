@@ -17,7 +17,7 @@ struct LabEvidence: Sendable {
     /// The client's real error message, when it refused.
     var message: String?
     /// A chain checked with rotation-check (as the server would serve it).
-    var rotationChain: [Certificate]?
+    var rotationChain: [X509Certificate]?
     /// The kill-switch document and its public key (file names in the lab directory).
     var killSwitchDocument: String?
     var publicKey: String?
@@ -33,7 +33,7 @@ struct LabEvidence: Sendable {
         self.message = message
     }
 
-    init(rotationChain: [Certificate]) { self.rotationChain = rotationChain }
+    init(rotationChain: [X509Certificate]) { self.rotationChain = rotationChain }
 
     init(killSwitchDocument: String, publicKey: String) {
         self.killSwitchDocument = killSwitchDocument

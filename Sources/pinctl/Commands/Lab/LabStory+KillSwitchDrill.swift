@@ -13,7 +13,7 @@ extension LabStory {
         func path(_ name: String) -> String { (directory as NSString).appendingPathComponent("drill-" + name) }
         let first = try PrivateKey.generate(.ed25519)
         let second = try PrivateKey.generate(.ecP256)
-        let ids = [first, second].map { PublicKey.keyID(spkiDER: $0.publicKeyDER) }
+        let ids = [first, second].map { VerifyingKey.keyID(spkiDER: $0.publicKeyDER) }
         let configurationText = """
             {"pinSets": [{"name": "drill", "hosts": ["drill.example.com"],
               "pins": [{"sha256": "\(pki.intermediate.pin.base64)"}, {"sha256": "\(pki.backupKey.spkiPin.base64)", "role": "backup"}]}],

@@ -5,8 +5,8 @@ import Synchronization
 /// value passes through ``LogSanitizer`` before any sink sees it, and sinks have no public
 /// write method, so no call site can skip redaction.
 ///
-/// Libraries take a `Logger`; none creates a global one. One category per subsystem.
-public struct Logger: Sendable {
+/// Libraries take a `RedactingLogger`; none creates a global one. One category per subsystem.
+public struct RedactingLogger: Sendable {
     public enum Level: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
         case trace, debug, info, notice, warning, error, critical
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -34,11 +34,13 @@ public struct Logger: Sendable {
     }
 
     /// A logger that writes nothing (for callers that pass no logger).
-    public static let disabled = Logger(
+    public static let disabled = RedactingLogger(
         category: "disabled", configuration: LogConfiguration(minimumLevel: .critical, sinks: []))
 
     /// The same configuration under another category.
-    public func withCategory(_ category: String) -> Logger { Logger(category: category, configuration: configuration) }
+    public func withCategory(_ category: String) -> RedactingLogger {
+        RedactingLogger(category: category, configuration: configuration)
+    }
 
     public func isEnabled(_ level: Level) -> Bool {
         level >= configuration.minimumLevel && !configuration.sinks.isEmpty
@@ -96,14 +98,14 @@ public struct Logger: Sendable {
 
 /// How logging behaves: the minimum level, whether bodies may be logged, and the sinks.
 public struct LogConfiguration: Sendable {
-    public var minimumLevel: Logger.Level
+    public var minimumLevel: RedactingLogger.Level
     /// Off in ``production(sinks:)``: bodies are never logged in a release build.
     public var allowsBodies: Bool
     public var sinks: [LogSink]
     public var now: @Sendable () -> Date
 
     public init(
-        minimumLevel: Logger.Level,
+        minimumLevel: RedactingLogger.Level,
         allowsBodies: Bool = false,
         sinks: [LogSink],
         now: @escaping @Sendable () -> Date = { Date() }
@@ -128,7 +130,7 @@ public struct LogConfiguration: Sendable {
 /// One redacted log line.
 public struct LogRecord: Sendable, Hashable {
     public var date: Date
-    public var level: Logger.Level
+    public var level: RedactingLogger.Level
     public var category: String
     public var message: String
     public var metadata: [String: String]

@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4) in Swift, so the platform-neutral core can chain its audit log
 /// without a C library. Checked against the FIPS vectors and the openssl CLI in the tests.
-public struct SHA256: Sendable {
+public struct PortableSHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
@@ -22,7 +22,7 @@ public struct SHA256: Sendable {
 
     /// The digest of `bytes`.
     public static func hash<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
-        var hasher = SHA256()
+        var hasher = PortableSHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }

@@ -8,7 +8,7 @@ public import PinKit
 /// Every fact the pinning core needs is read once, at creation, into Swift values: the SPKI
 /// digest is computed from the `X509_PUBKEY` already decoded (about a microsecond), never by
 /// re-parsing DER.
-public final class Certificate: Hashable, @unchecked Sendable {
+public final class X509Certificate: Hashable, @unchecked Sendable {
     // @unchecked Sendable: `x509` is never mutated after init (only const OpenSSL accessors are
     // called on it, which are thread-safe in OpenSSL 3) and every other stored property is a let.
     package let x509: OpaquePointer
@@ -96,12 +96,12 @@ public final class Certificate: Hashable, @unchecked Sendable {
     /// Blocks with other labels (keys, CSRs) are skipped.
     /// - Throws: ``PinKitError/Code/malformedPEM`` or ``PinKitError/Code/malformedDER`` naming the
     ///   bad block, or ``PinKitError/Code/noCertificate`` when there is none.
-    public static func load(pem text: String) throws(PinKitError) -> [Certificate] {
+    public static func load(pem text: String) throws(PinKitError) -> [X509Certificate] {
         let blocks = try PEM.blocks(in: text)
-        var certificates: [Certificate] = []
+        var certificates: [X509Certificate] = []
         for block in blocks where ["CERTIFICATE", "X509 CERTIFICATE"].contains(block.label) {
             do {
-                certificates.append(try Certificate(der: block.der))
+                certificates.append(try X509Certificate(der: block.der))
             } catch {
                 throw PinKitError(error.code, "the CERTIFICATE block at line \(block.line): \(error.reason)")
             }
@@ -115,16 +115,16 @@ public final class Certificate: Hashable, @unchecked Sendable {
     }
 
     /// Certificates from bytes in PEM or DER form, detected from the content.
-    public static func load(bytes: [UInt8]) throws(PinKitError) -> [Certificate] {
+    public static func load(bytes: [UInt8]) throws(PinKitError) -> [X509Certificate] {
         if bytes.isEmpty { throw PinKitError(.noCertificate, "the input is empty") }
         let text = String(decoding: bytes, as: UTF8.self)
         if text.contains("-----BEGIN ") || text.contains("-----END ") { return try load(pem: text) }
-        if bytes.first == 0x30 { return [try Certificate(der: bytes)] }
+        if bytes.first == 0x30 { return [try X509Certificate(der: bytes)] }
         throw PinKitError(.noCertificate, "expected PEM text with a CERTIFICATE block or DER bytes, found neither")
     }
 
     /// Certificates from a PEM or DER file.
-    public static func load(contentsOf path: String) throws(PinKitError) -> [Certificate] {
+    public static func load(contentsOf path: String) throws(PinKitError) -> [X509Certificate] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PinKitError(.io, "cannot read \(path)")
         }
@@ -146,7 +146,7 @@ public final class Certificate: Hashable, @unchecked Sendable {
     /// True when subject and issuer are equal (a self-issued certificate, typically a root).
     public var isSelfIssued: Bool { X509_NAME_cmp(X509_get_subject_name(x509), X509_get_issuer_name(x509)) == 0 }
 
-    public static func == (lhs: Certificate, rhs: Certificate) -> Bool {
+    public static func == (lhs: X509Certificate, rhs: X509Certificate) -> Bool {
         X509_cmp(lhs.x509, rhs.x509) == 0
     }
 
@@ -157,7 +157,7 @@ public final class Certificate: Hashable, @unchecked Sendable {
     /// SHA-256 over the DER SubjectPublicKeyInfo exactly as the certificate encodes it.
     ///
     /// On the handshake path: one encoding of the already-decoded key, one digest with an
-    /// algorithm fetched once (OpenSSL 3's one-shot `SHA256()` fetches it on every call).
+    /// algorithm fetched once (OpenSSL 3's one-shot `PortableSHA256()` fetches it on every call).
     package static func sha256(ofEncoded pubkey: OpaquePointer) throws(PinKitError) -> SPKIPin {
         var encoded: UnsafeMutablePointer<UInt8>?
         let length = i2d_X509_PUBKEY(pubkey, &encoded)
@@ -244,7 +244,7 @@ public final class Certificate: Hashable, @unchecked Sendable {
     }
 }
 
-extension Certificate {
+extension X509Certificate {
     /// The subject as (short attribute name, UTF-8 value) pairs, in order; for re-issuing a
     /// certificate with the same subject (cross-signing).
     public var subjectAttributes: [(attribute: String, value: String)] {
@@ -268,7 +268,7 @@ extension Certificate {
     }
 }
 
-extension Certificate {
+extension X509Certificate {
     /// Hashes the SPKI again from the decoded `X509` (what the handshake path does per
     /// certificate); for benchmarks that compare it with re-parsing DER.
     package func recomputedSPKI() throws(PinKitError) -> SPKIPin {
