@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "PinKitClient", targets: ["PinKitClient"]),
         .library(name: "PinKitLab", targets: ["PinKitLab"]),
         .executable(name: "pinctl", targets: ["pinctl"]),
+        .library(name: "PinKitCollector", targets: ["PinKitCollector"]),
+        .executable(name: "pinkit-collector", targets: ["pinkit-collector"]),
     ],
     targets: [
         .systemLibrary(
@@ -31,6 +33,12 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "CPinKitShims", dependencies: ["COpenSSL", "CCurl"]),
+        // The collector's C libraries: GNU libmicrohttpd (HTTP/HTTPS server), SQLite, libpq.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libmicrohttpd's variadic MHD_start_daemon, closed enums and the per-request deadline, in C.
+        .target(name: "CPinKitCollectorShims", dependencies: ["CMicroHTTPD"]),
         // Pure Swift: pins, configuration + guard, host scoping, chain evaluation on
         // platform-neutral certificate facts. No C import, testable without a network.
         .target(name: "PinKit", swiftSettings: strictness),
@@ -58,6 +66,16 @@ let package = Package(
             dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab"],
             swiftSettings: strictness
         ),
+        // The server half: HTTP handlers, storage (SQLite or PostgreSQL), audit anchoring, rollups.
+        .target(
+            name: "PinKitCollector",
+            dependencies: [
+                "PinKit", "PinKitOpenSSL", "CMicroHTTPD", "CSQLite", "CPostgres", "CPinKitCollectorShims",
+            ],
+            swiftSettings: strictness
+        ),
+        .executableTarget(
+            name: "pinkit-collector", dependencies: ["PinKit", "PinKitCollector"], swiftSettings: strictness),
         // Prints JSON measurements; never a timed test.
         .executableTarget(
             name: "pinkit-bench",
@@ -88,6 +106,13 @@ let package = Package(
         .testTarget(
             name: "PinctlTests",
             dependencies: ["pinctl", "PinKit", "PinKitOpenSSL", "PinKitLab", "PinKitTestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PinKitCollectorTests",
+            dependencies: [
+                "pinkit-collector", "PinKit", "PinKitOpenSSL", "PinKitCollector", "PinKitLab", "PinKitTestSupport",
+            ],
             swiftSettings: strictness
         ),
     ],
