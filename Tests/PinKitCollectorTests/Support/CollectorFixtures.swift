@@ -42,9 +42,9 @@ enum CollectorFixtures {
     }
 
     /// A real audit log with `count` entries; returns it for further writes.
-    static func auditLog(entries count: Int) throws -> AuditLog {
+    static func auditLog(entries count: Int, event: AuditEvent? = nil) throws -> AuditLog {
         let log = try AuditLog(path: temporaryDirectory() + "/audit.log", now: { referenceTime })
-        for index in 0..<count { log.record(.syncToggled(enabled: index % 2 == 0)) }
+        for index in 0..<count { log.record(event ?? .syncToggled(enabled: index % 2 == 0)) }
         return log
     }
 
