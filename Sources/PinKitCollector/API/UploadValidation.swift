@@ -158,7 +158,7 @@ enum UploadValidation {
         return StoredReport(
             id: id, hostname: event.hostname.lowercased(), port: event.port, appVersion: report.appVersion,
             mode: event.mode.rawValue, failureReason: reason,
-            pinSet: String(SHA256.hex(Array(pins.sorted().joined(separator: ",").utf8)).prefix(16)),
+            pinSet: PinSetFingerprint.of(pins: pins),
             servedKeys: served, count: count, firstSeen: first, lastSeen: last,
             document: JSONValue.object(document).serialized())
     }
