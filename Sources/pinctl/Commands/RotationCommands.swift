@@ -33,6 +33,7 @@ struct RotationCheckCommand: Command {
     static let help = """
         USAGE: pinctl rotation-check --releases FILE --chain CHAIN.pem [--next CONFIG] [--min-share FRACTION]
                                      [--host HOST] [--trust-store FILE] [--now DATE] [--json]
+                                     [--installed-base URL|FILE [--token-file FILE]]
 
         For every release still installed (installedShare at least --min-share, or
         supportedUntil after now): whether CHAIN matches one of its pins, at which depth and
@@ -40,6 +41,7 @@ struct RotationCheckCommand: Command {
         the next release would drop a pin an installed release relies on for this chain, or
         ships without a backup. CHAIN is completed with its root from the trust store (default
         the system bundle) when it stops below one. The host defaults to the leaf's first name.
+        \(InstalledBaseSource.usage)
 
         EXIT CODES: 0 safe; 1 an installed release would be bricked or a rule is broken;
         2 usage error.
@@ -53,9 +55,13 @@ struct RotationCheckCommand: Command {
     var trustStore: String
     var now: Date
     var json: Bool
+    var installedBase: (spec: String, tokenFile: String?, connection: ConnectionOptions)?
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         json = try arguments.flag("--json")
+        if let spec = try arguments.value("--installed-base") {
+            installedBase = (spec, try arguments.value("--token-file"), try ConnectionOptions(parsing: &arguments))
+        }
         guard let releases = try arguments.value("--releases"), let chain = try arguments.value("--chain") else {
             throw UsageError("rotation-check needs --releases FILE and --chain CHAIN.pem")
         }
@@ -75,11 +81,20 @@ struct RotationCheckCommand: Command {
 
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
         try requireReadable(releasesPath)
-        let history: ReleaseHistory
+        var history: ReleaseHistory
         do {
             history = try ReleaseHistory.load(contentsOf: releasesPath)
         } catch {
             throw CommandFailure(.checkFailed, error.description)
+        }
+        let measured = try installedBase.map { base throws(CommandFailure) in
+            try InstalledBaseSource.load(base.spec, tokenFile: base.tokenFile, connection: base.connection)
+        }
+        if let measured {
+            history = measured.apply(to: history, now: now)
+            console.err(
+                "installed shares from \(TerminalText.escaped(measured.source)), window \(TerminalText.escaped(measured.window))"
+            )
         }
         let chain = completedChain(try loadCertificates(chainPath), trustStore: trustStore)
         let next = try nextPath.map { path throws(CommandFailure) in try loadConfiguration(path) }
