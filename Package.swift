@@ -75,7 +75,9 @@ let package = Package(
             swiftSettings: strictness
         ),
         .executableTarget(
-            name: "pinkit-collector", dependencies: ["PinKit", "PinKitCollector"], swiftSettings: strictness),
+            name: "pinkit-collector", dependencies: ["PinKit", "PinKitCollector", "PinKitTransport"],
+            swiftSettings: strictness
+        ),
         // Prints JSON measurements; never a timed test.
         .executableTarget(
             name: "pinkit-bench",

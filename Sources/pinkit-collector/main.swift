@@ -6,7 +6,7 @@ import PinKitCollector
 let usage = """
     pinkit-collector — the server half of PinKit.
 
-    USAGE: pinkit-collector <serve|migrate|purge|export> [options]
+    USAGE: pinkit-collector <serve|migrate|purge|export|canary> [options]
     Run `pinkit-collector <command> --help` for a command's options.
     EXIT CODES: 0 success; 1 the check ran and failed; 2 usage error; 3 storage/network error.
     """
@@ -14,7 +14,7 @@ let usage = """
 let words = Array(CommandLine.arguments.dropFirst())
 let helps = [
     "serve": ServeCommand.help, "migrate": MaintenanceCommands.help, "purge": MaintenanceCommands.help,
-    "export": MaintenanceCommands.help,
+    "export": MaintenanceCommands.help, "canary": CanaryCommand.help,
 ]
 guard let name = words.first else {
     standardError(usage)
@@ -38,6 +38,7 @@ do {
     case "serve": exit(try ServeCommand(rest).run())
     case "migrate": exit(try MaintenanceCommands.migrate(rest))
     case "purge": exit(try MaintenanceCommands.purge(rest))
+    case "canary": exit(try CanaryCommand(rest).run())
     default: exit(try MaintenanceCommands.export(rest))
     }
 } catch let error as UsageError {
