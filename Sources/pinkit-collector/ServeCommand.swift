@@ -8,17 +8,19 @@ import PinKitOpenSSL
 struct ServeCommand {
     static let help = """
         USAGE: pinkit-collector serve --data DIR [--database postgres://…] [--listen ADDR:PORT]
-                 (--tls-cert F --tls-key F | --plain-http) [--operator-token-file F]
+                 [--tls-cert F --tls-key F | --plain-http] [--operator-token-file F]
                  [--trusted-proxy CIDR]… [--kill-switch-key PEMFILE]… [--retention-days N]
                  [--max-body BYTES] [--threads N] [--request-deadline-ms MS] [--idle-timeout S]
         Receives pin-failure reports, audit uploads and check-ins; serves the kill switch.
         HTTPS is built in; --plain-http only behind a TLS-terminating proxy or load balancer.
+        With neither, a self-signed development certificate for localhost is made in DIR/tls/.
         """
 
     var storage: StorageOptions
     var address = "127.0.0.1"
     var port: UInt16 = 8443
     var tls: HTTPServer.TLS?
+    var developmentCertificate = false
     var operatorTokens: OperatorTokens?
     var trustedProxies: [CIDR] = []
     var killSwitchKeys: [String: [UInt8]] = [:]
@@ -46,6 +48,8 @@ struct ServeCommand {
             tls = HTTPServer.TLS(certificateChainPEM: chain, privateKeyPEM: privateKey)
         case (nil, nil, true):
             tls = nil
+        case (nil, nil, false):
+            developmentCertificate = true
         default:
             throw UsageError("give --tls-cert F --tls-key F (HTTPS), or --plain-http behind a TLS-terminating proxy")
         }
@@ -92,6 +96,14 @@ struct ServeCommand {
 
     func run() throws -> Int32 {
         let storage = try self.storage.open()
+        var tls = self.tls
+        if developmentCertificate {
+            let made = try DevelopmentCertificate.loadOrCreate(dataDirectory: self.storage.dataDirectory)
+            tls = made.tls
+            standardError(
+                "pinkit-collector: no --tls-cert: using the development certificate \(made.certificatePath) (SPKI pin \(made.pin))"
+            )
+        }
         var configuration = CollectorAPI.Configuration()
         configuration.operatorTokens = operatorTokens
         configuration.killSwitchPublicKeys = killSwitchKeys
