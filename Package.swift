@@ -83,6 +83,7 @@ let package = Package(
             name: "pinkit-bench",
             dependencies: [
                 "PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitClient", "PinKitLab", "PinKitTestSupport",
+                "PinKitCollector",
             ],
             path: "Benchmarks/PinKitBenchmarks",
             swiftSettings: strictness

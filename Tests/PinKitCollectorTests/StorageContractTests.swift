@@ -1,6 +1,7 @@
 import Foundation
 import PinKit
 import PinKitCollector
+import PinKitTestSupport
 import Testing
 
 /// The storage contract, run against SQLite and a real PostgreSQL cluster.

@@ -1,14 +1,13 @@
-import Foundation
-import PinKitCollector
+public import Foundation
 
 /// A throwaway PostgreSQL 15 cluster in a temp dir on a loopback port, started once per test
 /// process and stopped at exit. `initdb` refuses root, so as root it runs as the `postgres`
 /// user in a directory that user owns.
-final class PostgresCluster: @unchecked Sendable {
+public final class PostgresCluster: @unchecked Sendable {
     // @unchecked Sendable: immutable after init; `databases` counts under `lock`.
-    static let binaries = "/usr/lib/postgresql/15/bin"
-    let directory: String
-    let port: Int
+    public static let binaries = "/usr/lib/postgresql/15/bin"
+    public let directory: String
+    public let port: Int
     private let lock = NSLock()
     private var databases = 0
 
@@ -16,7 +15,7 @@ final class PostgresCluster: @unchecked Sendable {
     private static let sharedLock = NSLock()
 
     /// The process-wide cluster (started on first use).
-    static func shared() throws -> PostgresCluster {
+    public static func shared() throws -> PostgresCluster {
         sharedLock.lock()
         defer { sharedLock.unlock() }
         if let sharedInstance { return sharedInstance }
@@ -26,7 +25,7 @@ final class PostgresCluster: @unchecked Sendable {
         return cluster
     }
 
-    static func stopShared() {
+    public static func stopShared() {
         sharedLock.lock()
         defer { sharedLock.unlock() }
         sharedInstance?.stop()
@@ -35,7 +34,7 @@ final class PostgresCluster: @unchecked Sendable {
 
     private static var isRoot: Bool { getuid() == 0 }
 
-    struct Failure: Error, CustomStringConvertible { var description: String }
+    public struct Failure: Error, CustomStringConvertible { public var description: String }
 
     /// Runs a shell command, as `postgres` when we are root. posix_spawn + waitpid rather than
     /// Foundation's Process, which here never noticed `su` exiting and waited forever.
@@ -96,7 +95,7 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// A fresh, empty database's URL.
-    func makeDatabase() throws -> String {
+    public func makeDatabase() throws -> String {
         let name = lock.withLock {
             databases += 1
             return "t\(getpid())_\(databases)"
@@ -106,7 +105,7 @@ final class PostgresCluster: @unchecked Sendable {
         return "postgres://pinkit@127.0.0.1:\(port)/\(name)"
     }
 
-    func stop() {
+    public func stop() {
         try? Self.run("\(Self.binaries)/pg_ctl -D \(directory)/data -m immediate -w stop </dev/null >/dev/null 2>&1")
         try? FileManager.default.removeItem(atPath: directory)
     }

@@ -1,0 +1,183 @@
+import Foundation
+import PinKit
+import PinKitCollector
+import PinKitLab
+import PinKitOpenSSL
+import PinKitTestSupport
+import PinKitTransport
+
+/// `pinkit-bench --only collector`: ingest through HTTPS with keep-alive on both backends, as
+/// ratios against a bare INSERT loop on the same database (one transaction per batch, the same
+/// batch sizes), with p99 latency per request; and `GET /v1/kill-switch` 304 answers per second.
+enum CollectorBenchmark {
+    static let auditBatch = 50
+
+    static func run(seconds: Double, rounds: Int) async throws -> JSONValue {
+        let pki = try LabPKI(name: "Collector Bench", rootKeyKind: .ecP256)
+        let identity = try pki.leaf(["localhost"])
+        let directory = NSTemporaryDirectory() + "pinkit-bench-collector-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let caFile = try LabPKI.writeCAFile([pki.root.certificate], to: directory + "/ca.pem")
+        // One report upload body and a chain of audit entries, made by the real client stores.
+        let store = try PinFailureReportStore(directory: directory + "/reports")
+        let served = identity.chain
+        store.record(
+            PinFailureReport(
+                event: PinFailureEvent(
+                    date: Date(), hostname: "api.example.com", port: 443, notedHostname: "api.example.com",
+                    setName: "api", includeSubdomains: false, effectiveExpirationDate: nil, mode: .enforce,
+                    servedCertificateChain: served.map(\.pem), validatedCertificateChain: served.map(\.pem),
+                    knownPins: [pki.backupKey.spkiPin.base64], validatedChainPins: served.map(\.spkiSHA256),
+                    reason: "pin mismatch"),
+                appVersion: "1.0"))
+        let reportTemplate = String(decoding: store.uploadDocument().body, as: UTF8.self)
+        let reportID = store.uploadDocument().ids[0]
+
+        var results: [(key: String, value: JSONValue)] = []
+        var backends: [(String, () throws -> SQLCollectorStorage)] = [
+            ("sqlite", { try SQLCollectorStorage.open(dataDirectory: directory + "/sqlite-\(UUID())", databaseURL: nil) })
+        ]
+        var postgresNote = "measured"
+        if FileManager.default.fileExists(atPath: PostgresCluster.binaries + "/initdb") {
+            backends.append(("postgres", { try SQLCollectorStorage.open(dataDirectory: "", databaseURL: try PostgresCluster.shared().makeDatabase()) }))
+        } else {
+            postgresNote = "skipped: PostgreSQL 15 is not installed (apt-get install postgresql)"
+        }
+        for (name, open) in backends {
+            let storage = try open()
+            try storage.migrate()
+            var configuration = CollectorAPI.Configuration()
+            configuration.addressRate = RateLimiter.Rule(burst: 1e9, perSecond: 1e9)
+            configuration.installationRate = RateLimiter.Rule(burst: 1e9, perSecond: 1e9)
+            let key = try PrivateKey.generate(.ed25519)
+            let api = CollectorAPI(storage: storage, configuration: configuration)
+            let now = Date()
+            try storage.publishKillSwitch(
+                KillSwitchPublication(
+                    serial: 1, publishedAt: now, operatorName: "bench", reason: "bench", pinning: "off",
+                    expiresAt: now.addingTimeInterval(3_600),
+                    document: try KillSwitchDocument.envelope(
+                        payload: .init(serial: 1, issuedAt: now, expiresAt: now.addingTimeInterval(3_600), pinning: .off, reason: "bench"),
+                        signatures: [("k", "Ed25519", { try key.sign($0) })])))
+            let server = try HTTPServer(
+                address: "127.0.0.1", port: 0,
+                tls: HTTPServer.TLS(certificateChainPEM: identity.chain.map(\.pem).joined(), privateKeyPEM: identity.key.privateKeyPEM)
+            ) { api.handle($0) }
+            var settings = PinnedHTTPClient.Configuration.unpinned()
+            settings.trustStore = .caFile(caFile)
+            settings.httpVersion = .http1Only
+            let client = try PinnedHTTPClient(settings)
+            let base = "https://localhost:\(server.port)"
+            let headers = HTTPHeaders([
+                ("Content-Type", "application/json"), ("X-PinKit-Installation", "bench-installation"),
+                ("X-PinKit-App-Version", "1.0"),
+            ])
+            var counter = 0
+            var latencies: [Double] = []
+            let clock = ContinuousClock()
+            func timed(_ request: PinKitTransport.HTTPRequest) async throws -> Int {
+                let start = clock.now
+                let response = try await client.send(request)
+                let elapsed = clock.now - start
+                latencies.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                return response.status
+            }
+            // Audit: consecutive 50-entry uploads continuing one chain.
+            let log = try AuditLog(path: directory + "/audit-\(name).log", maximumBytes: 1 << 30)
+            var auditRates: [Double] = []
+            var reportRates: [Double] = []
+            var bareAuditRates: [Double] = []
+            var bareReportRates: [Double] = []
+            var auditLatencies: [Double] = []
+            var reportLatencies: [Double] = []
+            for _ in 0..<rounds {
+                latencies = []
+                auditRates.append(
+                    Double(auditBatch)
+                        * (try await rate(seconds: seconds) {
+                            for _ in 0..<auditBatch { log.record(.tokenRotated) }
+                            let (body, through) = log.uploadDocument()
+                            _ = try await timed(PinKitTransport.HTTPRequest(method: "POST", url: URL(string: base + "/v1/audit")!, headers: headers, body: body))
+                            log.acknowledge(throughSeq: through)
+                        }))
+                auditLatencies += latencies
+                latencies = []
+                reportRates.append(
+                    try await rate(seconds: seconds) {
+                        counter += 1
+                        let body = Array(reportTemplate.replacingOccurrences(of: reportID, with: "bench-report-\(counter)").utf8)
+                        _ = try await timed(PinKitTransport.HTTPRequest(method: "POST", url: URL(string: base + "/v1/pin-failures")!, headers: headers, body: body))
+                    })
+                reportLatencies += latencies
+                // The baseline: the same rows with bare INSERTs, one transaction per batch.
+                var bareCounter = 0
+                bareAuditRates.append(
+                    Double(auditBatch)
+                        * (try await rate(seconds: seconds) {
+                            try storage.database.transaction { connection throws(CollectorError) in
+                                for _ in 0..<auditBatch {
+                                    bareCounter += 1
+                                    try connection.execute(
+                                        "INSERT INTO audit_entries (installation_id, seq, entry_hash, prev_hash, type, app_version, received_at, chain_broken, document) VALUES ('bare', ?, 'h', 'p', 't', '1', 0, 0, '{}')",
+                                        [.integer(Int64(bareCounter))])
+                                }
+                            }
+                        }))
+                bareReportRates.append(
+                    try await rate(seconds: seconds) {
+                        bareCounter += 1
+                        try storage.database.transaction { connection throws(CollectorError) in
+                            try connection.execute(
+                                "INSERT INTO pin_failure_reports (report_id, installation_id, received_at, hostname, port, app_version, mode, failure_reason, pin_set, served_keys, occurrences, first_seen, last_seen, document) VALUES (?, NULL, 0, 'h', 443, '1', 'enforce', '', '', '', 1, 0, 0, ?)",
+                                [.text("bare-\(bareCounter)"), .text(reportTemplate)])
+                        }
+                    })
+            }
+            // Kill switch revalidation: 304s.
+            let tag = try await client.send(PinKitTransport.HTTPRequest(url: URL(string: base + "/v1/kill-switch")!)).headers["ETag"] ?? ""
+            var notModified = 0
+            let killSwitchRate = try await rate(seconds: seconds) {
+                let response = try await client.send(
+                    PinKitTransport.HTTPRequest(url: URL(string: base + "/v1/kill-switch")!, headers: HTTPHeaders([("If-None-Match", tag)])))
+                if response.status == 304 { notModified += 1 }
+            }
+            client.shutdown()
+            server.stop()
+            storage.close()
+            func p99(_ values: [Double]) -> Double {
+                let sorted = values.sorted()
+                return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))] * 1000
+            }
+            let auditRatio = median(auditRates) / median(bareAuditRates)
+            let reportRatio = median(reportRates) / median(bareReportRates)
+            results.append(
+                (
+                    name,
+                    [
+                        "auditEntriesPerSecond": number(median(auditRates), digits: 1),
+                        "bareInsertAuditEntriesPerSecond": number(median(bareAuditRates), digits: 1),
+                        "auditOverBareInsert": number(auditRatio),
+                        "auditUploadP99Milliseconds": number(p99(auditLatencies)),
+                        "reportPostsPerSecond": number(median(reportRates), digits: 1),
+                        "bareInsertReportsPerSecond": number(median(bareReportRates), digits: 1),
+                        "reportsOverBareInsert": number(reportRatio),
+                        "reportPostP99Milliseconds": number(p99(reportLatencies)),
+                        "killSwitch304PerSecond": number(killSwitchRate, digits: 1),
+                        "killSwitch304Answers": .int(notModified),
+                        "goals": [
+                            "auditOverBareInsertAtLeast0.5": .bool(auditRatio >= 0.5),
+                            "reportsOverBareInsertAtLeast0.5": .bool(reportRatio >= 0.5),
+                        ],
+                    ]
+                ))
+        }
+        results.append(("postgres", results.first { $0.key == "postgres" }?.value ?? .string(postgresNote)))
+        results = Array(results.reduce(into: [(key: String, value: JSONValue)]()) { list, item in
+            if !list.contains(where: { $0.key == item.key }) { list.append(item) }
+        })
+        results.append(("auditBatch", .int(auditBatch)))
+        results.append(("transport", "HTTPS (libmicrohttpd TLS), HTTP/1.1 keep-alive, one client"))
+        return .object(results)
+    }
+}
