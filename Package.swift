@@ -63,7 +63,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "pinctl",
-            dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab"],
+            dependencies: [
+                "PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab", "PinKitClient", "PinKitCollector",
+            ],
             swiftSettings: strictness
         ),
         // The server half: HTTP handlers, storage (SQLite or PostgreSQL), audit anchoring, rollups.

@@ -457,6 +457,8 @@ if options.wants("transport") {
     )
 }
 
-if options.wants("collector") { report.append(("collector", try await CollectorBenchmark.run(seconds: options.seconds, rounds: options.rounds))) }
+if options.wants("collector") {
+    report.append(("collector", try await CollectorBenchmark.run(seconds: options.seconds, rounds: options.rounds)))
+}
 
 print(JSONValue.object(report).serialized(pretty: true))

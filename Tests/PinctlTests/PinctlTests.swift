@@ -402,7 +402,7 @@ struct LabCommandTests {
             Issue.record("no rows")
             return
         }
-        #expect(rows.count == 11)
+        #expect(rows.count == 16)
         for row in rows { #expect(row["ok"] == true, "\(row.serialized())") }
     }
 }

@@ -109,10 +109,15 @@ public final class SQLCollectorStorage: CollectorStorage {
                 appVersion: appVersion, now: now)
             var stored = 0
             for entry in entries {
-                let known = try connection.execute(
-                    "SELECT entry_hash FROM audit_entries WHERE installation_id = ? AND seq = ?",
-                    [.text(installation), .integer(entry.seq)]
-                ).first?[0].text
+                // Nothing above the anchor is stored yet (the anchor follows every stored entry),
+                // so only entries at or below it need their stored hash.
+                let known =
+                    entry.seq > chain.seq
+                    ? nil
+                    : try connection.execute(
+                        "SELECT entry_hash FROM audit_entries WHERE installation_id = ? AND seq = ?",
+                        [.text(installation), .integer(entry.seq)]
+                    ).first?[0].text
                 guard let verdict = chain.accept(entry, storedHash: known) else { continue }
                 try connection.execute(
                     """

@@ -328,6 +328,10 @@ struct LabStory {
             Row(
                 scenario: "deadlines for the lab chain", expected: "per-key deadlines, backup not yet issued",
                 happened: summary.joined(separator: ", "), ok: sensible))
+        rows += try await collectorRows(
+            CollectorContext(
+                pki: pki, newCA: newCA, caFile: caFile, policy: policy, configuration: configuration,
+                killSwitchKey: killSwitchKey, directory: directory))
         return rows
     }
 }
