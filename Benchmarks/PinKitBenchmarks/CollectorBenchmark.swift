@@ -126,6 +126,7 @@ enum CollectorBenchmark {
             var bareReportRates: [Double] = []
             var auditLatencies: [Double] = []
             var reportLatencies: [Double] = []
+            var bareCounter = 0
             for _ in 0..<rounds {
                 latencies = []
                 auditRates.append(
@@ -153,7 +154,6 @@ enum CollectorBenchmark {
                     })
                 reportLatencies += latencies
                 // The baseline: the same rows with bare INSERTs, one transaction per batch.
-                var bareCounter = 0
                 bareAuditRates.append(
                     Double(auditBatch)
                         * (try await rate(seconds: seconds) {
@@ -175,6 +175,17 @@ enum CollectorBenchmark {
                                 [.text("bare-\(bareCounter)"), .text(reportTemplate)])
                         }
                     })
+            }
+            // The same report posts straight into the handler (no HTTP, no TLS): where the time goes.
+            let handlerReportRate = try await rate(seconds: seconds) {
+                counter += 1
+                let body = Array(
+                    reportTemplate.replacingOccurrences(of: reportID, with: "bench-report-\(counter)").utf8)
+                _ = api.handle(
+                    PinKitCollector.HTTPRequest(
+                        method: "POST", path: "/v1/pin-failures",
+                        headers: ["x-pinkit-installation": "bench-installation", "x-pinkit-app-version": "1.0"],
+                        body: body))
             }
             // Kill switch revalidation: 304s.
             let tag =
@@ -208,6 +219,7 @@ enum CollectorBenchmark {
                         "bareInsertReportsPerSecond": number(median(bareReportRates), digits: 1),
                         "reportsOverBareInsert": number(reportRatio),
                         "reportPostP99Milliseconds": number(p99(reportLatencies)),
+                        "reportHandlerWithoutHTTPPerSecond": number(handlerReportRate, digits: 1),
                         "killSwitch304PerSecond": number(killSwitchRate, digits: 1),
                         "killSwitch304Answers": .int(notModified),
                         "goals": [
