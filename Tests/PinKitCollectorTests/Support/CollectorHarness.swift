@@ -14,13 +14,16 @@ final class CollectorHarness: @unchecked Sendable {
         configuration: CollectorAPI.Configuration = CollectorHarness.permissive(),
         limits: HTTPServer.Limits = HTTPServer.Limits(),
         tls: HTTPServer.TLS? = nil,
+        trustedProxies: [CIDR] = [],
         now: @escaping @Sendable () -> Date = { CollectorFixtures.referenceTime }
     ) throws {
         storage = try SQLCollectorStorage.open(dataDirectory: CollectorFixtures.temporaryDirectory(), databaseURL: nil)
         try storage.migrate()
         let api = CollectorAPI(storage: storage, configuration: configuration, now: now)
         self.api = api
-        server = try HTTPServer(address: "127.0.0.1", port: 0, tls: tls, limits: limits) { api.handle($0) }
+        server = try HTTPServer(
+            address: "127.0.0.1", port: 0, tls: tls, limits: limits, trustedProxies: trustedProxies
+        ) { api.handle($0) }
     }
 
     /// Rate limits out of the way (the rate-limit test sets its own).
