@@ -9,6 +9,24 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite, postgres
     var testDescription: String { rawValue }
 
+    /// Two independent connections ("nodes") to one fresh database.
+    func makeNodes() throws -> (SQLCollectorStorage, SQLCollectorStorage) {
+        switch self {
+        case .sqlite:
+            let directory = CollectorFixtures.temporaryDirectory()
+            return (
+                try SQLCollectorStorage.open(dataDirectory: directory, databaseURL: nil),
+                try SQLCollectorStorage.open(dataDirectory: directory, databaseURL: nil)
+            )
+        case .postgres:
+            let url = try PostgresCluster.shared().makeDatabase()
+            return (
+                try SQLCollectorStorage.open(dataDirectory: "", databaseURL: url),
+                try SQLCollectorStorage.open(dataDirectory: "", databaseURL: url)
+            )
+        }
+    }
+
     func makeStorage() throws -> SQLCollectorStorage {
         switch self {
         case .sqlite:
@@ -40,6 +58,21 @@ struct StorageContractTests {
         defer { storage.close() }
         #expect(try storage.migrate() == [1])
         #expect(try storage.migrate() == [])
+    }
+
+    @Test("nodes starting together migrate once; both then see one schema", arguments: Backend.allCases)
+    func concurrentMigrations(backend: Backend) async throws {
+        let (first, second) = try backend.makeNodes()
+        defer {
+            first.close()
+            second.close()
+        }
+        async let a = Task { try first.migrate() }.value
+        async let b = Task { try second.migrate() }.value
+        let applied = try await [a, b]
+        #expect(applied.flatMap { $0 } == [1])
+        _ = try second.storeReports([report("report-node1")], dropped: 0, installation: nil, appVersion: nil, now: now)
+        #expect(try first.reportIDs() == ["report-node1"])
     }
 
     @Test("a retried report upload is accepted again and stored once", arguments: Backend.allCases)

@@ -242,6 +242,11 @@ public final class CollectorAPI: Sendable {
         guard let tokens = configuration.operatorTokens else {
             return .failure(Self.problem(404, "not-found", "the operator API is not enabled (--operator-token-file)"))
         }
+        // Operators share the per-address bucket, so guessing tokens is throttled like any flood.
+        if let wait = addressLimiter.take("a:" + request.clientAddress, now: now()) {
+            return .failure(
+                Self.problem(429, "rate-limited", "too many requests", headers: [("Retry-After", String(wait))]))
+        }
         guard let name = tokens.operatorName(authorization: request.header("authorization")) else {
             return .failure(
                 Self.problem(

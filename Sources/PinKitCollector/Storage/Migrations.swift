@@ -59,6 +59,7 @@ enum Migrations {
     @discardableResult
     static func apply(to database: any SQLDatabase) throws(CollectorError) -> [Int64] {
         try database.transaction { connection throws(CollectorError) in
+            if connection.dialect == .postgres { try connection.execute("SELECT pg_advisory_xact_lock(7469017)") }
             try connection.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)")
         }
