@@ -39,7 +39,9 @@ public final class PostgresCluster: @unchecked Sendable {
     /// Runs a shell command, as `postgres` when we are root. posix_spawn + waitpid rather than
     /// Foundation's Process, which here never noticed `su` exiting and waited forever.
     private static func run(_ command: String) throws {
-        let script = isRoot ? "su postgres -s /bin/sh -c \(quote(command))" : command
+        // From /tmp: the postgres user may not be allowed into the caller's directory (a clone under /root).
+        let inTemp = "cd /tmp && " + command
+        let script = isRoot ? "su postgres -s /bin/sh -c \(quote(inTemp))" : inTemp
         let arguments = ["/bin/sh", "-c", script]
         var pid: pid_t = 0
         var argv = arguments.map { strdup($0) } + [nil]
