@@ -96,6 +96,20 @@ struct DeviceAPITests {
         #expect(stored.first?[1].text?.contains(CollectorFixtures.servedChain[0].pem.split(separator: "\n")[1]) == true)
     }
 
+    @Test("when the database cannot commit, nothing is acknowledged: 503 with Retry-After")
+    func storageDown() throws {
+        let harness = try CollectorHarness()
+        defer { harness.server.stop() }
+        let upload = try CollectorFixtures.reportUpload([CollectorFixtures.event()])
+        #expect(try harness.post("/v1/pin-failures", upload.body).status == 200)
+        harness.storage.close()
+        let response = try harness.post("/v1/pin-failures", upload.body)
+        #expect(response.status == 503 && response.headers["retry-after"] == "30")
+        #expect(try JSONParser.parse(response.body)["accepted"] == nil)
+        let audit = try harness.post("/v1/audit", CollectorFixtures.auditLog(entries: 1).uploadDocument().body)
+        #expect(audit.status == 503)
+    }
+
     @Test("a declared oversized body is refused before it is read; without the limit it is taken")
     func oversizedDeclared() throws {
         var small = HTTPServer.Limits()
