@@ -8,10 +8,11 @@ import PinKitTransport
 struct CanaryCommand {
     static let help = """
         USAGE: pinkit-collector canary --releases FILE --host HOST[:PORT]... [--ca-file FILE]
-                 [--resolve HOST:PORT:ADDRESS]... [--json]
+                 [--resolve HOST:PORT:ADDRESS]... [--json] [--data DIR [--database URL]]
         Fetches the chain each HOST serves (a TLS handshake, as `pinctl spki HOST`) and runs the
         rotation check against every release in FILE whose pin set is live, whatever its share.
-        Run it from cron: it sees a bad rotation before the first device report.
+        Run it from cron: it sees a bad rotation before the first device report. With --data, the
+        verdicts are stored for operators (GET /v1/canary).
         EXIT CODES: 0 no live release would be bricked; 1 one would; 2 usage error;
         3 a host could not be reached.
         """
@@ -21,9 +22,13 @@ struct CanaryCommand {
     var caFile: String?
     var resolve: [String]
     var json: Bool
+    var storage: StorageOptions?
 
     init(_ words: [String]) throws {
         var options = Options(words)
+        if words.contains("--data") || words.contains(where: { $0.hasPrefix("--data=") }) {
+            storage = try StorageOptions(&options)
+        }
         guard let releases = try options.value("--releases") else { throw UsageError("--releases FILE is required") }
         self.releases = releases
         hosts = try options.values("--host").map { text throws -> (String, Int) in
@@ -64,7 +69,13 @@ struct CanaryCommand {
             case .failure(let error): unreachable.append((target.host, error.reason))
             }
         }
-        let report = CanaryReport(history: history, chains: chains, unreachable: unreachable, now: Date())
+        let now = Date()
+        let report = CanaryReport(history: history, chains: chains, unreachable: unreachable, now: now)
+        if let storage {
+            let opened = try storage.open()
+            defer { opened.close() }
+            try opened.recordCanary(report.results(at: now))
+        }
         if json {
             standardOutput(report.json.serialized(pretty: true))
         } else {

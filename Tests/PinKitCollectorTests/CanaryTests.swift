@@ -25,16 +25,18 @@ struct CanaryTests {
         // 4.1's measured share is zero: the canary checks it anyway (dormant installs).
         try #"{"releases": [{"version": "4.1", "configuration": "\#(configuration)", "installedShare": 0.0}]}"#
             .write(toFile: releases, atomically: true, encoding: .utf8)
-        func canary(_ server: LabTLSServer) throws -> Shell.Result {
-            try Shell.run([
-                CollectorProcess.binary, "canary", "--releases", releases, "--host", "api.example.com:\(server.port)",
-                "--resolve", server.resolveEntry(for: "api.example.com"), "--ca-file", ca, "--json",
-            ])
+        func canary(_ server: LabTLSServer, extra: [String] = []) throws -> Shell.Result {
+            try Shell.run(
+                [
+                    CollectorProcess.binary, "canary", "--releases", releases, "--host",
+                    "api.example.com:\(server.port)",
+                    "--resolve", server.resolveEntry(for: "api.example.com"), "--ca-file", ca, "--json",
+                ] + extra)
         }
         let fine = try canary(good)
         #expect(fine.status == 0, "\(fine.stdout)\(fine.stderr)")
         #expect(try JSONParser.parse(fine.stdout)["bricksALiveRelease"] == false)
-        let broken = try canary(bad)
+        let broken = try canary(bad, extra: ["--data", directory + "/collector"])
         #expect(broken.status == 1, "\(broken.stdout)\(broken.stderr)")
         let report = try JSONParser.parse(broken.stdout)
         #expect(report["bricksALiveRelease"] == true)
@@ -43,5 +45,20 @@ struct CanaryTests {
             return
         }
         #expect(hosts.first?["brickedReleases"] == ["4.1"])
+        // Recorded for operators: GET /v1/canary.
+        let storage = try SQLCollectorStorage.open(dataDirectory: directory + "/collector", databaseURL: nil)
+        defer { storage.close() }
+        var settings = CollectorAPI.Configuration()
+        settings.operatorTokens = try OperatorTokens(text: "ops:0123456789abcdef0123")
+        let api = CollectorAPI(storage: storage, configuration: settings)
+        let answer = api.handle(
+            HTTPRequest(method: "GET", path: "/v1/canary", headers: ["authorization": "Bearer 0123456789abcdef0123"]))
+        let document = try JSONParser.parse(answer.body)
+        #expect(document["bricksALiveRelease"] == true)
+        guard case .array(let recorded)? = document["hosts"] else {
+            Issue.record("no recorded hosts")
+            return
+        }
+        #expect(recorded.first?["brickedReleases"] == ["4.1"] && recorded.first?["host"] == "api.example.com")
     }
 }

@@ -56,7 +56,7 @@ struct StorageContractTests {
     func migrations(backend: Backend) throws {
         let storage = try backend.makeStorage()
         defer { storage.close() }
-        #expect(try storage.migrate() == [1])
+        #expect(try storage.migrate() == [1, 2])
         #expect(try storage.migrate() == [])
     }
 
@@ -70,9 +70,26 @@ struct StorageContractTests {
         async let a = Task { try first.migrate() }.value
         async let b = Task { try second.migrate() }.value
         let applied = try await [a, b]
-        #expect(applied.flatMap { $0 } == [1])
+        #expect(applied.flatMap { $0 }.sorted() == [1, 2])
         _ = try second.storeReports([report("report-node1")], dropped: 0, installation: nil, appVersion: nil, now: now)
         #expect(try first.reportIDs() == ["report-node1"])
+    }
+
+    @Test("the canary's verdict per host is replaced, not appended", arguments: Backend.allCases)
+    func canaryResults(backend: Backend) throws {
+        let storage = try backend.makeStorage()
+        defer { storage.close() }
+        try storage.migrate()
+        let bad = CanaryResult(
+            host: "api.example.com", port: 443, checkedAt: now, brickedReleases: ["4.1"], chainKeys: ["k1", "k2"],
+            warnings: ["release 5.0 has no pin outside the chain: no \"backup\""])
+        try storage.recordCanary([bad])
+        #expect(try storage.canaryResults() == [bad])
+        var fixed = bad
+        fixed.brickedReleases = []
+        fixed.checkedAt = now.addingTimeInterval(60)
+        try storage.recordCanary([fixed])
+        #expect(try storage.canaryResults() == [fixed])
     }
 
     @Test("a retried report upload is accepted again and stored once", arguments: Backend.allCases)

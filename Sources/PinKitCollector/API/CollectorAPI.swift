@@ -94,6 +94,7 @@ public final class CollectorAPI: Sendable {
             ("/v1/pin-failures/summary", ["GET": failureSummary]),
             ("/v1/audit/anomalies", ["GET": anomalies]),
             ("/v1/kill-switch/publications", ["GET": publications]),
+            ("/v1/canary", ["GET": canary]),
             ("/healthz", ["GET": { _ in Self.json(200, ["status": "ok"]) }]),
         ]
         guard let methods = routes.first(where: { $0.0 == path })?.1 else {
@@ -341,6 +342,26 @@ public final class CollectorAPI: Sendable {
                             "detectedAt": .string(RFC3339.format(anomaly.detectedAt)),
                         ]
                     })
+            ]
+        }
+    }
+
+    /// The canary's latest verdict per host (recorded by `pinkit-collector canary --data`).
+    private func canary(_ request: HTTPRequest) -> HTTPResponse {
+        operatorQuery(request) { () throws(CollectorError) -> JSONValue in
+            let results = try storage.canaryResults()
+            return [
+                "bricksALiveRelease": .bool(results.contains { !$0.brickedReleases.isEmpty }),
+                "hosts": .array(
+                    results.map { result in
+                        [
+                            "host": .string(result.host), "port": .int(result.port),
+                            "checkedAt": .string(RFC3339.format(result.checkedAt)),
+                            "brickedReleases": .array(result.brickedReleases.map(JSONValue.string)),
+                            "chainKeys": .array(result.chainKeys.map(JSONValue.string)),
+                            "warnings": .array(result.warnings.map(JSONValue.string)),
+                        ]
+                    }),
             ]
         }
     }

@@ -44,6 +44,15 @@ public struct CanaryReport: Sendable {
         self.unreachable = unreachable
     }
 
+    /// The verdicts to store (`canary --data`), for `GET /v1/canary`.
+    public func results(at now: Date) -> [CanaryResult] {
+        hosts.map {
+            CanaryResult(
+                host: $0.host, port: $0.port, checkedAt: now, brickedReleases: $0.bricked, chainKeys: $0.chainKeys,
+                warnings: $0.warnings)
+        }
+    }
+
     public var json: JSONValue {
         [
             "bricksALiveRelease": .bool(bricksALiveRelease),

@@ -168,6 +168,27 @@ public struct KillSwitchPublication: Hashable, Sendable {
     }
 }
 
+/// The canary's latest verdict for one host.
+public struct CanaryResult: Hashable, Sendable {
+    public var host: String
+    public var port: Int
+    public var checkedAt: Date
+    public var brickedReleases: [String]
+    public var chainKeys: [String]
+    public var warnings: [String]
+
+    public init(
+        host: String, port: Int, checkedAt: Date, brickedReleases: [String], chainKeys: [String], warnings: [String]
+    ) {
+        self.host = host
+        self.port = port
+        self.checkedAt = checkedAt
+        self.brickedReleases = brickedReleases
+        self.chainKeys = chainKeys
+        self.warnings = warnings
+    }
+}
+
 /// Rows removed by a retention purge.
 public struct PurgeCounts: Hashable, Sendable {
     public var reports: Int64
@@ -206,6 +227,10 @@ public protocol CollectorStorage: Sendable {
     func killSwitchPublications() throws(CollectorError) -> [KillSwitchPublication]
     /// Deletes what was received before `cutoff` (audit anchors and publications stay).
     func purge(before cutoff: Date) throws(CollectorError) -> PurgeCounts
+    /// Replaces the canary's verdict for each host in `results`.
+    func recordCanary(_ results: [CanaryResult]) throws(CollectorError)
+    /// The latest verdict per host.
+    func canaryResults() throws(CollectorError) -> [CanaryResult]
     /// Stored report ids and audit entry keys, for export and tests.
     func reportIDs() throws(CollectorError) -> [String]
     func auditSequence(installation: String) throws(CollectorError) -> [(seq: Int64, hash: String, chainBroken: Bool)]

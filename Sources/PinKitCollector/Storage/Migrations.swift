@@ -51,7 +51,17 @@ enum Migrations {
                 document TEXT NOT NULL)
                 """,
             ]
-        )
+        ),
+        (
+            2,
+            [
+                """
+                CREATE TABLE canary_results (host TEXT NOT NULL, port BIGINT NOT NULL, checked_at BIGINT NOT NULL,
+                bricked_releases TEXT NOT NULL, chain_keys TEXT NOT NULL, warnings TEXT NOT NULL,
+                PRIMARY KEY (host, port))
+                """
+            ]
+        ),
     ]
 
     /// Applies every migration newer than the database's version, each in its own transaction.

@@ -288,6 +288,51 @@ public final class SQLCollectorStorage: CollectorStorage {
         }
     }
 
+    public func recordCanary(_ results: [CanaryResult]) throws(CollectorError) {
+        try database.transaction { connection throws(CollectorError) in
+            for result in results {
+                // Lists are stored as JSON arrays: a warning may contain any character.
+                try connection.execute(
+                    """
+                    INSERT INTO canary_results (host, port, checked_at, bricked_releases, chain_keys, warnings)
+                    VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (host, port) DO UPDATE SET checked_at = excluded.checked_at,
+                    bricked_releases = excluded.bricked_releases, chain_keys = excluded.chain_keys,
+                    warnings = excluded.warnings
+                    """,
+                    [
+                        .text(result.host), .integer(Int64(result.port)), Self.seconds(result.checkedAt),
+                        .text(Self.list(result.brickedReleases)), .text(Self.list(result.chainKeys)),
+                        .text(Self.list(result.warnings)),
+                    ])
+            }
+        }
+    }
+
+    public func canaryResults() throws(CollectorError) -> [CanaryResult] {
+        try database.transaction { connection throws(CollectorError) in
+            try connection.execute(
+                """
+                SELECT host, port, checked_at, bricked_releases, chain_keys, warnings FROM canary_results
+                ORDER BY host, port
+                """
+            ).map { row in
+                CanaryResult(
+                    host: row[0].text ?? "", port: Int(row[1].integer ?? 0), checkedAt: Self.date(row[2]),
+                    brickedReleases: Self.list(row[3].text), chainKeys: Self.list(row[4].text),
+                    warnings: Self.list(row[5].text))
+            }
+        }
+    }
+
+    private static func list(_ values: [String]) -> String {
+        JSONValue.array(values.map(JSONValue.string)).serialized()
+    }
+
+    private static func list(_ text: String?) -> [String] {
+        guard let text, case .array(let items)? = try? JSONParser.parse(text) else { return [] }
+        return items.compactMap { if case .string(let value) = $0 { value } else { nil } }
+    }
+
     public func reportIDs() throws(CollectorError) -> [String] {
         try database.transaction { connection throws(CollectorError) in
             try connection.execute("SELECT report_id FROM pin_failure_reports ORDER BY report_id").compactMap {
