@@ -181,16 +181,6 @@ enum CollectorBenchmark {
                         }
                     })
             }
-            // The same report posts straight into the handler (no HTTP, no TLS): where the time goes.
-            let handlerReportRate = try await rate(seconds: seconds) {
-                counter += 1
-                let body = reportBody(counter)
-                _ = api.handle(
-                    PinKitCollector.HTTPRequest(
-                        method: "POST", path: "/v1/pin-failures",
-                        headers: ["x-pinkit-installation": "bench-installation", "x-pinkit-app-version": "1.0"],
-                        body: body))
-            }
             // Kill switch revalidation: 304s.
             let tag =
                 try await client.send(PinKitTransport.HTTPRequest(url: URL(string: base + "/v1/kill-switch")!)).headers[
@@ -223,7 +213,6 @@ enum CollectorBenchmark {
                         "bareInsertReportsPerSecond": number(median(bareReportRates), digits: 1),
                         "reportsOverBareInsert": number(reportRatio),
                         "reportPostP99Milliseconds": number(p99(reportLatencies)),
-                        "reportHandlerWithoutHTTPPerSecond": number(handlerReportRate, digits: 1),
                         "killSwitch304PerSecond": number(killSwitchRate, digits: 1),
                         "killSwitch304Answers": .int(notModified),
                         "goals": [
