@@ -174,7 +174,7 @@ enum CollectorBenchmark {
                 bareReportRates.append(
                     try await rate(seconds: seconds) {
                         bareCounter += 1
-                        try storage.database.transaction { connection throws(CollectorError) in
+                        _ = try storage.database.transaction { connection throws(CollectorError) in
                             try connection.execute(
                                 "INSERT INTO pin_failure_reports (report_id, installation_id, received_at, hostname, port, app_version, mode, failure_reason, pin_set, served_keys, occurrences, first_seen, last_seen, document) VALUES (?, NULL, 0, 'h', 443, '1', 'enforce', '', '', '', 1, 0, 0, ?)",
                                 [.text("bare-\(bareCounter)"), .text(reportTemplate)])
