@@ -59,5 +59,28 @@ struct InstalledBaseRotationTests {
         #expect(measured.status == 1, "\(measured.stdout)")
         #expect(measured.stdout.contains("BRICKED"))
         #expect(measured.stderr.contains("window 30d"))
+
+        // The same, straight from the collector over HTTPS with the operator token.
+        let identity = try pki.leaf(["localhost"])
+        var tokens = CollectorAPI.Configuration()
+        tokens.operatorTokens = try OperatorTokens(text: "ops:0123456789abcdef0123")
+        let live = try CollectorHarness(
+            configuration: tokens,
+            tls: HTTPServer.TLS(
+                certificateChainPEM: identity.chain.map(\.pem).joined(), privateKeyPEM: identity.key.privateKeyPEM),
+            now: { Date() })
+        defer { live.stop() }
+        try live.storage.checkIn(
+            CheckIn(installationID: "install-5000", appVersion: "5.0", pinSetFingerprint: nil, pinSetExpiry: nil),
+            now: Date())
+        let ca = try LabPKI.writeCAFile([pki.root.certificate], to: directory + "/collector-ca.pem")
+        try "0123456789abcdef0123\n".write(toFile: directory + "/token", atomically: true, encoding: .utf8)
+        let fromURL = try PinctlBinary.run([
+            "rotation-check", "--releases", releases, "--chain", chain, "--trust-store", chain, "--min-share", "0.01",
+            "--installed-base", "https://localhost:\(live.port)/v1/installed-base", "--token-file",
+            directory + "/token", "--ca-file", ca,
+        ])
+        #expect(fromURL.status == 1, "\(fromURL.stdout)\(fromURL.stderr)")
+        #expect(fromURL.stderr.contains("installed shares from https://localhost:\(live.port)/v1/installed-base"))
     }
 }
