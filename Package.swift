@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "PinKitLab", targets: ["PinKitLab"]),
         .library(name: "PinKitSecretService", targets: ["PinKitSecretService"]),
         .executable(name: "pinctl", targets: ["pinctl"]),
+        .library(name: "PinKitCollector", targets: ["PinKitCollector"]),
+        .executable(name: "pinkit-collector", targets: ["pinkit-collector"]),
     ],
     targets: [
         .systemLibrary(
@@ -41,6 +43,12 @@ let package = Package(
             dependencies: ["PinKit", "PinKitClient", "CPinKitSecret"],
             swiftSettings: strictness
         ),
+        // The collector's C libraries: GNU libmicrohttpd (HTTP/HTTPS server), SQLite, libpq.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libmicrohttpd's variadic MHD_start_daemon, closed enums and the per-request deadline, in C.
+        .target(name: "CPinKitCollectorShims", dependencies: ["CMicroHTTPD"]),
         // Pure Swift: pins, configuration + guard, host scoping, chain evaluation on
         // platform-neutral certificate facts. No C import, testable without a network.
         .target(name: "PinKit", swiftSettings: strictness),
@@ -65,7 +73,21 @@ let package = Package(
         ),
         .executableTarget(
             name: "pinctl",
-            dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab"],
+            dependencies: [
+                "PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab", "PinKitClient", "PinKitCollector",
+            ],
+            swiftSettings: strictness
+        ),
+        // The server half: HTTP handlers, storage (SQLite or PostgreSQL), audit anchoring, rollups.
+        .target(
+            name: "PinKitCollector",
+            dependencies: [
+                "PinKit", "PinKitOpenSSL", "CMicroHTTPD", "CSQLite", "CPostgres", "CPinKitCollectorShims",
+            ],
+            swiftSettings: strictness
+        ),
+        .executableTarget(
+            name: "pinkit-collector", dependencies: ["PinKit", "PinKitCollector", "PinKitTransport"],
             swiftSettings: strictness
         ),
         // Prints JSON measurements; never a timed test.
@@ -73,6 +95,7 @@ let package = Package(
             name: "pinkit-bench",
             dependencies: [
                 "PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitClient", "PinKitLab", "PinKitTestSupport",
+                "PinKitCollector",
             ],
             path: "Benchmarks/PinKitBenchmarks",
             swiftSettings: strictness
@@ -115,6 +138,13 @@ let package = Package(
         .testTarget(
             name: "PinctlTests",
             dependencies: ["pinctl", "PinKit", "PinKitOpenSSL", "PinKitLab", "PinKitTestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "PinKitCollectorTests",
+            dependencies: [
+                "pinkit-collector", "PinKit", "PinKitOpenSSL", "PinKitCollector", "PinKitLab", "PinKitTestSupport",
+            ],
             swiftSettings: strictness
         ),
     ],

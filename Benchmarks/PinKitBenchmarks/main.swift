@@ -29,7 +29,7 @@ struct Options {
             case "--urlsession-child": urlSessionChild = iterator.next()
             case "-h", "--help":
                 print(
-                    "usage: pinkit-bench [--seconds S per round] [--rounds N] [--only evaluator|sanitizer|store|transport]"
+                    "usage: pinkit-bench [--seconds S per round] [--rounds N] [--only evaluator|sanitizer|store|transport|collector]"
                 )
                 exit(0)
             default:
@@ -455,6 +455,10 @@ if options.wants("transport") {
             ]
         )
     )
+}
+
+if options.wants("collector") {
+    report.append(("collector", try await CollectorBenchmark.run(seconds: options.seconds, rounds: options.rounds)))
 }
 
 print(JSONValue.object(report).serialized(pretty: true))

@@ -29,6 +29,9 @@ public actor APIClient {
         public var reportingURL: URL?
         /// Where audit entries go (`{"entries":[…]}` → `{"acceptedThrough":N}`). Nil: kept, never sent.
         public var auditUploadURL: URL?
+        /// The unpinned report path, the failure-triggered kill-switch refetch and the daily
+        /// check-in (see ``CollectorUplink``). Nil: reports wait for the next pinned success.
+        public var uplink: CollectorUplink?
         public var logger: RedactingLogger = .disabled
         /// Called after a logout, with the reason.
         public var onLogout: @Sendable (String) -> Void = { _ in }
@@ -59,10 +62,12 @@ public actor APIClient {
         self.configuration = configuration
         let reporter = configuration.reporter
         let audit = configuration.auditLog
+        let uplink = configuration.uplink
         let observer: @Sendable (PinningEvent) -> Void = { event in
             switch event {
             case .pinFailure(let failure):
                 reporter?.record(failure)
+                uplink?.schedulePinFailure()
                 audit?.record(
                     .pinFailure(
                         host: failure.hostname, port: failure.port, setName: failure.setName,
@@ -421,6 +426,7 @@ public actor APIClient {
         }
         logger.debug("\(name) -> \(response.status)")
         if uploadTask == nil { Task { await self.uploadQueued() } }
+        configuration.uplink?.scheduleCheckIn()
         return response
     }
 
@@ -441,10 +447,11 @@ public actor APIClient {
 
     private func performUploads() async {
         let client = pinned
+        let json = HTTPHeaders([("Content-Type", "application/json")] + (configuration.uplink?.deviceHeaders ?? []))
         if let reporter = configuration.reporter, let url = configuration.reportingURL {
             await reporter.connectionSucceeded { body in
                 let response = try await client.send(
-                    HTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/json"], body: body))
+                    HTTPRequest(method: "POST", url: url, headers: json, body: body))
                 guard (200..<300).contains(response.status) else {
                     throw TransportError(.network, "HTTP \(response.status)")
                 }
@@ -455,7 +462,7 @@ public actor APIClient {
             let (body, through) = audit.uploadDocument()
             guard through > 0,
                 let response = try? await client.send(
-                    HTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/json"], body: body)),
+                    HTTPRequest(method: "POST", url: url, headers: json, body: body)),
                 (200..<300).contains(response.status), let answer = try? JSONParser.parse(response.body),
                 case .number(let text)? = answer["acceptedThrough"], let accepted = Int64(text)
             else { return }

@@ -51,11 +51,16 @@ enum Pinctl {
             console.out(version)
             return .success
         }
-        guard let command = commands.first(where: { $0.name == name }) else {
+        var rest = Array(words.dropFirst())
+        var found = commands.first(where: { $0.name == name })
+        // `killswitch publish` is its own type (it talks to the collector).
+        if name == "killswitch", rest.first == "publish" {
+            (found, rest) = (KillSwitchPublishCommand.self, Array(rest.dropFirst()))
+        }
+        guard let command = found else {
             console.err("pinctl: unknown command '\(TerminalText.escaped(name))'\n\n\(help)")
             return .usage
         }
-        let rest = Array(words.dropFirst())
         let json = rest.prefix { $0 != "--" }.contains("--json")
         if rest.contains("--help") || rest.contains("-h") {
             console.out(command.help)

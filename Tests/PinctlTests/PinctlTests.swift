@@ -406,7 +406,7 @@ struct LabCommandTests {
             Issue.record("no rows")
             return
         }
-        #expect(rows.count >= 13)
+        #expect(rows.count >= 18)
         #expect(rows.contains { $0["scenario"] == "pin set expired before launch" })
         #expect(rows.contains { $0["scenario"] == "kill-switch drill (second key)" })
         for row in rows { #expect(row["ok"] == true, "\(row.serialized())") }

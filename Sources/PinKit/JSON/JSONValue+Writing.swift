@@ -46,6 +46,12 @@ extension JSONValue {
 
     private static func writeString(_ string: String, to output: inout String) {
         output += "\""
+        // Most strings (hashes, PEM, host names) need no escape: append them whole.
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }) {
+            output += string
+            output += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -9,6 +9,7 @@ struct RotationCheckCommand: Command {
     static let help = """
         USAGE: pinctl rotation-check --releases FILE --chain CHAIN.pem [--next CONFIG] [--min-share FRACTION]
                                      [--host HOST] [--trust-store FILE] [--now DATE] [--json]
+                                     [--installed-base URL|FILE [--token-file FILE]]
 
         For every release still installed (installedShare at least --min-share, or
         supportedUntil after now): whether CHAIN matches one of its pins, at which depth and
@@ -22,6 +23,7 @@ struct RotationCheckCommand: Command {
         OpenSSL refuses (an expired cross-sign) is listed with the reason. Intermediates in the
         bundle stand in for those devices fetch themselves (AIA). The host defaults to the
         leaf's first name.
+        \(InstalledBaseSource.usage)
 
         Problem codes (in --json): release-bricked, release-without-backup, next-bricked,
         next-drops-relied-pin, next-without-backup, next-without-new-spare, no-trusted-path.
@@ -38,9 +40,13 @@ struct RotationCheckCommand: Command {
     var trustStore: String
     var now: Date
     var json: Bool
+    var installedBase: (spec: String, tokenFile: String?, connection: ConnectionOptions)?
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         json = try arguments.flag("--json")
+        if let spec = try arguments.value("--installed-base") {
+            installedBase = (spec, try arguments.value("--token-file"), try ConnectionOptions(parsing: &arguments))
+        }
         guard let releases = try arguments.value("--releases"), let chain = try arguments.value("--chain") else {
             throw UsageError("rotation-check needs --releases FILE and --chain CHAIN.pem")
         }
@@ -59,7 +65,16 @@ struct RotationCheckCommand: Command {
     }
 
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
-        let history = try loadReleaseHistory(releasesPath)
+        var history = try loadReleaseHistory(releasesPath)
+        let measured = try installedBase.map { base throws(CommandFailure) in
+            try InstalledBaseSource.load(base.spec, tokenFile: base.tokenFile, connection: base.connection)
+        }
+        if let measured {
+            history = measured.apply(to: history, now: now)
+            console.err(
+                "installed shares from \(TerminalText.escaped(measured.source)), window \(TerminalText.escaped(measured.window))"
+            )
+        }
         let served = try loadCertificates(chainPath)
         let builder = try loadPathBuilder(trustStore)
         let search = builder.paths(for: served, at: now)
