@@ -24,7 +24,9 @@ struct RotationCheckCommand: Command {
         leaf's first name.
 
         Problem codes (in --json): release-bricked, release-without-backup, next-bricked,
-        next-drops-relied-pin, next-without-backup, next-without-new-spare, no-trusted-path.
+        next-drops-relied-pin, next-without-backup, next-without-new-spare, no-trusted-path,
+        path-search-incomplete (a trust store so full of same-name certificates that the search
+        stopped at its bound: not every path was seen, so nothing is called safe).
 
         EXIT CODES: 0 safe; 1 an installed release would be bricked or a rule is broken;
         2 usage error.
@@ -68,7 +70,7 @@ struct RotationCheckCommand: Command {
             history: history, paths: search.paths.map(\.facts),
             host: host ?? served.first.map { RotationCheck.defaultHost(leaf: $0.facts) }, next: next,
             minimumShare: minimumShare,
-            now: now)
+            now: now, allPathsFound: !search.truncated)
         if json {
             console.out(Self.json(check, search: search).serialized(pretty: true))
         } else {
@@ -90,7 +92,6 @@ struct RotationCheckCommand: Command {
                 "refused path (\(refused.reason)): "
                     + refused.certificates.map { TerminalText.escaped($0.subject) }.joined(separator: " <- "))
         }
-        if search.truncated { console.out("NOTE: the path search stopped at its bound; more paths may exist") }
         var rows = [["release", "installed", "matches", "at", "pin", "backup"]]
         for result in check.releases {
             let installed =
