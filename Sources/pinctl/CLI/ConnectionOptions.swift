@@ -49,7 +49,7 @@ struct ConnectionOptions {
 
     /// A client for one handshake under `policy`: a fresh connection, no resumption.
     func client(_ policy: PinPolicy) throws(CommandFailure) -> PinnedHTTPClient {
-        if let caFile { try requireReadable(caFile) }
+        if let caFile { try Loading.requireReadable(caFile) }
         var configuration = PinnedHTTPClient.Configuration.pinned(policy)
         if let caFile { configuration.trustStore = .caFile(caFile) }
         configuration.resolve = resolve

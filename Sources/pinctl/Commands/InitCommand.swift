@@ -111,7 +111,7 @@ struct InitCommand: Command {
     }
 
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
-        let served = try loadCertificates(chainPath)
+        let served = try Loading.certificates(chainPath)
         guard served.count >= 1 else { throw CommandFailure(.checkFailed, "\(chainPath) holds no certificate") }
         var notes: [String] = []
         let floor = try killSwitchState.map { path throws(CommandFailure) in
@@ -230,7 +230,7 @@ struct InitCommand: Command {
     private func caPins(_ served: [Certificate], notes: inout [String]) throws(CommandFailure) -> (
         [Proposed], [CertificateFacts]
     ) {
-        let builder = try loadPathBuilder(trustStore)
+        let builder = try Loading.pathBuilder(trustStore)
         let search = builder.paths(for: served, at: now)
         var certificates: [Certificate] = []
         var completed = served.map(\.facts)
@@ -295,7 +295,7 @@ struct InitCommand: Command {
             }
         }
         for path in backupKeys {
-            try requireReadable(path)
+            try Loading.requireReadable(path)
             let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
             let der: [UInt8]
             if let key = try? PrivateKey(pem: text) {
@@ -317,7 +317,7 @@ struct InitCommand: Command {
                     pin: pin, label: label, role: .backup, operatorHeld: true, source: "operator-held key \(path)"))
         }
         for path in backupCAs {
-            for certificate in try loadCertificates(path) {
+            for certificate in try Loading.certificates(path) {
                 result.append(
                     Proposed(
                         pin: certificate.spkiSHA256, label: certificate.subject, role: .backup, operatorHeld: false,

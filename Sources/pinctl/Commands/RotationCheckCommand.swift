@@ -61,11 +61,11 @@ struct RotationCheckCommand: Command {
     }
 
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
-        let history = try loadReleaseHistory(releasesPath)
-        let served = try loadCertificates(chainPath)
-        let builder = try loadPathBuilder(trustStore)
+        let history = try Loading.releaseHistory(releasesPath)
+        let served = try Loading.certificates(chainPath)
+        let builder = try Loading.pathBuilder(trustStore)
         let search = builder.paths(for: served, at: now)
-        let next = try nextPath.map { path throws(CommandFailure) in try loadConfiguration(path) }
+        let next = try nextPath.map { path throws(CommandFailure) in try Loading.configuration(path) }
         let check = RotationCheck(
             history: history, paths: search.paths.map(\.facts),
             host: host ?? served.first.map { RotationCheck.defaultHost(leaf: $0.facts) }, next: next,
