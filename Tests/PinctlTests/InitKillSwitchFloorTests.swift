@@ -58,3 +58,40 @@ struct InitKillSwitchFloorTests {
         #expect(missing.status == 2, "\(missing.stderr)")
     }
 }
+
+/// The floor a release ships is proposed from the operator's own state, never from a document
+/// whose signature nothing checked: a forged document (the kill-switch URL is fetched unpinned)
+/// with serial 2^53 − 1 made `killswitch status` propose that floor (exit 0), which would leave
+/// the release unable to accept any kill switch.
+@Suite("The kill-switch floor comes from verified state")
+struct KillSwitchFloorSourceTests {
+    @Test("status and init refuse an unchecked document as the state that proposes the floor")
+    func forgedDocument() throws {
+        let setup = try KillSwitchCLITests.Setup()
+        defer { setup.directory.remove() }
+        #expect(try setup.sign(["--all-hosts"], serial: "42").status == 0)
+        let now = Date()
+        let payload =
+            #"{"type":"pinning-kill-switch","serial":9007199254740991,"issuedAt":"\#(RFC3339.format(now))","expiresAt":"\#(RFC3339.format(now + 86_400))","pinning":"on","scope":{},"reason":"x"}"#
+        let forged = try setup.directory.write(
+            "forged.json",
+            KillSwitchDocument.envelope(
+                payloadBytes: Array(payload.utf8),
+                signatures: [.init(keyId: "ks-a", algorithm: "Ed25519", bytes: [UInt8](repeating: 7, count: 64))]))
+        // The same document is refused by verify: its signature no longer matches.
+        #expect(try PinctlBinary.run(["killswitch", "verify", "--public-key", setup.pub, forged]).status == 1)
+
+        let status = try PinctlBinary.run(["killswitch", "status", "--json", "--state", forged])
+        #expect(status.status == 1, "\(status.stdout)")
+        #expect(!status.stdout.contains("\"minimumSerial\""), "\(status.stdout)")
+        let pki = try LabPKI(name: "Floor Source Lab")
+        let served = try LabPKI.writeCAFile(
+            try pki.leaf(["api.example.com"]).chain, to: setup.directory.file("served.pem"))
+        let store = try LabPKI.writeCAFile([pki.root.certificate], to: setup.directory.file("store.pem"))
+        let initialized = try PinctlBinary.run([
+            "init", "--chain", served, "--trust-store", store, "--no-backup", "--kill-switch-state", forged,
+        ])
+        #expect(initialized.status == 1, "\(initialized.stderr)")
+        #expect(initialized.stdout.isEmpty, "nothing is proposed")
+    }
+}

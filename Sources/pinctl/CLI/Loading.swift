@@ -127,11 +127,24 @@ enum Loading {
 
     /// A kill-switch state: the app's persisted `{"highestSerial","activeOff"}` (also what
     /// `killswitch sign --state` keeps), or a signed document standing for its own serial.
-    static func killSwitchState(_ path: String) throws(CommandFailure) -> KillSwitchStateMachine {
+    ///
+    /// - Parameter forFloor: the state will propose the next release's `minimumSerial`
+    ///   (`killswitch status`, `init --kill-switch-state`). Then a document is refused: nothing
+    ///   here checks its signature, and a forged one (fetched from the unpinned kill-switch URL,
+    ///   say) with serial 2^53 − 1 would propose a floor that leaves the release no kill switch.
+    static func killSwitchState(_ path: String, forFloor: Bool = false) throws(CommandFailure)
+        -> KillSwitchStateMachine
+    {
         let data = try bytes(path, what: "kill-switch state file")
         do throws(PinKitError) {
             let value = try JSONParser.parse(data)
             if value["payload"] != nil {
+                if forFloor {
+                    throw PinKitError(
+                        .invalidDocument,
+                        "it is a kill-switch document, whose signature is not checked here, so its serial cannot propose a floor; check it with pinctl killswitch verify and give the state file killswitch sign --state keeps"
+                    )
+                }
                 let payload = try KillSwitchDocument.parse(data).payload
                 return try KillSwitchStateMachine(json: [
                     "highestSerial": .int(payload.serial), "activeOff": payload.pinning == .off ? payload.json : .null,

@@ -115,7 +115,7 @@ struct InitCommand: Command {
         guard served.count >= 1 else { throw CommandFailure(.checkFailed, "\(chainPath) holds no certificate") }
         var notes: [String] = []
         let floor = try killSwitchState.map { path throws(CommandFailure) in
-            KillSwitchFloor(machine: try Loading.killSwitchState(path), now: now)
+            KillSwitchFloor(machine: try Loading.killSwitchState(path, forFloor: true), now: now)
         }
         let (pins, completed) = try caPins(served, notes: &notes)
         var proposal = pins

@@ -19,7 +19,7 @@ struct KillSwitchStatus: GroupAction {
     }
 
     func run(_ output: ActionOutput) throws(CommandFailure) -> ExitCode {
-        let machine = try Loading.killSwitchState(state)
+        let machine = try Loading.killSwitchState(state, forFloor: true)
         let last = machine.highestSerial
         let active = machine.activeOff.flatMap { $0.expiresAt > now ? $0 : nil }
         // An "off" still in force must stay receivable by fresh installs: the floor stops below it.
