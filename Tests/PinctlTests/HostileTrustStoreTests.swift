@@ -97,5 +97,12 @@ struct HostileTrustStoreTests {
         // still can, and then the incomplete search itself is the problem.
         let expected = sameName ? "path-search-incomplete" : "release-bricked"
         #expect(problems.map { $0["code"] }.contains(.string(expected)), "\(problems)")
+        // init reuses the path builder: an incomplete search is said, not passed over.
+        let proposed = try PinctlBinary.run([
+            "init", "--json", "--chain", chain, "--trust-store", store, "--no-backup", "--hosts", "api.example.com",
+        ])
+        let notes = try JSONParser.parse(proposed.stdout)["summary"]?["notes"]
+        let warned = notes.map { "\($0)".contains("stopped at its bound") } ?? false
+        #expect(warned == sameName, "\(kind): \(proposed.stdout.prefix(3_000))")
     }
 }

@@ -256,6 +256,11 @@ struct InitCommand: Command {
                 notes.append("the chain does not verify against \(trustStore); its certificates are pinned as served")
             }
         }
+        if search.truncated {
+            notes.append(
+                "WARNING: the path search in \(trustStore) stopped at its bound (many certificates share a CA's name): devices may build paths through CAs this proposal does not pin; rotation-check will call nothing safe until the bundle is trimmed"
+            )
+        }
         var seen = Set<SPKIPin>()
         var proposal: [Proposed] = []
         var rotating: [RotatingIntermediates.Family] = []
