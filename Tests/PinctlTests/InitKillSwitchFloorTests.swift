@@ -94,4 +94,21 @@ struct KillSwitchFloorSourceTests {
         #expect(initialized.status == 1, "\(initialized.stderr)")
         #expect(initialized.stdout.isEmpty, "nothing is proposed")
     }
+
+    @Test("status at the top of the serial range says no document can follow and exits 1")
+    func exhausted() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for (serial, status, next) in [(9_007_199_254_740_991, Int32(1), JSONValue.null), (41, 0, .int(42))] {
+            let state = try directory.write(
+                "state-\(serial).json", #"{"highestSerial": \#(serial), "activeOff": null}"#)
+            let result = try PinctlBinary.run(["killswitch", "status", "--json", "--state", state])
+            #expect(result.status == status, "\(result.stdout)")
+            #expect(try JSONParser.parse(result.stdout)["nextSerial"] == next)
+        }
+        let human = try PinctlBinary.run([
+            "killswitch", "status", "--state", directory.file("state-9007199254740991.json"),
+        ])
+        #expect(!human.stdout.contains("--serial 9007199254740992"), "\(human.stdout)")
+    }
 }
