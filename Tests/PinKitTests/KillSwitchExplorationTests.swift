@@ -111,14 +111,28 @@ struct KillSwitchExplorationTests {
     }
 
     /// Applies one event with `verifier`; returns the new state or the violated invariant.
-    static func step(_ state: State, _ event: Event, verifier: FakeSignatureVerifier) -> (State, String?) {
+    /// - Parameter honoursFloor: false gives the machine no floor, a broken variant that shows
+    ///   the floor invariant can fail.
+    static func step(_ state: State, _ event: Event, verifier: FakeSignatureVerifier, honoursFloor: Bool = true)
+        -> (State, String?)
+    {
         var next = state
         var settings = F.settings(verifier: verifier)
-        settings.minimumSerial = state.floor
+        settings.minimumSerial = honoursFloor ? state.floor : 0
         switch event {
         case .deliver(let index):
             let actions = next.machine.receive(documents[index].bytes, settings: settings, now: state.now)
-            if actions.contains(.persist) { next.newestAccepted = index }
+            if actions.contains(.persist) {
+                next.newestAccepted = index
+                // The build's floor: nothing at or below killSwitch.minimumSerial is ever accepted,
+                // also by an install whose state was lost (the replay the floor exists for).
+                if documents[index].payload.serial <= state.floor {
+                    return (
+                        next,
+                        "\(documents[index].name) was accepted at or below the build's minimumSerial \(state.floor)"
+                    )
+                }
+            }
         case .clockForward: next.minutes += 90
         case .clockBack: next.minutes -= 90
         case .tick: _ = next.machine.tick(now: state.now)
@@ -178,7 +192,7 @@ struct KillSwitchExplorationTests {
     }
 
     /// Breadth-first over every sequence of up to `depth` events.
-    static func explore(depth: Int, verifier: FakeSignatureVerifier) -> (
+    static func explore(depth: Int, verifier: FakeSignatureVerifier, honoursFloor: Bool = true) -> (
         states: Int, transitions: Int, violation: Violation?
     ) {
         var seen: Set<State> = [State()]
@@ -189,7 +203,7 @@ struct KillSwitchExplorationTests {
             for (state, trail) in frontier {
                 for event in Event.all {
                     transitions += 1
-                    let (successor, violation) = step(state, event, verifier: verifier)
+                    let (successor, violation) = step(state, event, verifier: verifier, honoursFloor: honoursFloor)
                     if let violation {
                         return (seen.count, transitions, Violation(trail: trail + [event], message: violation))
                     }
@@ -210,6 +224,15 @@ struct KillSwitchExplorationTests {
                 || result.violation?.message.contains("genuine") == true,
             "\(String(describing: result.violation))")
         print("broken variant: \(result.violation.map(\.description) ?? "no violation")")
+    }
+
+    /// The floor was explored (the raiseFloor event) but no invariant looked at it, so a machine
+    /// that ignored minimumSerial passed every ordering; seen passing with honoursFloor: false
+    /// before the invariant existed.
+    @Test("the checker finds an old document replayed below the floor in a machine that ignores it")
+    func floorIgnoredIsCaught() {
+        let result = Self.explore(depth: 6, verifier: FakeSignatureVerifier(), honoursFloor: false)
+        #expect(result.violation?.message.contains("minimumSerial") == true, "\(String(describing: result.violation))")
     }
 
     @Test("every sequence of up to 6 events keeps the kill switch's invariants")

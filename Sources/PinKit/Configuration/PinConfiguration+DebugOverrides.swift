@@ -33,8 +33,12 @@ extension PinConfiguration {
         let hosts = overrides.hosts.map(HostName.normalize)
         result.pinSets = pinSets.compactMap { set in
             var set = set
-            // A listed host leaves the set; a name below a listed apex becomes an exclusion.
-            set.hosts.removeAll { hosts.contains(HostName.normalize($0)) }
+            // A listed host at or below an override leaves the set (the override covers the names
+            // below it); an override below a listed apex becomes an exclusion.
+            set.hosts.removeAll { listed in
+                let listed = HostName.normalize(listed)
+                return hosts.contains { listed == $0 || listed.hasSuffix("." + $0) }
+            }
             for host in hosts where !set.excludeSubdomains.map(HostName.normalize).contains(host) {
                 if set.hosts.contains(where: { host.hasSuffix("." + HostName.normalize($0)) }) {
                     set.excludeSubdomains.append(host)

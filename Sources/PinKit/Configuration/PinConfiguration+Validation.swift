@@ -163,10 +163,12 @@ extension PinConfiguration {
                     (result[$0].path == base || result[$0].path.hasPrefix(base + "."))
                         && result[$0].code.rawValue == acknowledgement.code
                 }
-                if acknowledgement.reason.trimmingCharacters(in: .whitespaces).isEmpty {
+                if !Self.isReadableReason(acknowledgement.reason) {
                     result.append(
                         ConfigurationProblem(
-                            .invalidAcknowledgement, path: at + ".reason", "give the reason it is acceptable"))
+                            .invalidAcknowledgement, path: at + ".reason",
+                            "give the reason it is acceptable in words (letters or digits, on one line, without control or invisible characters)"
+                        ))
                     continue
                 }
                 if inSet.contains(where: { result[$0].severity == .error }) {
@@ -187,6 +189,23 @@ extension PinConfiguration {
             }
         }
         return result
+    }
+
+    /// A reason a reviewer can read: at least one letter or digit, and no control, format
+    /// (zero-width, soft hyphen, BOM, bidirectional override) or line-separator character, which
+    /// could hide the reason or rewrite what is shown next to it. Trimming spaces alone let a
+    /// line break or a word joiner pass as the reason that waves a warning through the gate.
+    static func isReadableReason(_ text: String) -> Bool {
+        var hasWord = false
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate:
+                return false
+            default:
+                if scalar.properties.isAlphabetic || scalar.properties.numericType != nil { hasWord = true }
+            }
+        }
+        return hasWord
     }
 
     /// The stricter gate a release build uses: no errors and no warnings (notes pass).

@@ -25,52 +25,112 @@ enum PropertyListKeyCheck {
 
     // MARK: - XML
 
-    private static func xmlDuplicate(_ bytes: [UInt8]) -> String? {
+    static func xmlDuplicate(_ bytes: [UInt8]) -> String? {
+        var steps = 0
+        return xmlDuplicate(bytes, steps: &steps)
+    }
+
+    /// The scan itself; `steps` counts the bytes looked at, so tests can check it stays linear.
+    ///
+    /// The input is unvalidated (Foundation reads it afterwards), so no scan may start over:
+    /// a tag ends at the first `>` and cannot contain `<` (XML forbids it, even in attribute
+    /// values), so a failed tag costs only the bytes up to the next `<`; a key's text runs to its
+    /// `</key` *outside* CDATA sections and comments, as an XML reader sees it. Before, 40 KB of
+    /// `<a` took over a minute, and `<key><![CDATA[</key><dict>]]></key>` made the scan see a
+    /// dictionary there and miss a duplicate `HLPinnedHosts` after it.
+    static func xmlDuplicate(_ bytes: [UInt8], steps: inout Int) -> String? {
+        let lt = UInt8(ascii: "<")
+        let gt = UInt8(ascii: ">")
+        let slash = UInt8(ascii: "/")
+        let comment = Array("<!--".utf8)
+        let commentEnd = Array("-->".utf8)
+        let cdata = Array("<![CDATA[".utf8)
+        let cdataEnd = Array("]]>".utf8)
+        let closeKey = Array("</key".utf8)
         var stack: [Set<String>] = []
         var index = 0
-        func starts(_ text: String, at position: Int) -> Bool {
-            let pattern = Array(text.utf8)
-            return position + pattern.count <= bytes.count
-                && Array(bytes[position..<position + pattern.count]) == pattern
+        func starts(_ pattern: [UInt8], at position: Int) -> Bool {
+            guard position + pattern.count <= bytes.count else { return false }
+            for offset in pattern.indices where bytes[position + offset] != pattern[offset] { return false }
+            return true
         }
-        func find(_ text: String, from position: Int) -> Int? {
-            let pattern = Array(text.utf8)
-            guard !pattern.isEmpty, bytes.count >= pattern.count else { return nil }
+        /// The index of `pattern` at or after `position`.
+        func find(_ pattern: [UInt8], from position: Int) -> Int? {
             var cursor = position
             while cursor + pattern.count <= bytes.count {
-                if bytes[cursor] == pattern[0], Array(bytes[cursor..<cursor + pattern.count]) == pattern {
-                    return cursor
-                }
+                steps += 1
+                if bytes[cursor] == pattern[0], starts(pattern, at: cursor) { return cursor }
                 cursor += 1
             }
             return nil
         }
-        /// An element tag at `position`: `<name …>`, `</name …>` or `<name …/>`, with the index after it.
+        /// An element tag at `position`: `<name …>`, `</name …>` or `<name …/>`, with the index
+        /// after it; nil when no `>` comes before the next `<`.
         func element(at position: Int) -> (name: String, closing: Bool, selfClosing: Bool, end: Int)? {
             var cursor = position + 1
-            let closing = cursor < bytes.count && bytes[cursor] == UInt8(ascii: "/")
+            let closing = cursor < bytes.count && bytes[cursor] == slash
             if closing { cursor += 1 }
             let nameStart = cursor
-            while cursor < bytes.count, bytes[cursor] != UInt8(ascii: ">"), bytes[cursor] != UInt8(ascii: "/"),
+            while cursor < bytes.count, bytes[cursor] != gt, bytes[cursor] != slash, bytes[cursor] != lt,
                 !(bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D)
             {
+                steps += 1
                 cursor += 1
             }
-            guard cursor > nameStart, let close = find(">", from: cursor) else { return nil }
+            guard cursor > nameStart else { return nil }
             let name = String(decoding: bytes[nameStart..<cursor], as: UTF8.self)
-            return (name, closing, bytes[close - 1] == UInt8(ascii: "/"), close + 1)
+            while cursor < bytes.count, bytes[cursor] != gt {
+                steps += 1
+                if bytes[cursor] == lt { return nil }
+                cursor += 1
+            }
+            guard cursor < bytes.count else { return nil }
+            return (name, closing, bytes[cursor - 1] == slash, cursor + 1)
+        }
+        /// A key's text from `start` to its `</key>`: character data with entities decoded, CDATA
+        /// sections literally, comments dropped. Nil when the key never closes.
+        func keyText(from start: Int) -> (text: String, end: Int)? {
+            var text = ""
+            var run: [UInt8] = []
+            var cursor = start
+            while cursor < bytes.count {
+                steps += 1
+                guard bytes[cursor] == lt else {
+                    run.append(bytes[cursor])
+                    cursor += 1
+                    continue
+                }
+                if starts(cdata, at: cursor) {
+                    text += decodeEntities(String(decoding: run, as: UTF8.self))
+                    run.removeAll()
+                    let body = cursor + cdata.count
+                    let close = find(cdataEnd, from: body) ?? bytes.count
+                    text += String(decoding: bytes[body..<close], as: UTF8.self)
+                    cursor = close + cdataEnd.count
+                } else if starts(comment, at: cursor) {
+                    cursor = (find(commentEnd, from: cursor + comment.count) ?? bytes.count) + commentEnd.count
+                } else if starts(closeKey, at: cursor), let close = element(at: cursor) {
+                    return (text + decodeEntities(String(decoding: run, as: UTF8.self)), close.end)
+                } else {
+                    return nil
+                }
+            }
+            return nil
         }
         while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "<") else {
+            steps += 1
+            guard bytes[index] == lt else {
                 index += 1
                 continue
             }
-            if starts("<!--", at: index) {
-                index = (find("-->", from: index + 4) ?? bytes.count) + 3
-            } else if starts("<![CDATA[", at: index) {
-                index = (find("]]>", from: index + 9) ?? bytes.count) + 3
-            } else if starts("<?", at: index) || starts("<!", at: index) {
-                index = (find(">", from: index + 2) ?? bytes.count) + 1
+            if starts(comment, at: index) {
+                index = (find(commentEnd, from: index + comment.count) ?? bytes.count) + commentEnd.count
+            } else if starts(cdata, at: index) {
+                index = (find(cdataEnd, from: index + cdata.count) ?? bytes.count) + cdataEnd.count
+            } else if index + 1 < bytes.count,
+                bytes[index + 1] == UInt8(ascii: "?") || bytes[index + 1] == UInt8(ascii: "!")
+            {
+                index = (find([gt], from: index + 2) ?? bytes.count) + 1
             } else if let tag = element(at: index) {
                 switch (tag.name, tag.closing, tag.selfClosing) {
                 case ("dict", false, false): stack.append([])
@@ -78,11 +138,10 @@ enum PropertyListKeyCheck {
                 case ("key", false, true):
                     if !stack.isEmpty, !stack[stack.count - 1].insert("").inserted { return "" }
                 case ("key", false, false):
-                    // The key's text runs to </key>: character data, entities and CDATA sections.
-                    guard let end = find("</key", from: tag.end), let close = element(at: end) else { return nil }
-                    let key = keyText(String(decoding: bytes[tag.end..<end], as: UTF8.self))
-                    if !stack.isEmpty, !stack[stack.count - 1].insert(key).inserted { return key }
-                    index = close.end
+                    // Foundation refuses a key that never closes; nothing more to compare.
+                    guard let key = keyText(from: tag.end) else { return nil }
+                    if !stack.isEmpty, !stack[stack.count - 1].insert(key.text).inserted { return key.text }
+                    index = key.end
                     continue
                 default: break
                 }
@@ -92,20 +151,6 @@ enum PropertyListKeyCheck {
             }
         }
         return nil
-    }
-
-    /// A key element's text: CDATA sections literally, entities decoded elsewhere.
-    private static func keyText(_ raw: String) -> String {
-        var result = ""
-        var rest = Substring(raw)
-        while let open = rest.range(of: "<![CDATA[") {
-            result += decodeEntities(String(rest[..<open.lowerBound]))
-            let after = rest[open.upperBound...]
-            guard let close = after.range(of: "]]>") else { return result + after }
-            result += after[..<close.lowerBound]
-            rest = after[close.upperBound...]
-        }
-        return result + decodeEntities(String(rest))
     }
 
     private static func decodeEntities(_ text: String) -> String {

@@ -36,6 +36,9 @@ public struct RotationCheck: Sendable {
             public static let nextWithoutNewSpare = Code(rawValue: "next-without-new-spare")
             /// No path reaches a root of the trust store: devices refuse the chain.
             public static let noTrustedPath = Code(rawValue: "no-trusted-path")
+            /// The path search stopped at its bound: a path no release pins may be among those
+            /// not explored, so no rotation can be called safe.
+            public static let pathSearchIncomplete = Code(rawValue: "path-search-incomplete")
         }
 
         public var code: Code
@@ -105,13 +108,16 @@ public struct RotationCheck: Sendable {
     ///   - paths: every path a device could build, each leaf first and ending with its root;
     ///     all share the leaf. No path is itself a problem (devices refuse such a chain).
     ///   - host: the host to check; default the leaf's first DNS name.
+    ///   - allPathsFound: false when the path search stopped at a bound (a hostile or enormous
+    ///     trust store): SAFE is a claim about every path, so an incomplete search is a problem.
     public init(
         history: ReleaseHistory,
         paths: [[CertificateFacts]],
         host: String? = nil,
         next: PinConfiguration? = nil,
         minimumShare: Double = 0,
-        now: Date = Date()
+        now: Date = Date(),
+        allPathsFound: Bool = true
     ) {
         let host = HostName.normalize(host ?? paths.first?.first.map(Self.defaultHost(leaf:)) ?? "")
         self.host = host
@@ -122,6 +128,13 @@ public struct RotationCheck: Sendable {
             problems.append(
                 Problem(
                     .noTrustedPath, "no path from the leaf reaches a root of the trust store: devices refuse this chain"
+                ))
+        }
+        if !allPathsFound {
+            problems.append(
+                Problem(
+                    .pathSearchIncomplete,
+                    "the path search stopped at its bound before exploring every path the trust store allows: a path no release pins may be among the rest"
                 ))
         }
         func decide(_ policy: PinPolicy) -> (all: [PinEvaluation], decisive: PinEvaluation) {

@@ -75,6 +75,13 @@ public struct CertificatePathBuilder: Sendable {
         guard let leaf = served.first else { return Result(paths: [], rejected: [], truncated: false) }
         var seen = Set<[UInt8]>()
         let pool = (Array(served.dropFirst()) + trustStore).filter { seen.insert($0.der).inserted }
+        // Issuer candidates by the hash of their canonical subject name, the form X509_NAME_cmp
+        // and X509_check_issued compare: a child's issuer can only be a certificate of that name,
+        // so certificates of other names cost no lookup and no share of the bound. Without the
+        // index a bundle of a few thousand unrelated roots exhausted the bound before the search
+        // reached the root devices stop at, and the path that bricks a release went unseen.
+        var bySubject: [UInt: [X509Certificate]] = [:]
+        for certificate in pool { bySubject[certificate.subjectNameHash, default: []].append(certificate) }
         let anchors = Set(trustStore.filter(\.isSelfSigned).map(\.der))
         var candidates: [[X509Certificate]] = []
         var budget = maximumCandidates
@@ -90,7 +97,8 @@ public struct CertificatePathBuilder: Sendable {
                 truncated = true
                 return
             }
-            for issuer in pool where !path.contains(where: { $0.der == issuer.der || $0.sameSubjectAndKey(issuer) }) {
+            for issuer in bySubject[last.issuerNameHash] ?? []
+            where !path.contains(where: { $0.der == issuer.der || $0.sameSubjectAndKey(issuer) }) {
                 guard budget > 0 else {
                     truncated = true
                     return
@@ -171,6 +179,11 @@ extension X509Certificate {
         guard X509_check_issued(x509, child.x509) == X509_V_OK, let key = X509_get0_pubkey(x509) else { return false }
         return X509_verify(child.x509, key) == 1
     }
+
+    /// The hash of the canonical subject name (OpenSSL's `X509_NAME_hash_ex`, the `c_rehash` name).
+    var subjectNameHash: UInt { UInt(X509_NAME_hash_ex(X509_get_subject_name(x509), nil, nil, nil)) }
+    /// The hash of the canonical issuer name: equal to the issuer certificate's `subjectNameHash`.
+    var issuerNameHash: UInt { UInt(X509_NAME_hash_ex(X509_get_issuer_name(x509), nil, nil, nil)) }
 
     /// Same subject name and same key: two certificates for one CA (a cross-sign and its
     /// self-signed twin), which one path never needs twice.

@@ -49,7 +49,7 @@ struct ConnectionOptions {
 
     /// A client for one handshake under `policy`: a fresh connection, no resumption.
     func client(_ policy: PinPolicy) throws(CommandFailure) -> PinnedHTTPClient {
-        if let caFile { try requireReadable(caFile) }
+        if let caFile { try Loading.requireReadable(caFile) }
         var configuration = PinnedHTTPClient.Configuration.pinned(policy)
         if let caFile { configuration.trustStore = .caFile(caFile) }
         configuration.resolve = resolve
@@ -104,6 +104,20 @@ struct HostTarget {
             port = 443
         }
         guard !host.isEmpty else { throw UsageError("no host in \(text)") }
+        // A host name has no slash, backslash, space or control character; such a target is a
+        // file path typed where a host belongs, and resolving it as a name ends in a network
+        // error (exit 3) that says nothing about the file. An existing certificate file named
+        // without a slash (chain.pem) gets the same hint.
+        if host.unicodeScalars.contains(where: {
+            "/\\".unicodeScalars.contains($0) || $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
+        })
+            || (["pem", "crt", "cer", "der"].contains((text as NSString).pathExtension.lowercased())
+                && FileManager.default.fileExists(atPath: text))
+        {
+            throw UsageError(
+                "\(TerminalText.escaped(text)) is not a HOST[:PORT]; to read certificates from a file use --pem \(TerminalText.escaped(text))"
+            )
+        }
     }
 }
 

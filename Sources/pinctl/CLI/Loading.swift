@@ -2,20 +2,69 @@ import Foundation
 import PinKit
 import PinKitOpenSSL
 
+/// The system CA bundle (Debian's `ca-certificates`).
+let systemTrustStore = "/etc/ssl/certs/ca-certificates.crt"
+
 /// Reading the files a command is given, with the exit codes the README promises: a missing,
 /// unreadable or directory path is a usage error (2); content that cannot be understood is a
 /// failed check (1).
 enum Loading {
-    /// The bytes of a regular file.
-    static func bytes(_ path: String, what: String = "file") throws(CommandFailure) -> [UInt8] {
+    /// A path that must name a readable regular file: missing, a directory or unreadable is a
+    /// usage error (exit 2), the same sentence for every command.
+    static func requireReadable(_ path: String, what: String = "file") throws(CommandFailure) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure(.usage, "cannot read \(path): no such \(what)")
         }
-        if isDirectory.boolValue { throw CommandFailure(.usage, "\(path) is a directory; expected a \(what)") }
-        guard FileManager.default.isReadableFile(atPath: path), let data = FileManager.default.contents(atPath: path)
-        else { throw CommandFailure(.usage, "cannot read \(path): not readable") }
+        if isDirectory.boolValue {
+            throw CommandFailure(
+                .usage,
+                "cannot read \(path): it is a directory, expected \(what.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(what)"
+            )
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CommandFailure(.usage, "cannot read \(path): permission denied")
+        }
+    }
+
+    /// The bytes of a regular file.
+    static func bytes(_ path: String, what: String = "file") throws(CommandFailure) -> [UInt8] {
+        try requireReadable(path, what: what)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(.usage, "cannot read \(path): not readable")
+        }
         return Array(data)
+    }
+
+    /// Certificates from a PEM bundle or one DER certificate; unreadable content is a failed
+    /// check (exit 1).
+    static func certificates(_ path: String, what: String = "certificate file") throws(CommandFailure)
+        -> [X509Certificate]
+    {
+        try requireReadable(path, what: what)
+        do {
+            return try X509Certificate.load(contentsOf: path)
+        } catch {
+            throw CommandFailure(.checkFailed, error.reason)
+        }
+    }
+
+    /// The devices' trust store as a path builder; a missing or unreadable bundle is a usage
+    /// error (exit 2), a file without certificates a failed check (exit 1).
+    static func pathBuilder(_ path: String) throws(CommandFailure) -> CertificatePathBuilder {
+        CertificatePathBuilder(trustStore: try certificates(path, what: "trust-store bundle"))
+    }
+
+    /// A release history; a missing history or a release configuration that does not exist is
+    /// a usage error (exit 2), any other problem a failed check (exit 1).
+    static func releaseHistory(_ path: String) throws(CommandFailure) -> ReleaseHistory {
+        try requireReadable(path, what: "releases file")
+        do {
+            return try ReleaseHistory.load(contentsOf: path)
+        } catch {
+            let missing = error.problems.contains { $0.code == .missingFile }
+            throw CommandFailure(missing ? .usage : .checkFailed, error.description)
+        }
     }
 
     /// Refuses to overwrite: outputs of these commands are keys and signed documents.
@@ -65,7 +114,8 @@ enum Loading {
         return (key, algorithm)
     }
 
-    /// A configuration file (JSON or property list), read structurally.
+    /// A configuration file (JSON or property list), read structurally; a malformed one is a
+    /// failed check (exit 1) listing every problem.
     static func configuration(_ path: String) throws(CommandFailure) -> PinConfiguration {
         let data = try bytes(path, what: "configuration file")
         do {
@@ -77,11 +127,24 @@ enum Loading {
 
     /// A kill-switch state: the app's persisted `{"highestSerial","activeOff"}` (also what
     /// `killswitch sign --state` keeps), or a signed document standing for its own serial.
-    static func killSwitchState(_ path: String) throws(CommandFailure) -> KillSwitchStateMachine {
+    ///
+    /// - Parameter forFloor: the state will propose the next release's `minimumSerial`
+    ///   (`killswitch status`, `init --kill-switch-state`). Then a document is refused: nothing
+    ///   here checks its signature, and a forged one (fetched from the unpinned kill-switch URL,
+    ///   say) with serial 2^53 − 1 would propose a floor that leaves the release no kill switch.
+    static func killSwitchState(_ path: String, forFloor: Bool = false) throws(CommandFailure)
+        -> KillSwitchStateMachine
+    {
         let data = try bytes(path, what: "kill-switch state file")
         do throws(PinKitError) {
             let value = try JSONParser.parse(data)
             if value["payload"] != nil {
+                if forFloor {
+                    throw PinKitError(
+                        .invalidDocument,
+                        "it is a kill-switch document, whose signature is not checked here, so its serial cannot propose a floor; check it with pinctl killswitch verify and give the state file killswitch sign --state keeps"
+                    )
+                }
                 let payload = try KillSwitchDocument.parse(data).payload
                 return try KillSwitchStateMachine(json: [
                     "highestSerial": .int(payload.serial), "activeOff": payload.pinning == .off ? payload.json : .null,
@@ -93,3 +156,37 @@ enum Loading {
         }
     }
 }
+
+/// `--now DATE`, or the clock.
+func parseNow(_ text: String?) throws(UsageError) -> Date {
+    guard let text else { return Date() }
+    guard let date = RFC3339.parse(text) else { throw UsageError("--now expects an RFC 3339 date, saw \(text)") }
+    return date
+}
+
+/// Multi-line text from a file made terminal-safe line by line: the line breaks pinctl put
+/// there stay, every control character inside a line is shown escaped.
+func escapedLines(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }.joined(
+        separator: "\n")
+}
+
+// The free functions below were a second set of loaders next to `Loading`; they forward so
+// that branches written against them still build. Use `Loading` in new code.
+
+@available(*, deprecated, renamed: "Loading.requireReadable")
+func requireReadable(_ path: String) throws(CommandFailure) { try Loading.requireReadable(path) }
+
+@available(*, deprecated, renamed: "Loading.configuration")
+func loadConfiguration(_ path: String) throws(CommandFailure) -> PinConfiguration { try Loading.configuration(path) }
+
+@available(*, deprecated, renamed: "Loading.certificates")
+func loadCertificates(_ path: String) throws(CommandFailure) -> [X509Certificate] { try Loading.certificates(path) }
+
+@available(*, deprecated, renamed: "Loading.pathBuilder")
+func loadPathBuilder(_ path: String) throws(CommandFailure) -> CertificatePathBuilder {
+    try Loading.pathBuilder(path)
+}
+
+@available(*, deprecated, renamed: "Loading.releaseHistory")
+func loadReleaseHistory(_ path: String) throws(CommandFailure) -> ReleaseHistory { try Loading.releaseHistory(path) }

@@ -236,7 +236,7 @@ struct CheckCommand: Command {
 
 /// A configuration file turned into an enforceable policy; invalid is a failed check (exit 1).
 func loadPolicy(_ path: String) throws(CommandFailure) -> PinPolicy {
-    let configuration = try loadConfiguration(path)
+    let configuration = try Loading.configuration(path)
     do {
         return try PinPolicy(configuration)
     } catch {

@@ -53,13 +53,13 @@ struct DeadlinesCommand: Command {
     }
 
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
-        let configuration = try loadConfiguration(configPath)
+        let configuration = try Loading.configuration(configPath)
         var certificates: [CertificateFacts] = []
-        if let chainPath { certificates += try loadCertificates(chainPath).map(\.facts) }
-        try requireReadable(trustStore)
-        certificates += try loadCertificates(trustStore).map(\.facts)
+        if let chainPath { certificates += try Loading.certificates(chainPath).map(\.facts) }
+        try Loading.requireReadable(trustStore)
+        certificates += try Loading.certificates(trustStore).map(\.facts)
         var history: ReleaseHistory?
-        if let releasesPath { history = try loadReleaseHistory(releasesPath) }
+        if let releasesPath { history = try Loading.releaseHistory(releasesPath) }
         let deadlines = KeyDeadlines(configuration: configuration, certificates: certificates, history: history)
         if let icsPath {
             let calendar = ICalendar.deadlines(deadlines, leads: leads, stamp: now)

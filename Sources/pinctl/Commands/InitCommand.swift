@@ -9,7 +9,8 @@ struct InitCommand: Command {
     static let help = """
         USAGE: pinctl init --chain FILE [--trust-store FILE] [--backup-key FILE]... [--backup-ca FILE]...
                            [--backup-pin PIN [--backup-label LABEL]]... [--no-backup] [--hosts H,...]
-                           [--name NAME] [--expires DATE] [--now DATE] [--out FILE] [--json]
+                           [--name NAME] [--expires DATE] [--kill-switch-state FILE] [--now DATE]
+                           [--out FILE] [--json]
 
         Completes the chain a server sends (servers do not send the root) from --trust-store
         (a PEM bundle; default the system bundle) by signature, and pins every CA certificate
@@ -28,6 +29,10 @@ struct InitCommand: Command {
         to the earliest deadline of the pinned CA keys, at most 18 months out. Prints the
         configuration (or writes --out FILE, never overwriting) and a summary on stderr (on
         stdout with --out).
+          --kill-switch-state FILE  the kill-switch state (killswitch sign --state, the app's
+                             persisted state, or the last signed document): the summary proposes
+                             the release's "killSwitch": {"minimumSerial": N}, as killswitch
+                             status does, so no old "off" can be replayed to fresh installs.
 
         EXIT CODES: 0 proposed; 1 the chain or a backup is unreadable, or the guard finds an
         error in the proposal (nothing is written); 2 usage error.
@@ -46,6 +51,7 @@ struct InitCommand: Command {
     var now: Date
     var out: String?
     var json: Bool
+    var killSwitchState: String?
 
     /// "expires" is at most this far out: a set that outlives its keys' review is a risk.
     static let maximumLifetime: TimeInterval = 548 * 86_400
@@ -70,6 +76,7 @@ struct InitCommand: Command {
         }
         now = try parseNow(try arguments.value("--now"))
         out = try arguments.value("--out")
+        killSwitchState = try arguments.value("--kill-switch-state")
         if let extra = try arguments.positionals().first { throw UsageError("unexpected argument \(extra)") }
     }
 
@@ -104,9 +111,12 @@ struct InitCommand: Command {
     }
 
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
-        let served = try loadCertificates(chainPath)
+        let served = try Loading.certificates(chainPath)
         guard served.count >= 1 else { throw CommandFailure(.checkFailed, "\(chainPath) holds no certificate") }
         var notes: [String] = []
+        let floor = try killSwitchState.map { path throws(CommandFailure) in
+            KillSwitchFloor(machine: try Loading.killSwitchState(path, forFloor: true), now: now)
+        }
         let (pins, completed) = try caPins(served, notes: &notes)
         var proposal = pins
         try proposal += backups()
@@ -171,6 +181,7 @@ struct InitCommand: Command {
                                 }),
                             "backupStrategy": .string(strategy), "expires": .string(RFC3339.format(setExpires)),
                             "notes": .array(notes.map(JSONValue.string)),
+                            "killSwitch": floor?.json ?? .null,
                         ]
                     ),
                     (
@@ -188,6 +199,7 @@ struct InitCommand: Command {
         }
         let summary =
             summaryLines(names: names, proposal: proposal, strategy: strategy, expires: setExpires, notes: notes)
+            + (floor?.lines ?? [])
             + problems.map { "guard: " + TerminalText.escaped($0.description) }
         guard errors.isEmpty else {
             let message = "pinctl init: the proposal has \(errors.count) guard error(s); nothing was written"
@@ -218,7 +230,7 @@ struct InitCommand: Command {
     private func caPins(_ served: [X509Certificate], notes: inout [String]) throws(CommandFailure) -> (
         [Proposed], [CertificateFacts]
     ) {
-        let builder = try loadPathBuilder(trustStore)
+        let builder = try Loading.pathBuilder(trustStore)
         let search = builder.paths(for: served, at: now)
         var certificates: [X509Certificate] = []
         var completed = served.map(\.facts)
@@ -243,6 +255,11 @@ struct InitCommand: Command {
             } else {
                 notes.append("the chain does not verify against \(trustStore); its certificates are pinned as served")
             }
+        }
+        if search.truncated {
+            notes.append(
+                "WARNING: the path search in \(trustStore) stopped at its bound (many certificates share a CA's name): devices may build paths through CAs this proposal does not pin; rotation-check will call nothing safe until the bundle is trimmed"
+            )
         }
         var seen = Set<SPKIPin>()
         var proposal: [Proposed] = []
@@ -283,7 +300,7 @@ struct InitCommand: Command {
             }
         }
         for path in backupKeys {
-            try requireReadable(path)
+            try Loading.requireReadable(path)
             let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
             let der: [UInt8]
             if let key = try? PrivateKey(pem: text) {
@@ -305,7 +322,7 @@ struct InitCommand: Command {
                     pin: pin, label: label, role: .backup, operatorHeld: true, source: "operator-held key \(path)"))
         }
         for path in backupCAs {
-            for certificate in try loadCertificates(path) {
+            for certificate in try Loading.certificates(path) {
                 result.append(
                     Proposed(
                         pin: certificate.spkiSHA256, label: certificate.subject, role: .backup, operatorHeld: false,
@@ -330,6 +347,36 @@ struct InitCommand: Command {
         }
         // A name below another listed apex is already covered by it.
         return names.filter { name in !names.contains { $0 != name && name.hasSuffix("." + $0) } }
+    }
+
+    /// The kill-switch floor to ship, from a state file: the same proposal as `killswitch status`.
+    struct KillSwitchFloor {
+        var lastSerial: Int64
+        var minimumSerial: Int64
+        var activeOff: KillSwitchDocument.Payload?
+
+        init(machine: KillSwitchStateMachine, now: Date) {
+            lastSerial = machine.highestSerial
+            minimumSerial = machine.proposedMinimumSerial(now: now)
+            activeOff = machine.activeOff.flatMap { $0.expiresAt > now ? $0 : nil }
+        }
+
+        var json: JSONValue {
+            [
+                "lastSerial": .int(lastSerial), "minimumSerial": .int(minimumSerial),
+                "activeOffUntil": .optionalString(activeOff.map { RFC3339.format($0.expiresAt) }),
+            ]
+        }
+
+        var lines: [String] {
+            var line =
+                "kill switch: last signed serial \(lastSerial); ship \"killSwitch\": {…, \"minimumSerial\": \(minimumSerial)}"
+            if let activeOff {
+                line +=
+                    " (below the off in force until \(RFC3339.format(activeOff.expiresAt)); raise it to \(lastSerial) once that off has expired)"
+            }
+            return [line]
+        }
     }
 
     private func backupStrategy(_ proposal: [Proposed]) -> String {

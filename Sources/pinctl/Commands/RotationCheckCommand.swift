@@ -26,7 +26,9 @@ struct RotationCheckCommand: Command {
         \(InstalledBaseSource.usage)
 
         Problem codes (in --json): release-bricked, release-without-backup, next-bricked,
-        next-drops-relied-pin, next-without-backup, next-without-new-spare, no-trusted-path.
+        next-drops-relied-pin, next-without-backup, next-without-new-spare, no-trusted-path,
+        path-search-incomplete (a trust store so full of same-name certificates that the search
+        stopped at its bound: not every path was seen, so nothing is called safe).
 
         EXIT CODES: 0 safe; 1 an installed release would be bricked or a rule is broken;
         2 usage error.
@@ -65,7 +67,7 @@ struct RotationCheckCommand: Command {
     }
 
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
-        var history = try loadReleaseHistory(releasesPath)
+        var history = try Loading.releaseHistory(releasesPath)
         let measured = try installedBase.map { base throws(CommandFailure) in
             try InstalledBaseSource.load(base.spec, tokenFile: base.tokenFile, connection: base.connection)
         }
@@ -75,15 +77,15 @@ struct RotationCheckCommand: Command {
                 "installed shares from \(TerminalText.escaped(measured.source)), window \(TerminalText.escaped(measured.window))"
             )
         }
-        let served = try loadCertificates(chainPath)
-        let builder = try loadPathBuilder(trustStore)
+        let served = try Loading.certificates(chainPath)
+        let builder = try Loading.pathBuilder(trustStore)
         let search = builder.paths(for: served, at: now)
-        let next = try nextPath.map { path throws(CommandFailure) in try loadConfiguration(path) }
+        let next = try nextPath.map { path throws(CommandFailure) in try Loading.configuration(path) }
         let check = RotationCheck(
             history: history, paths: search.paths.map(\.facts),
             host: host ?? served.first.map { RotationCheck.defaultHost(leaf: $0.facts) }, next: next,
             minimumShare: minimumShare,
-            now: now)
+            now: now, allPathsFound: !search.truncated)
         if json {
             console.out(Self.json(check, search: search).serialized(pretty: true))
         } else {
@@ -105,7 +107,6 @@ struct RotationCheckCommand: Command {
                 "refused path (\(refused.reason)): "
                     + refused.certificates.map { TerminalText.escaped($0.subject) }.joined(separator: " <- "))
         }
-        if search.truncated { console.out("NOTE: the path search stopped at its bound; more paths may exist") }
         var rows = [["release", "installed", "matches", "at", "pin", "backup"]]
         for result in check.releases {
             let installed =

@@ -64,14 +64,14 @@ struct SpkiCommand: Command {
             certificates = try liveChain(target).map { ("\(target.host):\(target.port)", $0) }
         }
         for path in pemPaths {
-            try requireReadable(path)
+            try Loading.requireReadable(path)
             do {
                 certificates += try X509Certificate.load(contentsOf: path).map { (path, $0) }
             } catch {
                 throw CommandFailure(.checkFailed, error.reason)
             }
         }
-        let configuration = try configPath.map { path throws(CommandFailure) in try loadConfiguration(path) }
+        let configuration = try configPath.map { path throws(CommandFailure) in try Loading.configuration(path) }
         var rows: [JSONValue] = []
         var text: [String] = []
         var depth = 0
@@ -175,29 +175,5 @@ struct SpkiCommand: Command {
             set.pins.filter { (try? SPKIPin(parsing: $0.sha256)) == pin }
                 .map { Pinner(set: set.name, label: $0.label, role: $0.role) }
         }
-    }
-}
-
-/// A path the user named must exist; otherwise it is a usage error (exit 2).
-func requireReadable(_ path: String) throws(CommandFailure) {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw CommandFailure(.usage, "cannot read \(path): no such file")
-    }
-    guard !isDirectory.boolValue else {
-        throw CommandFailure(.usage, "cannot read \(path): it is a directory, expected a file")
-    }
-    guard FileManager.default.isReadableFile(atPath: path) else {
-        throw CommandFailure(.usage, "cannot read \(path): permission denied")
-    }
-}
-
-/// Reads a configuration; a malformed one is a failed check (exit 1) listing every problem.
-func loadConfiguration(_ path: String) throws(CommandFailure) -> PinConfiguration {
-    try requireReadable(path)
-    do {
-        return try PinConfiguration.load(contentsOf: path)
-    } catch {
-        throw CommandFailure(.checkFailed, error.description)
     }
 }

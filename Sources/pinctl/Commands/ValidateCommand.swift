@@ -72,10 +72,10 @@ struct ValidateCommand: Command {
     }
 
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
-        try requireReadable(configPath)
+        try Loading.requireReadable(configPath)
         var chain: [CertificateFacts]?
         if let chainPath {
-            try requireReadable(chainPath)
+            try Loading.requireReadable(chainPath)
             do {
                 chain = try X509Certificate.load(contentsOf: chainPath).map(\.facts)
             } catch {

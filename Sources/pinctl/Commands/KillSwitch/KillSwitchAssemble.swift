@@ -7,12 +7,15 @@ import PinKitOpenSSL
 struct KillSwitchAssemble: GroupAction {
     static let name = "assemble"
     static let usage = """
-        pinctl killswitch assemble --payload FILE (--signature FILE --key-id ID --public-key FILE)... --out DOC [--json]
+        pinctl killswitch assemble --payload FILE (--signature FILE --key-id ID --public-key FILE)... --out DOC
+                                   [--config FILE] [--now DATE] [--json]
         """
 
     var payload: String
     var signatures: [(signature: String, keyId: String, publicKey: String)]
     var out: String
+    var config: String?
+    var now: Date
 
     init(parsing arguments: inout Arguments) throws(UsageError) {
         guard let payload = try arguments.value("--payload") else { throw UsageError("assemble needs --payload FILE") }
@@ -28,6 +31,8 @@ struct KillSwitchAssemble: GroupAction {
         signatures = (0..<files.count).map { (files[$0], ids[$0], keys[$0]) }
         guard let out = try arguments.value("--out") else { throw UsageError("assemble needs --out DOC") }
         self.out = out
+        config = try arguments.value("--config")
+        now = try KillSwitchOptions.date(&arguments, "--now") ?? Date()
         try KillSwitchOptions.noPositionals(&arguments)
     }
 
@@ -62,6 +67,15 @@ struct KillSwitchAssemble: GroupAction {
             ).payload
         } catch {
             throw CommandFailure(.checkFailed, "\(payload) is not a kill-switch payload: \(error.description)")
+        }
+        // The rules sign applies to what it signs: a payload made or edited elsewhere gets no pass.
+        let configuration = try config.map { path throws(CommandFailure) in try Loading.configuration(path) }
+        let problems = KillSwitchScopeCheck.payloadProblems(parsed, configuration: configuration, now: now)
+        if !problems.isEmpty {
+            throw CommandFailure(
+                .checkFailed,
+                "\(payload) would be refused by sign: \(problems.map(\.message).joined(separator: "; ")); nothing written"
+            )
         }
         try Loading.refuseExisting(out)
         var entries: [KillSwitchDocument.Signature] = []

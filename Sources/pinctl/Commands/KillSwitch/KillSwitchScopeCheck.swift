@@ -60,4 +60,38 @@ enum KillSwitchScopeCheck {
         }
         return problems
     }
+
+    /// Every rule `sign` applies to what it signs, for a payload made elsewhere (`assemble`): the
+    /// scope above, a reason without control characters, a lifetime of at most 30 days that has
+    /// not ended, and a serial above the configuration's floor. `assemble` is `sign` for keys in
+    /// a KMS or HSM; without these it wrote documents `sign` refuses and `verify` rejects.
+    static func payloadProblems(
+        _ payload: KillSwitchDocument.Payload, configuration: PinConfiguration?, now: Date
+    ) -> [Problem] {
+        var problems = Self.problems(payload.scope, configuration: configuration)
+        if payload.reason.isEmpty || payload.reason.unicodeScalars.contains(where: KillSwitchSign.isControl) {
+            problems.append(
+                Problem(
+                    code: "reason",
+                    message: "the reason must be text without control characters (it is shown on operators' terminals)")
+            )
+        }
+        if payload.expiresAt <= payload.issuedAt || payload.expiresAt.timeIntervalSince(payload.issuedAt) > 30 * 86_400
+        {
+            problems.append(
+                Problem(code: "lifetime", message: "the document must expire after it is issued and within 30 days"))
+        } else if payload.expiresAt <= now {
+            problems.append(
+                Problem(code: "expired", message: "the document expired at \(RFC3339.format(payload.expiresAt))"))
+        }
+        if let floor = configuration?.killSwitch?.minimumSerial, payload.serial <= floor {
+            problems.append(
+                Problem(
+                    code: "below-minimum-serial",
+                    message:
+                        "serial \(payload.serial) is at or below the configuration's killSwitch.minimumSerial \(floor): apps would refuse it"
+                ))
+        }
+        return problems
+    }
 }

@@ -117,7 +117,7 @@ struct KillSwitchSign: GroupAction {
             scope: .init(
                 hosts: allHosts ? nil : hosts, minimumAppVersion: versions?.0, maximumAppVersion: versions?.1),
             reason: reason)
-        let scopeProblems = KillSwitchScopeCheck.problems(payload.scope, configuration: configuration)
+        let scopeProblems = KillSwitchScopeCheck.payloadProblems(payload, configuration: configuration, now: now)
         if let first = scopeProblems.first {
             throw CommandFailure(
                 .usage, scopeProblems.count == 1 ? first.message : scopeProblems.map(\.message).joined(separator: "; "))

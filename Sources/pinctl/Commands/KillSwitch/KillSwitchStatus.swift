@@ -19,7 +19,7 @@ struct KillSwitchStatus: GroupAction {
     }
 
     func run(_ output: ActionOutput) throws(CommandFailure) -> ExitCode {
-        let machine = try Loading.killSwitchState(state)
+        let machine = try Loading.killSwitchState(state, forFloor: true)
         let last = machine.highestSerial
         let active = machine.activeOff.flatMap { $0.expiresAt > now ? $0 : nil }
         // An "off" still in force must stay receivable by fresh installs: the floor stops below it.
@@ -33,13 +33,20 @@ struct KillSwitchStatus: GroupAction {
         lines.append(
             "next release: \"killSwitch\": {…, \"minimumSerial\": \(floor)}"
                 + (active != nil ? "  (below the off in force; raise it to \(last) once that off has expired)" : ""))
-        lines.append("next document: --serial \(last + 1) or above")
+        // At the top of the range no document can follow: installs that saw this serial can
+        // never accept another, so "next document: --serial 2^53" would be advice sign refuses.
+        let exhausted = last >= KillSwitchDocument.maximumSerial
+        lines.append(
+            exhausted
+                ? "NO next document: serial \(last) is the last of the range (2^53 - 1); installs that saw it accept no other kill switch until their state is lost"
+                : "next document: --serial \(last + 1) or above")
         output.result(
             [
                 "lastSerial": .int(last), "minimumSerial": .int(floor),
                 "activeOff": active.map(KillSwitchShow.describe) ?? .null,
+                "nextSerial": exhausted ? .null : .int(last + 1),
             ],
             human: lines.joined(separator: "\n"))
-        return .success
+        return exhausted ? .checkFailed : .success
     }
 }
