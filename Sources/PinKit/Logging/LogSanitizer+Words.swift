@@ -1,0 +1,368 @@
+/// Rules 3–7, applied to the gaps the URL and credential rules left: bearer tokens, email
+/// addresses, UUIDs, labelled pins (kept), and tokens.
+struct WordRules<Counter: LogSanitizerCounting> {
+    let text: SanitizerInput<Counter>
+    typealias Classes = LogSanitizer.Classes
+
+    struct Match {
+        var start: Int
+        var end: Int
+        /// nil: the match is kept as it is (a labelled pin).
+        var placeholder: [UInt8]?
+    }
+
+    /// Per-region search state, so no byte is searched twice for the same trigger.
+    struct State {
+        var lowerB = CachedFinder(UInt8(ascii: "b"))
+        var upperB = CachedFinder(UInt8(ascii: "B"))
+        var at = CachedFinder(UInt8(ascii: "@"))
+        var dash = CachedFinder(UInt8(ascii: "-"))
+        var two = CachedFinder(UInt8(ascii: "2"))
+        var jwtFailedBefore = -1
+        var base64FailedBefore = -1
+        var tokenFailedBefore = -1
+    }
+
+    /// The next match of `rule` starting at or after `from` in `[regionStart, end)`. Look-behind
+    /// conditions see back to `regionStart`, as a regular expression with transparent bounds would.
+    func next(rule: Int, from: Int, regionStart: Int, end: Int, state: inout State) -> Match? {
+        switch rule {
+        case 0: return nextBearer(from, regionStart, end, &state)
+        case 1: return nextEmail(from, end, &state)
+        case 2: return nextUUID(from, end, &state)
+        case 3: return nextPin(from, end, &state)
+        default: return nextToken(from, end, &state)
+        }
+    }
+
+    // MARK: Rule 3: Bearer
+
+    func nextBearer(_ from: Int, _ regionStart: Int, _ end: Int, _ state: inout State) -> Match? {
+        var search = from
+        while search < end {
+            let lower = state.lowerB.next(from: search, to: end, in: text) ?? end
+            let upper = state.upperB.next(from: search, to: end, in: text) ?? end
+            let s = min(lower, upper)
+            guard s + 6 < end else { return nil }
+            search = s + 1
+            // Not inside a word, and not right after a placeholder (a second pass must not find
+            // "[redacted-uuid]bearer x" where the first found "…uuid…bearer x" inside a word).
+            if s > regionStart, text.has(s - 1, Classes.alphanumeric) { continue }
+            if s > regionStart, text.byte(s - 1) == UInt8(ascii: "]"), followsPlaceholder(s, regionStart) { continue }
+            guard var p = bearerGroupEnd(s, end) else { continue }
+            var lastGroup = s
+            var groups = 1
+            while let next = bearerGroupEnd(p, end) {
+                lastGroup = p
+                groups += 1
+                p = next
+            }
+            var tokenStart = p
+            var closer: UInt8?
+            if p < end {
+                switch text.byte(p) {
+                case UInt8(ascii: "\""): closer = UInt8(ascii: "\"")
+                case UInt8(ascii: "'"): closer = UInt8(ascii: "'")
+                case UInt8(ascii: "<"): closer = UInt8(ascii: ">")
+                default: break
+                }
+                if closer != nil { tokenStart += 1 }
+            }
+            var tokenEnd = tokenStart
+            while tokenEnd < end {
+                if text.has(tokenEnd, Classes.bearerToken) {
+                    tokenEnd += 1
+                } else if text.byte(tokenEnd) >= 0x80, case let length = text.invisibleLength(at: tokenEnd, end: end),
+                    length > 0
+                {
+                    tokenEnd += length
+                } else {
+                    break
+                }
+            }
+            if tokenEnd == tokenStart {
+                // Nothing after the last group: as a regular expression backtracks, its "bearer" is the token.
+                guard groups >= 2 else { continue }
+                return Match(start: s, end: lastGroup + 6, placeholder: LogSanitizer.bearerBytes)
+            }
+            if let closer, tokenEnd < end, text.byte(tokenEnd) == closer { tokenEnd += 1 }
+            return Match(start: s, end: tokenEnd, placeholder: LogSanitizer.bearerBytes)
+        }
+        return nil
+    }
+
+    func followsPlaceholder(_ s: Int, _ from: Int) -> Bool {
+        for placeholder in LogSanitizer.placeholders where s - placeholder.count >= from {
+            var same = true
+            for (offset, byte) in placeholder.enumerated() where text.byte(s - placeholder.count + offset) != byte {
+                same = false
+                break
+            }
+            if same { return true }
+        }
+        return false
+    }
+
+    /// The end of "bearer" (any case) and its separators (ASCII spaces and tabs, `:`, `%20`,
+    /// Unicode spaces; at least one) at `p`, or nil.
+    func bearerGroupEnd(_ p: Int, _ end: Int) -> Int? {
+        guard text.matches("bearer", at: p, end: end) else { return nil }
+        var q = p + 6
+        while q < end {
+            let byte = text.byte(q)
+            if byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C || byte == UInt8(ascii: ":") {
+                q += 1
+            } else if byte == UInt8(ascii: "%"), text.matches("%20", at: q, end: end) {
+                q += 3
+            } else if byte >= 0x80, case let length = text.unicodeSpaceLength(at: q, end: end), length > 0 {
+                q += length
+            } else {
+                break
+            }
+        }
+        return q > p + 6 ? q : nil
+    }
+
+    // MARK: Rule 4: email addresses
+
+    /// Is the byte at `index` part of an email's local part or domain label (`ascii` class, or any
+    /// non-ASCII byte that is not part of a Unicode space)? Scanning backwards.
+    @inline(__always) func emailCharacter(before index: Int, _ from: Int, _ ascii: UInt32) -> Int {
+        let byte = text.byte(index)
+        if byte < 0x80 { return text.has(index, ascii) ? 1 : 0 }
+        return text.unicodeSpaceLength(endingAt: index, start: from) > 0 ? 0 : 1
+    }
+
+    @inline(__always) func labelLength(at index: Int, _ end: Int) -> Int {
+        let byte = text.byte(index)
+        if byte < 0x80 { return text.has(index, Classes.label) ? 1 : 0 }
+        return text.unicodeSpaceLength(at: index, end: end) > 0 ? 0 : 1
+    }
+
+    func nextEmail(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        var search = from
+        while let at = state.at.next(from: search, to: end, in: text) {
+            search = at + 1
+            var localStart = at
+            while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
+                localStart -= 1
+            }
+            // The local part does not start with a quote: "'alice@x.com'" keeps its quotes.
+            while localStart < at, text.byte(localStart) == UInt8(ascii: "'") { localStart += 1 }
+            guard localStart < at, let domainEnd = domainEnd(at + 1, end) else { continue }
+            return Match(start: localStart, end: domainEnd, placeholder: LogSanitizer.emailBytes)
+        }
+        return nil
+    }
+
+    /// `label(.label)+`, labels of `[A-Za-z0-9-]` and non-ASCII letters: the end, or nil.
+    func domainEnd(_ start: Int, _ end: Int) -> Int? {
+        var p = start
+        while p < end, labelLength(at: p, end) > 0 { p += 1 }
+        guard p > start else { return nil }
+        var labels = 1
+        while p + 1 < end, text.byte(p) == UInt8(ascii: "."), labelLength(at: p + 1, end) > 0 {
+            p += 1
+            while p < end, labelLength(at: p, end) > 0 { p += 1 }
+            labels += 1
+        }
+        return labels >= 2 ? p : nil
+    }
+
+    // MARK: Rule 5: UUIDs
+
+    /// Skips invisible separators forwards from `p`.
+    @inline(__always) func skipInvisible(_ p: Int, _ end: Int) -> Int {
+        var q = p
+        while q < end, text.byte(q) >= 0x80, case let length = text.invisibleLength(at: q, end: end), length > 0 {
+            q += length
+        }
+        return q
+    }
+
+    /// `count` hex digits with invisible separators between them, from `p`: the end, or nil.
+    func hexGroup(_ p: Int, _ count: Int, _ end: Int) -> Int? {
+        var q = p
+        for index in 0..<count {
+            if index > 0 { q = skipInvisible(q, end) }
+            guard q < end, text.has(q, Classes.hex) else { return nil }
+            q += 1
+        }
+        return q
+    }
+
+    func nextUUID(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        var search = from
+        while let dash = state.dash.next(from: search, to: end, in: text) {
+            search = dash + 1
+            // Eight hex digits before the first dash (invisible separators between them and before it).
+            var p = dash
+            var digits = 0
+            while digits < 8 {
+                while p > from, text.byte(p - 1) >= 0x80,
+                    case let length = text.invisibleLength(
+                        endingAt: p - 1, start: from), length > 0
+                {
+                    p -= length
+                }
+                guard p > from, text.has(p - 1, Classes.hex) else { break }
+                p -= 1
+                digits += 1
+            }
+            guard digits == 8 else { continue }
+            let start = p
+            var q = dash + 1
+            var valid = true
+            for (index, count) in [4, 4, 4, 12].enumerated() {
+                q = skipInvisible(q, end)
+                guard let groupEnd = hexGroup(q, count, end) else {
+                    valid = false
+                    break
+                }
+                q = groupEnd
+                if index < 3 {
+                    q = skipInvisible(q, end)
+                    guard q < end, text.byte(q) == UInt8(ascii: "-") else {
+                        valid = false
+                        break
+                    }
+                    q += 1
+                }
+            }
+            if valid { return Match(start: start, end: q, placeholder: LogSanitizer.uuidBytes) }
+        }
+        return nil
+    }
+
+    // MARK: Rule 6: labelled pins stay
+
+    func nextPin(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        var search = from
+        var candidates: [Int] = []
+        while let two = state.two.next(from: search, to: end, in: text) {
+            search = two + 1
+            guard two - 3 >= from, text.matches("sha256", at: two - 3, end: end) else { continue }
+            candidates.removeAll(keepingCapacity: true)
+            for label in LogSanitizer.pinLabels where text.matches(label, at: two + 3, end: end) {
+                candidates.append(two + 3 + label.utf8CodeUnitCount)
+            }
+            // Leftmost first: the value that starts earliest.
+            for value in candidates.sorted() where isPin(value, end) {
+                return Match(start: two - 3, end: value + 44, placeholder: nil)
+            }
+        }
+        return nil
+    }
+
+    /// 43 standard base64 characters and "=", not followed by another base64 character.
+    func isPin(_ value: Int, _ end: Int) -> Bool {
+        guard value + 44 <= end else { return false }
+        for offset in 0..<43 {
+            let byte = text.byte(value + offset)
+            guard text.has(value + offset, Classes.base64), byte != UInt8(ascii: "="), byte != UInt8(ascii: "_"),
+                byte != UInt8(ascii: "-")
+            else { return false }
+        }
+        guard text.byte(value + 43) == UInt8(ascii: "=") else { return false }
+        let after = value + 44
+        guard after < end else { return true }
+        if text.has(after, Classes.base64) { return false }
+        return text.byte(after) < 0x80 || text.invisibleLength(at: after, end: end) == 0
+    }
+
+    // MARK: Rule 7: tokens
+
+    /// The length of a token character (`[A-Za-z0-9_-]` or an invisible separator) at `p`, or 0;
+    /// with `base64`, `+`, `/` and `=` count too.
+    @inline(__always) func runCharacter(_ p: Int, _ end: Int, base64: Bool) -> Int {
+        let byte = text.byte(p)
+        if byte < 0x80 { return text.has(p, base64 ? Classes.base64 : Classes.token) ? 1 : 0 }
+        return text.invisibleLength(at: p, end: end)
+    }
+
+    func nextToken(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        var p = from
+        while p < end {
+            let byte = text.byte(p)
+            let isToken: Bool
+            let length: Int
+            if byte < 0x80 {
+                let flags = text.table[Int(byte)]
+                guard flags & Classes.base64 != 0 else {
+                    p += 1
+                    continue
+                }
+                isToken = flags & Classes.token != 0
+                length = 1
+            } else {
+                length = text.invisibleLength(at: p, end: end)
+                guard length > 0 else {
+                    p += 1
+                    continue
+                }
+                isToken = true
+            }
+            // 1. A JWT, with whatever token characters are glued before it in the same run.
+            if isToken, p >= state.jwtFailedBefore {
+                let (runEnd, jwtEnd) = jwt(p, end)
+                if let jwtEnd { return Match(start: p, end: jwtEnd, placeholder: LogSanitizer.tokenBytes) }
+                state.jwtFailedBefore = runEnd
+            }
+            // 2. 32 or more base64 characters with a digit or both letter cases.
+            if p >= state.base64FailedBefore {
+                var q = p
+                var count = 0
+                var seen: UInt32 = 0
+                while q < end, case let step = runCharacter(q, end, base64: true), step > 0 {
+                    if step == 1 { seen |= text.table[Int(text.byte(q))] }
+                    q += step
+                    count += 1
+                }
+                let mixed = seen & Classes.upper != 0 && seen & Classes.lower != 0
+                if count >= 32, seen & Classes.digit != 0 || mixed {
+                    return Match(start: p, end: q, placeholder: LogSanitizer.tokenBytes)
+                }
+                state.base64FailedBefore = q
+            }
+            // 3. 32 or more token characters.
+            if isToken, p >= state.tokenFailedBefore {
+                var q = p
+                var count = 0
+                while q < end, case let step = runCharacter(q, end, base64: false), step > 0 {
+                    q += step
+                    count += 1
+                }
+                if count >= 32 { return Match(start: p, end: q, placeholder: LogSanitizer.tokenBytes) }
+                state.tokenFailedBefore = q
+            }
+            p += length
+        }
+        return nil
+    }
+
+    /// The token run from `p` and, when it holds `eyJ` with a token character after it and is
+    /// followed by `.segment.segment?`, the end of that JWT.
+    func jwt(_ p: Int, _ end: Int) -> (runEnd: Int, jwtEnd: Int?) {
+        var q = p
+        var firstEyJ = -1
+        while q < end, case let step = runCharacter(q, end, base64: false), step > 0 {
+            if firstEyJ < 0, step == 1, q + 2 < end, text.byte(q) == UInt8(ascii: "e"),
+                text.byte(q + 1) == UInt8(ascii: "y"), text.byte(q + 2) == UInt8(ascii: "J")
+            {
+                firstEyJ = q
+            }
+            q += step
+        }
+        let runEnd = q
+        guard firstEyJ >= 0, firstEyJ + 3 < runEnd, runEnd < end, text.byte(runEnd) == UInt8(ascii: ".") else {
+            return (runEnd, nil)
+        }
+        var second = runEnd + 1
+        let secondStart = second
+        while second < end, case let step = runCharacter(second, end, base64: false), step > 0 { second += step }
+        guard second > secondStart, second < end, text.byte(second) == UInt8(ascii: ".") else { return (runEnd, nil) }
+        var third = second + 1
+        while third < end, case let step = runCharacter(third, end, base64: false), step > 0 { third += step }
+        return (runEnd, third)
+    }
+}
