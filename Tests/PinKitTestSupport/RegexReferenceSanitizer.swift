@@ -16,7 +16,9 @@ public enum RegexReferenceSanitizer {
     static let spaces = #"\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000"#
     static let invisible = #"\u00AD\u200B-\u200D\u2060\uFEFF"#
     /// What may follow a quote that closes a string in running text.
-    static let closing = #"(?:[\x00-\x20\x7F,;}\])>]|\z)"#
+    static let closing = #"(?:[\x00-\x20\x7F,;}\])>\uE000]|\z)"#
+    /// A quote (or \") right before a URL: a credential value stops there.
+    static let stopBeforeURL = #"(?!["'`]\uE000|\\"\uE000)"#
 
     // MARK: Rule 1: URLs
     static let urlStart = regex(
@@ -39,14 +41,17 @@ public enum RegexReferenceSanitizer {
     static let keyTail = #"(?:\\"|"|')?+[ \t]*+[=:][ \t]*+"#
     static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
     static let quotedValues =
-        #"((?:\\"|"|')?)(\[redacted-[a-z]+\])|(\\")"# + notPlaceholder + #"((?:(?!\\")[^\r\n])+)|(")"# + notPlaceholder
-        + #"((?:[^"\r\n\\]|\\[^\r\n])+)|(')"# + notPlaceholder + #"([^'\r\n]+)|(?!\\"|["'])"# + notPlaceholder
+        #"((?:\\"|"|')?)(\[redacted-[a-z]+\])|(\\")"# + notPlaceholder + #"((?:(?!\\")"# + stopBeforeURL
+        + #"[^\r\n\uE000])+)|(")"# + notPlaceholder + "((?:" + stopBeforeURL
+        + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')"# + notPlaceholder + "((?:" + stopBeforeURL
+        + #"[^'\r\n\uE000])+)|(?!\\"|["'])"# + notPlaceholder
     static let headerCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
-            + quotedValues + #"((?:[^\r\n"'`\\]|["'`](?!"# + closing + #")|\\(?!["'`]"# + closing + #"))+))"#)
+            + quotedValues + #"((?:[^\r\n"'`\\\uE000]|["'`](?!"# + closing + #")|\\(?!["'`]"# + closing + #"))+))"#)
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
-            + keyTail + "(?:" + quotedValues + #"([^\x00-\x20\x7F&,;"'`<>)\]}"# + spaces + "]+))")
+            + keyTail + "(?:" + quotedValues + #"((?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces
+            + #"]|\\(?!["'`]))+))"#)
 
     // MARK: Rules 3–7
     static let bearer = regex(
@@ -68,7 +73,7 @@ public enum RegexReferenceSanitizer {
         let t = #"(?:[A-Za-z0-9_\-]|["# + invisible + "])"
         let b = #"(?:[A-Za-z0-9+/=_\-]|["# + invisible + "])"
         return regex(
-            t + "*?eyJ" + t + #"+\."# + t + #"+\."# + t + "*|(?=" + b + "*?[0-9]|" + b + "*?[a-z]" + b + "*?[A-Z]|" + b
+            b + "*?eyJ" + t + #"+\."# + t + #"+\."# + t + "*|(?=" + b + "*?[0-9]|" + b + "*?[a-z]" + b + "*?[A-Z]|" + b
                 + "*?[A-Z]" + b + "*?[a-z])" + b + "{32,}|" + t + "{32,}")
     }()
 

@@ -6,7 +6,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     typealias Kind = LogSanitizer.CredentialKind
 
-    /// The credential spans, with the URL spans they do not swallow, sorted by start.
+    /// The credential spans and the URL spans, sorted by start.
     func spans(urls: [LogSanitizer.Span]) -> [LogSanitizer.Span] {
         let end = text.count
         var result: [LogSanitizer.Span] = []
@@ -15,7 +15,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var equals = CachedFinder(UInt8(ascii: "="))
         var colons = CachedFinder(UInt8(ascii: ":"))
         var search = 0
-        // Key and separator lie in one gap between URL spans; the value may run across URL spans.
+        // A credential lies in one gap between URL spans: a value stops at a URL (whose host stays).
         while search < end {
             while urlIndex < urls.count, urls[urlIndex].end <= search {
                 result.append(urls[urlIndex])
@@ -41,8 +41,6 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 search = trigger + 1
                 continue
             }
-            // URL spans inside the value are swallowed.
-            while urlIndex < urls.count, urls[urlIndex].start < match.end { urlIndex += 1 }
             result.append(match)
             search = match.end
         }
@@ -134,11 +132,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var p = start
         var length = 0
         while p < end {
-            if let span = spans.span(at: p) {
-                p = span.end
-                length += 1
-                continue
-            }
+            if spans.span(at: p) != nil { break }
             let byte = text.byte(p)
             if byte == 0x0A || byte == 0x0D { break }
             if text.has(p, Classes.quote), SanitizerScan.closes(text, quoteAt: p, end: end, spans: spans) { break }
@@ -153,18 +147,20 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (p, length)
     }
 
-    /// An unquoted value: to white space, a control character or one of `&,;"'<>)]}` and backtick.
+    /// An unquoted value: to white space, a control character, one of `&,;"'<>)]}` and backtick,
+    /// or a backslash before a quote.
     func unquotedEnd(from start: Int, end: Int, spans: SanitizerScan.Spans) -> (Int, Int) {
         var spans = spans
         var p = start
         var length = 0
         while p < end {
-            if let span = spans.span(at: p) {
-                p = span.end
-                length += 1
-                continue
-            }
+            if spans.span(at: p) != nil { break }
             if text.has(p, Classes.valueStop) { break }
+            // A backslash before a quote ends the value too (`\"` closes a JSON string in a string).
+            if text.byte(p) == UInt8(ascii: "\\"), p + 1 < end, !spans.starts(at: p + 1), text.has(p + 1, Classes.quote)
+            {
+                break
+            }
             if text.byte(p) >= 0x80, text.unicodeSpaceLength(at: p, end: end) > 0 { break }
             p += 1
             length += 1

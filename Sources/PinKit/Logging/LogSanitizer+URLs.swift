@@ -197,8 +197,8 @@ struct URLRule<Counter: LogSanitizerCounting> {
     }
 }
 
-/// Scans shared by the URL and credential rules. `spans` (when given) are earlier replacements
-/// the scan steps over whole, as one character that is none of the ones it looks for.
+/// Scans shared by the URL and credential rules. `spans` (when given) are URLs: a scan stops at
+/// one, and a look-ahead sees one as a character that is none of the ones it looks for.
 enum SanitizerScan {
     /// A cursor over URL spans sorted by start.
     struct Spans {
@@ -227,17 +227,28 @@ enum SanitizerScan {
     }
 
     /// A quote at `index` closes a string in running text: it is followed by white space, a
-    /// control character, one of `,:;}])>`, or the end.
+    /// control character, one of `,;}])>`, a URL span, or the end.
     static func closes<Counter>(
         _ text: SanitizerInput<Counter>, quoteAt index: Int, end: Int, spans: Spans?
     ) -> Bool {
         guard index + 1 < end else { return true }
-        if let spans, spans.starts(at: index + 1) { return false }
+        // A quote right before a URL closes: the URL's context must survive a second pass.
+        if let spans, spans.starts(at: index + 1) { return true }
         return text.has(index + 1, LogSanitizer.Classes.afterClosingQuote)
     }
 
+    /// A quote (or `\"`) at `index` right before a URL span: a credential value stops there, so
+    /// the URL keeps the context that decided where it ends.
+    static func quoteBeforeURL<Counter>(
+        _ text: SanitizerInput<Counter>, at index: Int, end: Int, spans: Spans
+    ) -> Bool {
+        if text.has(index, LogSanitizer.Classes.quote) { return spans.starts(at: index + 1) }
+        return text.byte(index) == UInt8(ascii: "\\") && index + 1 < end && text.byte(index + 1) == UInt8(ascii: "\"")
+            && spans.starts(at: index + 2)
+    }
+
     /// The end of a string opened by `quote`: its closing quote (for `"`, a backslash escapes the
-    /// next character), a line break, or `end`. `length` counts characters, a span as one.
+    /// next character), a line break, a span, or `end`. `length` counts bytes.
     static func quotedEnd<Counter>(
         _ text: SanitizerInput<Counter>, from start: Int, end: Int, quote: UInt8, spans: Spans?
     ) -> (end: Int, length: Int) {
@@ -245,20 +256,13 @@ enum SanitizerScan {
         var p = start
         var length = 0
         while p < end {
-            if let span = spans?.span(at: p) {
-                p = span.end
-                length += 1
-                continue
-            }
+            if spans?.span(at: p) != nil { break }
+            if let spans, quoteBeforeURL(text, at: p, end: end, spans: spans) { break }
             let byte = text.byte(p)
             if byte == quote || byte == 0x0A || byte == 0x0D { break }
             if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") {
                 guard p + 1 < end else { break }
-                if let span = spans?.span(at: p + 1) {
-                    p = span.end
-                    length += 2
-                    continue
-                }
+                if spans?.span(at: p + 1) != nil { break }
                 let next = text.byte(p + 1)
                 if next == 0x0A || next == 0x0D { break }
                 p += 2
@@ -271,7 +275,7 @@ enum SanitizerScan {
         return (p, length)
     }
 
-    /// The end of a string opened by `\"`: the next `\"`, a line break, or `end`.
+    /// The end of a string opened by `\"`: the next `\"`, a line break, a span, or `end`.
     static func escapedQuoteEnd<Counter>(
         _ text: SanitizerInput<Counter>, from start: Int, end: Int, spans: Spans?
     ) -> (end: Int, length: Int) {
@@ -279,11 +283,8 @@ enum SanitizerScan {
         var p = start
         var length = 0
         while p < end {
-            if let span = spans?.span(at: p) {
-                p = span.end
-                length += 1
-                continue
-            }
+            if spans?.span(at: p) != nil { break }
+            if let spans, quoteBeforeURL(text, at: p, end: end, spans: spans) { break }
             let byte = text.byte(p)
             if byte == 0x0A || byte == 0x0D { break }
             if byte == UInt8(ascii: "\\"), p + 1 < end, !(spans?.starts(at: p + 1) ?? false),

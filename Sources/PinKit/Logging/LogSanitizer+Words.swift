@@ -302,8 +302,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 }
                 isToken = true
             }
-            // 1. A JWT, with whatever token characters are glued before it in the same run.
-            if isToken, p >= state.jwtFailedBefore {
+            // 1. A JWT, with whatever base64 characters are glued before it in the same run.
+            if p >= state.jwtFailedBefore {
                 let (runEnd, jwtEnd) = jwt(p, end)
                 if let jwtEnd { return Match(start: p, end: jwtEnd, placeholder: LogSanitizer.tokenBytes) }
                 state.jwtFailedBefore = runEnd
@@ -340,16 +340,21 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return nil
     }
 
-    /// The token run from `p` and, when it holds `eyJ` with a token character after it and is
-    /// followed by `.segment.segment?`, the end of that JWT.
+    /// The base64 run from `p` and, when its last `[A-Za-z0-9_-]` stretch holds `eyJ` and a
+    /// character after it and the run is followed by `.segment.segment?`, the end of that JWT.
     func jwt(_ p: Int, _ end: Int) -> (runEnd: Int, jwtEnd: Int?) {
         var q = p
         var firstEyJ = -1
-        while q < end, case let step = runCharacter(q, end, base64: false), step > 0 {
-            if firstEyJ < 0, step == 1, q + 2 < end, text.byte(q) == UInt8(ascii: "e"),
-                text.byte(q + 1) == UInt8(ascii: "y"), text.byte(q + 2) == UInt8(ascii: "J")
-            {
-                firstEyJ = q
+        while q < end, case let step = runCharacter(q, end, base64: true), step > 0 {
+            if step == 1 {
+                let byte = text.byte(q)
+                if text.table[Int(byte)] & Classes.token == 0 {
+                    firstEyJ = -1  // "+", "/" or "=": the JWT's first segment starts after it
+                } else if firstEyJ < 0, byte == UInt8(ascii: "e"), q + 2 < end, text.byte(q + 1) == UInt8(ascii: "y"),
+                    text.byte(q + 2) == UInt8(ascii: "J")
+                {
+                    firstEyJ = q
+                }
             }
             q += step
         }

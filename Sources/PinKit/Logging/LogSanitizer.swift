@@ -1,7 +1,7 @@
 /// Removes secrets from log text. Every log line passes through it; `pinctl redact` exposes it.
 ///
 /// The rules, in order. A rule sees only the text earlier rules left, and each replaced span is
-/// final, except that a credential value (rule 2) may run across a URL (rule 1) and swallow it.
+/// final (a credential value stops where a URL starts, so the URL's host stays).
 /// "White space" below is ASCII white space and control characters; "Unicode spaces" are U+0085,
 /// U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F and U+3000; "invisible
 /// separators" are U+00AD, U+200B–U+200D, U+2060 and U+FEFF, which count as part of the run they
@@ -41,9 +41,9 @@
 ///    by another base64 character, right after `sha256` (any case) and one of `/`, `//`, `=`,
 ///    `="`, `=\"`, `:`, `: `, `":"`, `": "`, `\":\"`, `\": \"` (OkHttp, curl, HPKP
 ///    `pin-sha256="…"`, JSON) is kept as it is, and later rules do not see it.
-/// 7. **Tokens** → `[redacted-token]`: at each position, first a JWT (a run of `[A-Za-z0-9_-]`
-///    holding `eyJ` and a character after it, then `.segment.segment?`, so a JWT glued to a long
-///    run goes whole), then 32 or more base64 characters `[A-Za-z0-9+/=_-]` holding a digit or
+/// 7. **Tokens** → `[redacted-token]`: at each position, first a JWT (a run of base64 characters
+///    whose last `[A-Za-z0-9_-]` stretch holds `eyJ` and a character after it, then
+///    `.segment.segment?`, so a JWT glued to a long run goes whole), then 32 or more base64 characters `[A-Za-z0-9+/=_-]` holding a digit or
 ///    both letter cases, then 32 or more `[A-Za-z0-9_-]`.
 ///
 /// Within a rule, matches are found leftmost-first, as a regular-expression engine would; the
