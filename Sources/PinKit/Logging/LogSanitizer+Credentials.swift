@@ -64,6 +64,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         } else if k > gapStart, text.byte(k - 1) == UInt8(ascii: "'") {
             k -= 1
         }
+        // Every key ends in one of "n", "e", "d", "t", "y": most separators are rejected here.
+        guard k > gapStart else { return nil }
+        switch text.lowered(k - 1) {
+        case UInt8(ascii: "n"), UInt8(ascii: "e"), UInt8(ascii: "d"), UInt8(ascii: "t"), UInt8(ascii: "y"): break
+        default: return nil
+        }
         var kind: Kind?
         var keyStart = k
         for (key, keyKind) in LogSanitizer.credentialKeys {

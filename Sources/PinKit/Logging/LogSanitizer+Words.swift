@@ -18,8 +18,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var at = CachedFinder(UInt8(ascii: "@"))
         var dash = CachedFinder(UInt8(ascii: "-"))
         var two = CachedFinder(UInt8(ascii: "2"))
-        var jwtFailedBefore = -1
-        var base64FailedBefore = -1
+        /// JWT and base64 runs starting before this are known to fail.
+        var runFailedBefore = -1
         var tokenFailedBefore = -1
     }
 
@@ -238,17 +238,13 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextPin(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        var candidates: [Int] = []
         while let two = state.two.next(from: search, to: end, in: text) {
             search = two + 1
             guard two - 3 >= from, text.matches("sha256", at: two - 3, end: end) else { continue }
-            candidates.removeAll(keepingCapacity: true)
+            // The labels are shortest first, so the first that fits gives the leftmost value.
             for label in LogSanitizer.pinLabels where text.matches(label, at: two + 3, end: end) {
-                candidates.append(two + 3 + label.utf8CodeUnitCount)
-            }
-            // Leftmost first: the value that starts earliest.
-            for value in candidates.sorted() where isPin(value, end) {
-                return Match(start: two - 3, end: value + 44, placeholder: nil)
+                let value = two + 3 + label.utf8CodeUnitCount
+                if isPin(value, end) { return Match(start: two - 3, end: value + 44, placeholder: nil) }
             }
         }
         return nil
@@ -280,6 +276,63 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return text.invisibleLength(at: p, end: end)
     }
 
+    /// One scan of the runs that start at a position: the base64 run (for the JWT and base64
+    /// alternatives) and its leading token run.
+    struct Runs {
+        var end = 0
+        var count = 0
+        var seen: UInt32 = 0
+        /// The first `eyJ` in the run's last `[A-Za-z0-9_-]` stretch, or -1.
+        var eyJ = -1
+        var tokenEnd = 0
+        var tokenCount = 0
+    }
+
+    /// Measures the runs from `p`; with `tokenOnly`, just the token run.
+    @inline(__always) func runs(from p: Int, _ end: Int, tokenOnly: Bool) -> Runs {
+        var runs = Runs()
+        var q = p
+        var inToken = true
+        while q < end {
+            let byte = text.byte(q)
+            if byte < 0x80 {
+                let flags = text.table[Int(byte)]
+                if flags & Classes.token != 0 {
+                    if runs.eyJ < 0, byte == UInt8(ascii: "e"), q + 2 < end, text.byte(q + 1) == UInt8(ascii: "y"),
+                        text.byte(q + 2) == UInt8(ascii: "J")
+                    {
+                        runs.eyJ = q
+                    }
+                    runs.seen |= flags
+                    q += 1
+                } else if flags & Classes.base64 != 0 {
+                    // "+", "/" or "=": the token run ends; a JWT's first segment starts after it.
+                    if inToken {
+                        inToken = false
+                        runs.tokenEnd = q
+                        runs.tokenCount = runs.count
+                        if tokenOnly { return runs }
+                    }
+                    runs.eyJ = -1
+                    q += 1
+                } else {
+                    break
+                }
+            } else {
+                let length = text.invisibleLength(at: q, end: end)
+                guard length > 0 else { break }
+                q += length
+            }
+            runs.count += 1
+        }
+        runs.end = q
+        if inToken {
+            runs.tokenEnd = q
+            runs.tokenCount = runs.count
+        }
+        return runs
+    }
+
     func nextToken(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var p = from
         while p < end {
@@ -302,72 +355,47 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 }
                 isToken = true
             }
-            // 1. A JWT, with whatever base64 characters are glued before it in the same run.
-            if p >= state.jwtFailedBefore {
-                let (runEnd, jwtEnd) = jwt(p, end)
-                if let jwtEnd { return Match(start: p, end: jwtEnd, placeholder: LogSanitizer.tokenBytes) }
-                state.jwtFailedBefore = runEnd
-            }
-            // 2. 32 or more base64 characters with a digit or both letter cases.
-            if p >= state.base64FailedBefore {
-                var q = p
-                var count = 0
-                var seen: UInt32 = 0
-                while q < end, case let step = runCharacter(q, end, base64: true), step > 0 {
-                    if step == 1 { seen |= text.table[Int(text.byte(q))] }
-                    q += step
-                    count += 1
+            // A JWT or base64 run that fails from p fails from every later position inside the
+            // same run (the run only shrinks), and so does a token run: each is measured once.
+            let needRun = p >= state.runFailedBefore
+            let needToken = isToken && p >= state.tokenFailedBefore
+            if needRun || needToken {
+                let runs = self.runs(from: p, end, tokenOnly: !needRun)
+                if needRun {
+                    // 1. A JWT, with whatever base64 characters are glued before it in the same run.
+                    if runs.eyJ >= 0, runs.eyJ + 3 < runs.end, let jwtEnd = jwtTail(runs.end, end) {
+                        return Match(start: p, end: jwtEnd, placeholder: LogSanitizer.tokenBytes)
+                    }
+                    // 2. 32 or more base64 characters with a digit or both letter cases.
+                    let mixed = runs.seen & Classes.upper != 0 && runs.seen & Classes.lower != 0
+                    if runs.count >= 32, runs.seen & Classes.digit != 0 || mixed {
+                        return Match(start: p, end: runs.end, placeholder: LogSanitizer.tokenBytes)
+                    }
+                    state.runFailedBefore = runs.end
                 }
-                let mixed = seen & Classes.upper != 0 && seen & Classes.lower != 0
-                if count >= 32, seen & Classes.digit != 0 || mixed {
-                    return Match(start: p, end: q, placeholder: LogSanitizer.tokenBytes)
+                if needToken {
+                    // 3. 32 or more token characters.
+                    if runs.tokenCount >= 32 {
+                        return Match(start: p, end: runs.tokenEnd, placeholder: LogSanitizer.tokenBytes)
+                    }
+                    state.tokenFailedBefore = runs.tokenEnd
                 }
-                state.base64FailedBefore = q
             }
-            // 3. 32 or more token characters.
-            if isToken, p >= state.tokenFailedBefore {
-                var q = p
-                var count = 0
-                while q < end, case let step = runCharacter(q, end, base64: false), step > 0 {
-                    q += step
-                    count += 1
-                }
-                if count >= 32 { return Match(start: p, end: q, placeholder: LogSanitizer.tokenBytes) }
-                state.tokenFailedBefore = q
-            }
-            p += length
+            // Every position before both failure marks is known to fail: skip to the first that is not.
+            p = max(p + length, min(state.runFailedBefore, state.tokenFailedBefore))
         }
         return nil
     }
 
-    /// The base64 run from `p` and, when its last `[A-Za-z0-9_-]` stretch holds `eyJ` and a
-    /// character after it and the run is followed by `.segment.segment?`, the end of that JWT.
-    func jwt(_ p: Int, _ end: Int) -> (runEnd: Int, jwtEnd: Int?) {
-        var q = p
-        var firstEyJ = -1
-        while q < end, case let step = runCharacter(q, end, base64: true), step > 0 {
-            if step == 1 {
-                let byte = text.byte(q)
-                if text.table[Int(byte)] & Classes.token == 0 {
-                    firstEyJ = -1  // "+", "/" or "=": the JWT's first segment starts after it
-                } else if firstEyJ < 0, byte == UInt8(ascii: "e"), q + 2 < end, text.byte(q + 1) == UInt8(ascii: "y"),
-                    text.byte(q + 2) == UInt8(ascii: "J")
-                {
-                    firstEyJ = q
-                }
-            }
-            q += step
-        }
-        let runEnd = q
-        guard firstEyJ >= 0, firstEyJ + 3 < runEnd, runEnd < end, text.byte(runEnd) == UInt8(ascii: ".") else {
-            return (runEnd, nil)
-        }
+    /// `.segment.segment?` after a JWT's first segment ending at `runEnd`: the JWT's end, or nil.
+    func jwtTail(_ runEnd: Int, _ end: Int) -> Int? {
+        guard runEnd < end, text.byte(runEnd) == UInt8(ascii: ".") else { return nil }
         var second = runEnd + 1
         let secondStart = second
         while second < end, case let step = runCharacter(second, end, base64: false), step > 0 { second += step }
-        guard second > secondStart, second < end, text.byte(second) == UInt8(ascii: ".") else { return (runEnd, nil) }
+        guard second > secondStart, second < end, text.byte(second) == UInt8(ascii: ".") else { return nil }
         var third = second + 1
         while third < end, case let step = runCharacter(third, end, base64: false), step > 0 { third += step }
-        return (runEnd, third)
+        return third
     }
 }

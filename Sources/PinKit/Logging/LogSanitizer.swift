@@ -112,6 +112,10 @@ public enum LogSanitizer {
         return run.run()
     }
 
+    /// The number of byte examinations redacting `bytes` takes: a deterministic measure of work
+    /// for linearity checks (the benchmark). Slower than ``redact(bytes:)``.
+    public static func operationCount(redacting bytes: [UInt8]) -> Int { countingRedact(bytes).operations }
+
     /// The redacted bytes and the number of byte examinations it took (for the linearity test).
     static func countingRedact(_ bytes: [UInt8]) -> (output: [UInt8], operations: Int) {
         let counter = OperationCounter()
