@@ -26,6 +26,23 @@ struct LogSanitizerTests {
             ("key=" + String(repeating: "a", count: 32), "key=[redacted-token]"),
             ("short " + String(repeating: "a", count: 31), "short " + String(repeating: "a", count: 31)),
             ("", ""),
+            // The README's table, row by row.
+            ("redis://:p4ss@10.0.0.5:6379/0", "redis://10.0.0.5"),
+            ("\"https://x.io/?q=O'Brien&ssn=1 2\" ok", "\"https://x.io\" ok"),
+            ("(see https://a.io/items?f[o]=1&token=s)", "(see https://a.io)"),
+            ("\"https:\\/\\/a.io\\/v1?session=abc\"", "\"https:\\/\\/a.io\""),
+            ("redirect_uri=https%3A%2F%2Fc.io%2Fcb%3Fcode%3DX", "redirect_uri=https%3A%2F%2Fc.io"),
+            ("https://user:pw@/x", "[redacted-url]"),
+            ("Authorization: Basic dXNlcjpw", "Authorization: [redacted-secret]"),
+            ("{\"client_secret\":\"abc\"}", "{\"client_secret\":\"[redacted-secret]\"}"),
+            ("x_Bearer: abc=def123", "x_[redacted-bearer]"),
+            ("jöhn.o'neil@bücher.de root@10.0.0.1", "[redacted-email] [redacted-email]"),
+            ("550e8400-e29b-41d4-a716-446655440000", "[redacted-uuid]"),
+            (
+                "pin-sha256=\"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\"",
+                "pin-sha256=\"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\""
+            ),
+            ("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "[redacted-token]"),
         ]
     )
     func examples(_ input: String, _ expected: String) {

@@ -252,7 +252,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     /// 43 standard base64 characters and "=", not followed by another base64 character.
     func isPin(_ value: Int, _ end: Int) -> Bool {
-        guard value + 44 <= end else { return false }
+        guard value + 44 <= end, text.byte(value + 43) == UInt8(ascii: "=") else { return false }
         for offset in 0..<43 {
             let byte = text.byte(value + offset)
             guard text.has(value + offset, Classes.base64), byte != UInt8(ascii: "="), byte != UInt8(ascii: "_"),

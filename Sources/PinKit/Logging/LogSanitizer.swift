@@ -158,7 +158,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     /// Applies word rules `rule…` to `[start, end)`, emitting the result.
     mutating func apply(rule: Int, from start: Int, to end: Int) {
         guard start < end else { return }
-        guard rule < LogSanitizer.wordRuleCount else {
+        // No word rule matches fewer than 5 bytes (`a@b.c`): a short gap goes out as it is.
+        guard rule < LogSanitizer.wordRuleCount, end - start >= 5 else {
             emit(start..<end)
             return
         }
