@@ -20,7 +20,9 @@ enum SanitizerBenchmark {
             ("sha256/ repeated", "sha256/"), ("a@ repeated", "a@"), ("email-like", "a@b."),
             ("zero-width space", "\u{200B}"), ("NBSP", "\u{00A0}"), ("token with zero-width space", "ab\u{200B}"),
             ("bearer with NBSP", "bearer\u{00A0}"), ("base64 slashes", "aB1/"), ("upper-case hex", "0123456789ABCDEF"),
-            ("hex and invisible", "a\u{200B}"), ("escaped quote", "\\\"a"), ("random upper-case hex", ""),
+            ("hex and invisible", "a\u{200B}"), ("escaped quote", "\\\"a"),
+            ("pin list", "expected one of AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=, "),
+            ("random upper-case hex", ""),
         ]
         return families
     }()

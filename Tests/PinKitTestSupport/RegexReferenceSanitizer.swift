@@ -66,9 +66,12 @@ public enum RegexReferenceSanitizer {
         "H(?:I*H){7}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){11}"
             .replacingOccurrences(of: "H", with: "[0-9A-Fa-f]").replacingOccurrences(
                 of: "I", with: "[" + invisible + "]"))
-    static let pin = regex(
-        #"[Ss][Hh][Aa]256(?:/|=|:|//|="|: |=\\"|":"|": "|\\":\\"|\\": \\")[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=_\-"#
-            + invisible + "])")
+    static let pin: NSRegularExpression = {
+        let value = #"[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=_\-"# + invisible + "])"
+        return regex(
+            #"[Ss][Hh][Aa]256(?:/|=|:|//|="|: |=\\"|":"|": "|\\":\\"|\\": \\")"# + value + "|expected one of " + value
+                + "(?:, " + value + ")*")
+    }()
     static let token: NSRegularExpression = {
         let t = #"(?:[A-Za-z0-9_\-]|["# + invisible + "])"
         let b = #"(?:[A-Za-z0-9+/=_\-]|["# + invisible + "])"
@@ -384,6 +387,14 @@ public struct LogCorpus {
 
     public mutating func pin() -> String {
         let value = string(Self.base64, 42...42) + pick(["A", "E", "Q", "g", "w", "4"]) + "="
+        if chance(25) {
+            // The transport's pin-failure message.
+            let list = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                string(Self.base64, 43...43) + pick(["=", "=", "A"])
+            }
+            return "verified chain [1] CN=x " + value + "; expected one of "
+                + list.joined(separator: pick([", ", ","]))
+        }
         return pick(["sha256/", "sha256//", "pin-sha256=\"", "SHA256:", "\"sha256\": \"", "pin-sha256=\\\"", ""])
             + value + pick(["", "\"", ";", " ", "A", "\\\""])
     }

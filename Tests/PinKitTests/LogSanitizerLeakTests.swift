@@ -228,6 +228,8 @@ struct LogSanitizerLeakTests {
             "event=pin.failure code=E_PIN_MISMATCH host=api.example.com port=443 latency=12ms count=1234567",
             "kill-switch.changed serial=42 expires=2026-11-30T05:16:22Z version=1.4.2",
             "GET https://api.example.com -> 200",
+            "pin mismatch for api.example.com (pin set prod): expected one of "
+                + "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=, ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=",
         ]
     )
     func readable(_ line: String) {

@@ -18,6 +18,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var at = CachedFinder(UInt8(ascii: "@"))
         var dash = CachedFinder(UInt8(ascii: "-"))
         var two = CachedFinder(UInt8(ascii: "2"))
+        var x = CachedFinder(UInt8(ascii: "x"))
+        var pinList: Match?
+        var pinListSearchedFrom = -1
         /// JWT and base64 runs starting before this are known to fail.
         var runFailedBefore = -1
         var tokenFailedBefore = -1
@@ -237,6 +240,47 @@ struct WordRules<Counter: LogSanitizerCounting> {
     // MARK: Rule 6: labelled pins stay
 
     func nextPin(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        // The transport's own pin list ("… expected one of P, P"), remembered while it lies ahead
+        // so a long list is measured once however many labelled pins come before it.
+        if state.pinList.map({ $0.start < from }) ?? true, from >= state.pinListSearchedFrom {
+            state.pinList = nextPinList(from, end, &state)
+            state.pinListSearchedFrom = state.pinList?.start ?? end
+        }
+        let labelled = nextLabelledPin(from, end, &state)
+        guard let list = state.pinList, list.start >= from else { return labelled }
+        guard let labelled, labelled.start < list.start else { return list }
+        return labelled
+    }
+
+    /// `expected one of ` (as the transport writes it) and a list of pins joined by `, `.
+    func nextPinList(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        var search = from
+        while let x = state.x.next(from: search, to: end, in: text) {
+            search = x + 1
+            let start = x - 1
+            let label: StaticString = "expected one of "
+            guard start >= from, exactly(label, at: start, end: end) else { continue }
+            var value = start + label.utf8CodeUnitCount
+            guard isPin(value, end) else { continue }
+            var listEnd = value + 44
+            while exactly(", ", at: listEnd, end: end), isPin(listEnd + 2, end) {
+                value = listEnd + 2
+                listEnd = value + 44
+            }
+            return Match(start: start, end: listEnd, placeholder: nil)
+        }
+        return nil
+    }
+
+    /// True when `text` is at `index`, byte for byte.
+    func exactly(_ literal: StaticString, at index: Int, end: Int) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard index + length <= end else { return false }
+        for offset in 0..<length where text.byte(index + offset) != literal.utf8Start[offset] { return false }
+        return true
+    }
+
+    func nextLabelledPin(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
         while let two = state.two.next(from: search, to: end, in: text) {
             search = two + 1

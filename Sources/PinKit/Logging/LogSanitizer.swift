@@ -40,7 +40,8 @@
 /// 6. **Labelled pins stay**: 43 standard base64 characters and `=` (a SHA-256 pin), not followed
 ///    by another base64 character, right after `sha256` (any case) and one of `/`, `//`, `=`,
 ///    `="`, `=\"`, `:`, `: `, `":"`, `": "`, `\":\"`, `\": \"` (OkHttp, curl, HPKP
-///    `pin-sha256="…"`, JSON) is kept as it is, and later rules do not see it.
+///    `pin-sha256="…"`, JSON) is kept as it is, and later rules do not see it; so is the list of
+///    pins the transport writes after `expected one of ` (pins joined by `, `).
 /// 7. **Tokens** → `[redacted-token]`: at each position, first a JWT (a run of base64 characters
 ///    whose last `[A-Za-z0-9_-]` stretch holds `eyJ` and a character after it, then
 ///    `.segment.segment?`, so a JWT glued to a long run goes whole), then 32 or more base64 characters `[A-Za-z0-9+/=_-]` holding a digit or
