@@ -30,6 +30,9 @@ public enum RegexReferenceSanitizer {
     static let running = regex(
         #"(?:[^\x00-\x20\x7F"'`\\"# + spaces + #"]|["'`](?!"# + closing + #")|\\(?!["'`]"# + closing + #"))*"#)
     static let trailingPunctuation = regex(#"[.,;:!?]*\z"#)
+    static let authorityEnd = regex(#"[/?#\\]|%2[Ff]|%3[Ff]|%23"#)
+    static let bearerBeforeSpace = regex(#"[^A-Za-z0-9][Bb][Ee][Aa][Rr][Ee][Rr]:?\z"#)
+    static let bearerSpaces = regex(#"[ \t\x0B\f"# + spaces + "]+")
     static let authority = regex(#"^(?:[^/?#\\%]|%(?!2[Ff]|3[Ff]|23))*"#)
     static let userInfo = regex(#"(?s)^.*(?:@|%40)"#)
     static let bracketHost = regex(#"^\[[^\]]*\]?"#)
@@ -154,6 +157,18 @@ public enum RegexReferenceSanitizer {
             case 0x60: bodyEnd = bodyStart + anchoredLength(backtickQuoted, text, from: bodyStart)
             default:
                 bodyEnd = bodyStart + anchoredLength(running, text, from: bodyStart)
+                // White space after "bearer" in a path, query or fragment does not end the URL.
+                while bodyEnd < ns.length {
+                    let body = ns.substring(with: NSRange(location: bodyStart, length: bodyEnd - bodyStart))
+                    let bodyRange = NSRange(location: 0, length: (body as NSString).length)
+                    guard authorityEnd.firstMatch(in: body, range: bodyRange) != nil,
+                        bearerBeforeSpace.firstMatch(in: body, range: bodyRange) != nil
+                    else { break }
+                    let spacesLength = anchoredLength(bearerSpaces, text, from: bodyEnd)
+                    guard spacesLength > 0 else { break }
+                    bodyEnd += spacesLength
+                    bodyEnd += anchoredLength(running, text, from: bodyEnd)
+                }
                 bodyEnd = firstUnpairedCloser(ns, bodyStart, bodyEnd)
                 let body = ns.substring(with: NSRange(location: bodyStart, length: bodyEnd - bodyStart))
                 let trailing = trailingPunctuation.firstMatch(
@@ -353,7 +368,8 @@ public struct LogCorpus {
                 + pick([
                     "token=abc", "email=a@b.com", "q=1&r=2", "sig=" + string(Self.base64url, 40...50),
                     "q=O'Brien&ssn=123-45-6789&api_key=k3y", "q=\"x\"&s=1", "a=<b>", "q=a`b", "session=abc",
-                    "x=O Brien&t=2", "code%3DSplxlOB", "access_token=s3cr3t",
+                    "x=O Brien&t=2", "code%3DSplxlOB", "access_token=s3cr3t", "auth=Bearer tok", "a=bearer:\u{00A0}t",
+                    "q=xbearer y",
                 ])
         }
         if chance(20) { text += "#" + pick(["frag", "top", "", "a b"]) }

@@ -105,9 +105,11 @@ struct LogSanitizerLeakTests {
                 let text = pick([
                     "Bearer\u{00A0}\(m1)", "\u{2009}Bearer\u{3000}\(m1)", "Bearer: \(m1)", "Bearer%20\(m1)",
                     "Bearer \"\(m1)\"", "Bearer <\(m1)>", "x_Bearer \(m1)", "]Bearer \(m1)", "Bearer abc=\(m1)",
-                    "bearer BEARER \(m1)", "BEARER\t\(m1).\(m2)",
+                    "bearer BEARER \(m1)", "BEARER\t\(m1).\(m2)", "https://\(host)/x?auth=Bearer \(m1)&n=\(m2)",
                 ])
-                return Fragment(text: text, secrets: [m1, m2].filter { text.contains($0) })
+                return Fragment(
+                    text: text, secrets: [m1, m2].filter { text.contains($0) },
+                    hosts: text.contains("://") ? [host] : [])
             case .splitBase64:
                 // Runs under 32 characters, joined by "/", "+" or "=": the whole is one secret.
                 var parts: [String] = []

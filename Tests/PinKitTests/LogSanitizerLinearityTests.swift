@@ -24,6 +24,7 @@ struct LogSanitizerLinearityTests {
             ("bearer with NBSP", "bearer\u{00A0}"), ("base64 slashes", "aB1/"), ("upper-case hex", "0123456789ABCDEF"),
             ("hex and invisible", "a\u{200B}"), ("escaped quote", "\\\"a"),
             ("pin list", "expected one of AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=, "),
+            ("URL query with bearer and spaces", "https://h/?a=Bearer \t"),
         ] {
             families.append((name, unit))
         }

@@ -26,6 +26,10 @@ struct LogSanitizerTests {
             ("key=" + String(repeating: "a", count: 32), "key=[redacted-token]"),
             ("short " + String(repeating: "a", count: 31), "short " + String(repeating: "a", count: 31)),
             ("", ""),
+            ("GET https://h.example/x?auth=Bearer tok1 ok", "GET https://h.example ok"),
+            ("GET https://h.example/x?auth=bearer:\ttok1 ok", "GET https://h.example ok"),
+            ("https://bearer tok", "https://bearer tok"),
+            ("https://h.example/xbearer tok", "https://h.example tok"),
             // The README's table, row by row.
             ("redis://:p4ss@10.0.0.5:6379/0", "redis://10.0.0.5"),
             ("\"https://x.io/?q=O'Brien&ssn=1 2\" ok", "\"https://x.io\" ok"),

@@ -107,14 +107,26 @@ struct URLRule<Counter: LogSanitizerCounting> {
             var squares = 0
             var braces = 0
             var angles = 0
+            var authorityEnded = false
             while p < end {
                 let byte = text.byte(p)
                 if byte >= 0x80 {
-                    if text.unicodeSpaceLength(at: p, end: end) > 0 { return p }
+                    if text.unicodeSpaceLength(at: p, end: end) > 0 {
+                        guard authorityEnded, let next = bearerContinuation(start, p, end) else { return p }
+                        p = next
+                        continue
+                    }
                     p += 1
                     continue
                 }
                 switch byte {
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): authorityEnded = true
+                case UInt8(ascii: "%"):
+                    if text.matches("%2f", at: p, end: end) || text.matches("%3f", at: p, end: end)
+                        || text.matches("%23", at: p, end: end)
+                    {
+                        authorityEnded = true
+                    }
                 case UInt8(ascii: "("): parentheses += 1
                 case UInt8(ascii: "["): squares += 1
                 case UInt8(ascii: "{"): braces += 1
@@ -134,11 +146,16 @@ struct URLRule<Counter: LogSanitizerCounting> {
                 case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"):
                     if SanitizerScan.closes(text, quoteAt: p, end: end, spans: nil) { return p }
                 case UInt8(ascii: "\\"):
+                    authorityEnded = true
                     if p + 1 < end, text.has(p + 1, Classes.quote),
                         SanitizerScan.closes(text, quoteAt: p + 1, end: end, spans: nil)
                     {
                         return p
                     }
+                case 0x20, 0x09, 0x0B, 0x0C:
+                    guard authorityEnded, let next = bearerContinuation(start, p, end) else { return p }
+                    p = next
+                    continue
                 default:
                     if text.has(p, Classes.control) { return p }
                 }
@@ -146,6 +163,28 @@ struct URLRule<Counter: LogSanitizerCounting> {
             }
             return end
         }
+    }
+
+    /// In running text, white space right after `bearer` or `bearer:` (not inside a word) in a
+    /// URL's path, query or fragment does not end the URL: `?auth=Bearer tok` goes with it. The
+    /// position after the spaces, or nil. (A host never continues, so a second pass agrees.)
+    func bearerContinuation(_ bodyStart: Int, _ space: Int, _ end: Int) -> Int? {
+        var q = space
+        if q > bodyStart, text.byte(q - 1) == UInt8(ascii: ":") { q -= 1 }
+        guard q - 7 >= bodyStart, text.matches("bearer", at: q - 6, end: q), !text.has(q - 7, Classes.alphanumeric)
+        else { return nil }
+        var p = space
+        while p < end {
+            let byte = text.byte(p)
+            if byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C {
+                p += 1
+            } else if byte >= 0x80, case let length = text.unicodeSpaceLength(at: p, end: end), length > 0 {
+                p += length
+            } else {
+                break
+            }
+        }
+        return p
     }
 
     /// The host within a URL body: after the last `@` (or `%40`) of the authority, up to a port,

@@ -18,7 +18,8 @@
 ///    escapes); after `\"`, at the next `\"`; both also at a line break. In running text, at
 ///    white space, a Unicode space, a closing bracket `)]}>` with no opening partner inside the
 ///    URL, or a quote (or `\` and a quote) followed by white space, one of `,;}])>` or the end;
-///    trailing `.,;:!?` stay outside.
+///    trailing `.,;:!?` stay outside. Spaces right after `bearer` or `bearer:` (not inside a word)
+///    in the path, query or fragment do not end it (`?auth=Bearer tok` goes whole).
 /// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`,
 ///    `secret`, `token`, `api_key`, `api-key`, `apikey` (also as the end of a longer word, such as
 ///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then optionally a closing
