@@ -35,7 +35,7 @@ public enum RegexReferenceSanitizer {
     static let bearerSpaces = regex(#"[ \t\x0B\f"# + spaces + "]+")
     static let authority = regex(#"^(?:[^/?#\\%]|%(?!2[Ff]|3[Ff]|23))*"#)
     static let userInfo = regex(#"(?s)^.*(?:@|%40)"#)
-    static let bracketHost = regex(#"^\[[^\]]*\]?"#)
+    static let bracketHost = regex(#"^\[[^\]]*\]"#)
     static let plainHost = regex(#"^(?:[A-Za-z0-9._~%-]|[^\x00-\x7F"# + spaces + #"])*"#)
     static let percentHost = regex(#"^(?:[A-Za-z0-9._~-]|[^\x00-\x7F"# + spaces + #"])*"#)
     static let trailingDots = regex(#"\.*\z"#)
@@ -214,8 +214,9 @@ public enum RegexReferenceSanitizer {
         let rest = authorityNS.substring(from: infoLength)
         let restNS = rest as NSString
         if rest.hasPrefix("[") {
-            return restNS.substring(
-                to: bracketHost.firstMatch(in: rest, range: NSRange(location: 0, length: restNS.length))!.range.length)
+            let length =
+                bracketHost.firstMatch(in: rest, range: NSRange(location: 0, length: restNS.length))?.range.length ?? 0
+            return restNS.substring(to: length)
         }
         let expression = percentForm ? percentHost : plainHost
         let host = restNS.substring(

@@ -188,7 +188,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
     }
 
     /// The host within a URL body: after the last `@` (or `%40`) of the authority, up to a port,
-    /// path, query or fragment; an IPv6 literal in brackets whole.
+    /// path, query or fragment; an IPv6 literal in brackets whole (none if its `]` is missing).
     func host(from start: Int, to end: Int, percentForm: Bool) -> Range<Int> {
         var authorityEnd = start
         var hostStart = start
@@ -213,9 +213,11 @@ struct URLRule<Counter: LogSanitizerCounting> {
         }
         guard hostStart < authorityEnd else { return hostStart..<hostStart }
         if text.byte(hostStart) == UInt8(ascii: "[") {
+            // An IPv6 literal is kept only when closed: an unclosed "[" could take a later "]" on a
+            // second pass (fuzzing found "://[/]]i").
             var p = hostStart + 1
             while p < authorityEnd, text.byte(p) != UInt8(ascii: "]") { p += 1 }
-            return hostStart..<(p < authorityEnd ? p + 1 : p)
+            return p < authorityEnd ? hostStart..<(p + 1) : hostStart..<hostStart
         }
         var p = hostStart
         while p < authorityEnd {
