@@ -192,7 +192,7 @@ struct LogSanitizerLeakTests {
         var failures: [String] = []
         var legacyLeaks: [Family: Int] = [:]
         for index in 0..<lines {
-            if index % 500 == 0 { await Task.yield() }
+            if index % 50 == 0 { await Task.yield() }
             let (line, fragments) = generator.line()
             let redacted = LogSanitizer.redact(line)
             for (family, fragment) in fragments {
