@@ -150,46 +150,7 @@ if options.wants("evaluator") {
 
 // MARK: - Log sanitizer
 
-if options.wants("sanitizer") {
-    var corpus = LogCorpus(seed: 42)
-    let lines = (0..<20_000).map { _ in corpus.line() }
-    let bytes = Double(lines.reduce(0) { $0 + $1.utf8.count + 1 })
-    var scannerRates: [Double] = []
-    var referenceRates: [Double] = []
-    var sink = 0
-    let clock = ContinuousClock()
-    func megabytesPerSecond(_ body: () -> Void) -> Double {
-        let elapsed = clock.measure(body)
-        return bytes / 1e6 / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-    }
-    for _ in 0..<options.rounds {
-        scannerRates.append(megabytesPerSecond { for line in lines { sink &+= LogSanitizer.redact(line).utf8.count } })
-        referenceRates.append(
-            megabytesPerSecond {
-                for line in lines.prefix(2_000) { sink &+= RegexReferenceSanitizer.redact(line).utf8.count }
-            }
-                // the reference ran on a tenth of the corpus: scale its rate back to bytes of that tenth
-                * Double(lines.prefix(2_000).reduce(0) { $0 + $1.utf8.count + 1 }) / bytes
-        )
-    }
-    let scanner = median(scannerRates)
-    let reference = median(referenceRates)
-    report.append(
-        (
-            "sanitizer",
-            [
-                "corpusLines": .int(lines.count), "corpusMegabytes": number(bytes / 1e6),
-                "scannerMegabytesPerSecond": number(scanner, digits: 1),
-                "referenceMegabytesPerSecond": number(reference, digits: 2),
-                "scannerOverReference": number(scanner / reference, digits: 1),
-                "goals": [
-                    "atLeast20xReference": .bool(scanner / reference >= 20), "atLeast100MBps": .bool(scanner >= 100),
-                ],
-                "checksum": .int(sink & 0xFFFF),
-            ]
-        )
-    )
-}
+if options.wants("sanitizer") { report.append(("sanitizer", SanitizerBenchmark.run(options))) }
 
 // MARK: - Report store
 

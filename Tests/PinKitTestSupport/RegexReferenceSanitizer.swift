@@ -1,8 +1,11 @@
 public import Foundation
 
 /// The log-sanitizer rules written with `NSRegularExpression`: the reference the byte scanner
-/// is checked against. Same cascade: each rule runs over the fragments earlier rules left,
-/// leftmost-first, and replaced text is final.
+/// is checked against. Same stages: URLs over the whole text; credentials over the text with
+/// each URL as one private-use character (U+E000, which the corpus never produces) that a value
+/// may swallow; then the word rules in a cascade over the fragments left, leftmost-first, where
+/// replaced text is final. Only loops the expressions cannot say are Swift: bracket pairing in a
+/// URL, and the bookkeeping of pieces.
 public enum RegexReferenceSanitizer {
     private static func regex(_ pattern: String) -> NSRegularExpression {
         // Explicit ASCII classes instead of .caseInsensitive: ICU's case folding would also
@@ -10,19 +13,75 @@ public enum RegexReferenceSanitizer {
         try! NSRegularExpression(pattern: pattern)
     }
 
+    static let spaces = #"\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000"#
+    static let invisible = #"\u00AD\u200B-\u200D\u2060\uFEFF"#
+    /// What may follow a quote that closes a string in running text.
+    static let closing = #"(?:[\x00-\x20\x7F,;}\])>\uE000]|\z)"#
+    /// A quote (or \") right before a URL: a credential value stops there.
+    static let stopBeforeURL = #"(?!["'`]\uE000|\\"\uE000)"#
+
+    // MARK: Rule 1: URLs
+    static let urlStart = regex(
+        #"(?:(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,31})?(?::\/\/|:\\\/\\\/|%3[Aa]%2[Ff]%2[Ff])"#)
+    static let doubleQuoted = regex(#"(?:[^"\r\n\\]|\\[^\r\n])*"#)
+    static let escapedQuoted = regex(#"(?:(?!\\")[^\r\n])*"#)
+    static let singleQuoted = regex(#"[^'\r\n]*"#)
+    static let backtickQuoted = regex(#"[^`\r\n]*"#)
+    static let running = regex(
+        #"(?:[^\x00-\x20\x7F"'`\\"# + spaces + #"]|["'`](?!"# + closing + #")|\\(?!["'`]"# + closing + #"))*"#)
+    static let trailingPunctuation = regex(#"[.,;:!?]*\z"#)
+    static let authorityEnd = regex(#"[/?#\\]|%2[Ff]|%3[Ff]|%23"#)
+    static let bearerBeforeSpace = regex(#"[^A-Za-z0-9][Bb][Ee][Aa][Rr][Ee][Rr]:?\z"#)
+    static let bearerSpaces = regex(#"[ \t\x0B\f"# + spaces + "]+")
+    static let authority = regex(#"^(?:[^/?#\\%]|%(?!2[Ff]|3[Ff]|23))*"#)
+    static let userInfo = regex(#"(?s)^.*(?:@|%40)"#)
+    static let bracketHost = regex(#"^\[[^\]]*\]"#)
+    static let plainHost = regex(#"^(?:[A-Za-z0-9._~%-]|[^\x00-\x7F"# + spaces + #"])*"#)
+    static let percentHost = regex(#"^(?:[A-Za-z0-9._~-]|[^\x00-\x7F"# + spaces + #"])*"#)
+    static let trailingDots = regex(#"\.*\z"#)
+
+    // MARK: Rule 2: credentials
+    static let keyTail = #"(?:\\"|"|')?+[ \t]*+[=:][ \t]*+"#
+    static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
+    static let quotedValues =
+        #"((?:\\"|"|')?)(\[redacted-[a-z]+\])|(\\")"# + notPlaceholder + #"((?:(?!\\")"# + stopBeforeURL
+        + #"[^\r\n\uE000])+)|(")"# + notPlaceholder + "((?:" + stopBeforeURL
+        + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')"# + notPlaceholder + "((?:" + stopBeforeURL
+        + #"[^'\r\n\uE000])+)|(?!\\"|["'])"# + notPlaceholder
+    static let headerCredential = regex(
+        #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
+            + quotedValues + #"((?:[^\r\n"'`\\\uE000]|["'`](?!"# + closing + #")|\\(?!["'`]"# + closing + #"))+))"#)
+    static let valueCredential = regex(
+        #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
+            + keyTail + "(?:" + quotedValues + #"((?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces
+            + #"]|\\(?!["'`]))+))"#)
+
+    // MARK: Rules 3–7
     static let bearer = regex(
-        #"(?<![A-Za-z0-9._~%\]/\-]|[^\x00-\x7F])(?:[Bb][Ee][Aa][Rr][Ee][Rr][\t\n\x0B\f\r ]+)+[A-Za-z0-9._~+/-]+=*"#
-    )
-    /// The longest body; trailing punctuation is given back by `trimmedURLEnd`.
-    static let url = regex(
-        #"[Hh][Tt][Tt][Pp][Ss]?://(?:\[(?=[0-9A-Fa-f:]))?(?:[^\x00-\x20\x7F"'<>`\[]|(?<=@)\[(?=[0-9A-Fa-f:]))*"#
-    )
-    static let trailingPunctuation = regex(#"[.,;:!?)\]}]*$"#)
-    static let urlHost = regex(#"^(?:[^/?#]*@)?(\[[^\]/?#]*\]?|(?:[A-Za-z0-9._~%-]|[^\x00-\x7F])*)"#)
-    static let scheme = regex(#"^[A-Za-z]+"#)
-    static let email = regex(#"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"#)
-    static let uuid = regex(#"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"#)
-    static let token = regex(#"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*|[A-Za-z0-9_-]{32,}"#)
+        #"(?<![A-Za-z0-9])(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:]|%20|["#
+            + spaces
+            + #"])++)+(?:"B+"?|'B+'?|<B+>?|B+)"#.replacingOccurrences(
+                of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|["# + invisible + "])+"))
+    static let email = regex(
+        #"(?:[A-Za-z0-9._%+!#$*^~-]|[^\x00-\x7F"# + spaces + #"])(?:[A-Za-z0-9._%+!#$'*^~-]|[^\x00-\x7F"# + spaces
+            + #"])*@(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces + #"])+(?:\.(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces + "])+)+")
+    static let uuid = regex(
+        "H(?:I*H){7}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){11}"
+            .replacingOccurrences(of: "H", with: "[0-9A-Fa-f]").replacingOccurrences(
+                of: "I", with: "[" + invisible + "]"))
+    static let pin: NSRegularExpression = {
+        let value = #"[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=_\-"# + invisible + "])"
+        return regex(
+            #"[Ss][Hh][Aa]256(?:/|=|:|//|="|: |=\\"|":"|": "|\\":\\"|\\": \\")"# + value + "|expected one of " + value
+                + "(?:, " + value + ")*")
+    }()
+    static let token: NSRegularExpression = {
+        let t = #"(?:[A-Za-z0-9_\-]|["# + invisible + "])"
+        let b = #"(?:[A-Za-z0-9+/=_\-]|["# + invisible + "])"
+        return regex(
+            b + "*?eyJ" + t + #"+\."# + t + #"+\."# + t + "*|(?=" + b + "*?[0-9]|" + b + "*?[a-z]" + b + "*?[A-Z]|" + b
+                + "*?[A-Z]" + b + "*?[a-z])" + b + "{32,}|" + t + "{32,}")
+    }()
 
     private enum Piece {
         case open(String)
@@ -30,16 +89,13 @@ public enum RegexReferenceSanitizer {
     }
 
     public static func redact(_ text: String) -> String {
-        var pieces: [Piece] = [.open(text)]
-        let rules: [(NSRegularExpression, (String) -> String)] = [
-            (bearer, { _ in "[redacted-bearer]" }),
-            (url, urlReplacement),
-            (email, { _ in "[redacted-email]" }),
-            (uuid, { _ in "[redacted-uuid]" }),
-            (token, { _ in "[redacted-token]" }),
+        var pieces = urls(text)
+        pieces = credentials(pieces)
+        let rules: [(NSRegularExpression, String?)] = [
+            (bearer, "[redacted-bearer]"), (email, "[redacted-email]"), (uuid, "[redacted-uuid]"), (pin, nil),
+            (token, "[redacted-token]"),
         ]
-        let urlRule = 1
-        for (index, (expression, replacement)) in rules.enumerated() {
+        for (expression, replacement) in rules {
             var next: [Piece] = []
             for piece in pieces {
                 guard case .open(let fragment) = piece else {
@@ -48,21 +104,17 @@ public enum RegexReferenceSanitizer {
                 }
                 let ns = fragment as NSString
                 var cursor = 0
-                // A scanning loop, so that a URL's trailing punctuation, given back, is searched again.
-                while cursor <= ns.length,
+                while cursor < ns.length,
                     let match = expression.firstMatch(
-                        in: fragment,
-                        options: [.withTransparentBounds],
-                        range: NSRange(location: cursor, length: ns.length - cursor)
-                    )
+                        in: fragment, options: [.withTransparentBounds],
+                        range: NSRange(location: cursor, length: ns.length - cursor))
                 {
-                    var range = match.range
-                    if index == urlRule { range.length = trimmedURLLength(ns.substring(with: range)) }
+                    let range = match.range
                     if range.location > cursor {
                         next.append(
                             .open(ns.substring(with: NSRange(location: cursor, length: range.location - cursor))))
                     }
-                    next.append(.done(replacement(ns.substring(with: range))))
+                    next.append(.done(replacement ?? ns.substring(with: range)))
                     cursor = range.location + range.length
                 }
                 if cursor < ns.length { next.append(.open(ns.substring(from: cursor))) }
@@ -76,32 +128,158 @@ public enum RegexReferenceSanitizer {
         }.joined()
     }
 
-    /// The URL's length without trailing sentence punctuation (never into the scheme's "://").
-    private static func trimmedURLLength(_ matched: String) -> Int {
-        let ns = matched as NSString
-        let schemeLength =
-            scheme.firstMatch(in: matched, range: NSRange(location: 0, length: ns.length))!.range.length + 3
-        let body = ns.substring(from: schemeLength)
-        let trailing = trailingPunctuation.firstMatch(
-            in: body, range: NSRange(location: 0, length: (body as NSString).length))!
-        return ns.length - trailing.range.length
+    private static func anchoredLength(_ expression: NSRegularExpression, _ text: String, from start: Int) -> Int {
+        let length = (text as NSString).length
+        return expression.firstMatch(
+            in: text, options: [.anchored, .withTransparentBounds],
+            range: NSRange(location: start, length: length - start)
+        )?.range.length ?? 0
     }
 
-    private static func urlReplacement(_ matched: String) -> String {
-        let ns = matched as NSString
-        let schemeRange = scheme.firstMatch(in: matched, range: NSRange(location: 0, length: ns.length))!.range
-        let schemeText = ns.substring(with: schemeRange)
-        let body = ns.substring(from: schemeRange.length + 3)
-        let bodyNS = body as NSString
-        var host =
-            urlHost.firstMatch(in: body, range: NSRange(location: 0, length: bodyNS.length))
-            .map { bodyNS.substring(with: $0.range(at: 1)) } ?? ""
-        if !host.hasPrefix("[") {
-            let hostNS = host as NSString
-            let trailing = trailingPunctuation.firstMatch(in: host, range: NSRange(location: 0, length: hostNS.length))!
-            host = hostNS.substring(to: hostNS.length - trailing.range.length)
+    private static func urls(_ text: String) -> [Piece] {
+        let ns = text as NSString
+        var pieces: [Piece] = []
+        var cursor = 0
+        while cursor < ns.length,
+            let match = urlStart.firstMatch(
+                in: text, options: [.withTransparentBounds],
+                range: NSRange(location: cursor, length: ns.length - cursor))
+        {
+            let start = match.range.location
+            let bodyStart = start + match.range.length
+            let previous: unichar? = start > 0 ? ns.character(at: start - 1) : nil
+            var bodyEnd: Int
+            switch previous {
+            case 0x22:
+                let escaped = start >= 2 && ns.character(at: start - 2) == 0x5C
+                bodyEnd = bodyStart + anchoredLength(escaped ? escapedQuoted : doubleQuoted, text, from: bodyStart)
+            case 0x27: bodyEnd = bodyStart + anchoredLength(singleQuoted, text, from: bodyStart)
+            case 0x60: bodyEnd = bodyStart + anchoredLength(backtickQuoted, text, from: bodyStart)
+            default:
+                bodyEnd = bodyStart + anchoredLength(running, text, from: bodyStart)
+                // White space after "bearer" in a path, query or fragment does not end the URL.
+                while bodyEnd < ns.length {
+                    let body = ns.substring(with: NSRange(location: bodyStart, length: bodyEnd - bodyStart))
+                    let bodyRange = NSRange(location: 0, length: (body as NSString).length)
+                    guard authorityEnd.firstMatch(in: body, range: bodyRange) != nil,
+                        bearerBeforeSpace.firstMatch(in: body, range: bodyRange) != nil
+                    else { break }
+                    let spacesLength = anchoredLength(bearerSpaces, text, from: bodyEnd)
+                    guard spacesLength > 0 else { break }
+                    bodyEnd += spacesLength
+                    bodyEnd += anchoredLength(running, text, from: bodyEnd)
+                }
+                bodyEnd = firstUnpairedCloser(ns, bodyStart, bodyEnd)
+                let body = ns.substring(with: NSRange(location: bodyStart, length: bodyEnd - bodyStart))
+                let trailing = trailingPunctuation.firstMatch(
+                    in: body, range: NSRange(location: 0, length: (body as NSString).length))!
+                bodyEnd -= trailing.range.length
+            }
+            let body = ns.substring(with: NSRange(location: bodyStart, length: bodyEnd - bodyStart))
+            let host = self.host(body, percentForm: match.range.length >= 9 && ns.character(at: bodyStart - 1) != 0x2F)
+            if start > cursor {
+                pieces.append(.open(ns.substring(with: NSRange(location: cursor, length: start - cursor))))
+            }
+            pieces.append(.done(host.isEmpty ? "[redacted-url]" : ns.substring(with: match.range) + host))
+            cursor = bodyEnd
         }
-        return host.isEmpty ? "[redacted-url]" : schemeText + "://" + host
+        if cursor < ns.length { pieces.append(.open(ns.substring(from: cursor))) }
+        return pieces
+    }
+
+    /// The first closing bracket in `[start, end)` with no opening partner after `start`.
+    private static func firstUnpairedCloser(_ ns: NSString, _ start: Int, _ end: Int) -> Int {
+        let pairs: [unichar: unichar] = [0x29: 0x28, 0x5D: 0x5B, 0x7D: 0x7B, 0x3E: 0x3C]
+        var depth: [unichar: Int] = [:]
+        for index in start..<end {
+            let character = ns.character(at: index)
+            if pairs.values.contains(character) { depth[character, default: 0] += 1 }
+            if let opener = pairs[character] {
+                if depth[opener, default: 0] == 0 { return index }
+                depth[opener]! -= 1
+            }
+        }
+        return end
+    }
+
+    private static func host(_ body: String, percentForm: Bool) -> String {
+        let ns = body as NSString
+        let authorityLength = authority.firstMatch(in: body, range: NSRange(location: 0, length: ns.length))!.range
+            .length
+        let authorityText = ns.substring(to: authorityLength)
+        let authorityNS = authorityText as NSString
+        let infoLength =
+            userInfo.firstMatch(in: authorityText, range: NSRange(location: 0, length: authorityNS.length))?.range
+            .length ?? 0
+        let rest = authorityNS.substring(from: infoLength)
+        let restNS = rest as NSString
+        if rest.hasPrefix("[") {
+            let length =
+                bracketHost.firstMatch(in: rest, range: NSRange(location: 0, length: restNS.length))?.range.length ?? 0
+            return restNS.substring(to: length)
+        }
+        let expression = percentForm ? percentHost : plainHost
+        let host = restNS.substring(
+            to: expression.firstMatch(in: rest, range: NSRange(location: 0, length: restNS.length))!.range.length)
+        let hostNS = host as NSString
+        let dots = trailingDots.firstMatch(in: host, range: NSRange(location: 0, length: hostNS.length))!.range.length
+        return hostNS.substring(to: hostNS.length - dots)
+    }
+
+    private static func credentials(_ pieces: [Piece]) -> [Piece] {
+        var joined = ""
+        var done: [String] = []
+        for piece in pieces {
+            switch piece {
+            case .open(let text): joined += text
+            case .done(let text):
+                joined += "\u{E000}"
+                done.append(text)
+            }
+        }
+        let ns = joined as NSString
+        var result: [Piece] = []
+        var doneIndex = 0
+        func copy(_ start: Int, _ end: Int) {
+            var fragmentStart = start
+            for index in start..<end where ns.character(at: index) == 0xE000 {
+                if index > fragmentStart {
+                    result.append(
+                        .open(ns.substring(with: NSRange(location: fragmentStart, length: index - fragmentStart))))
+                }
+                result.append(.done(done[doneIndex]))
+                doneIndex += 1
+                fragmentStart = index + 1
+            }
+            if end > fragmentStart {
+                result.append(.open(ns.substring(with: NSRange(location: fragmentStart, length: end - fragmentStart))))
+            }
+        }
+        var cursor = 0
+        while cursor < ns.length {
+            let range = NSRange(location: cursor, length: ns.length - cursor)
+            let candidates = [headerCredential, valueCredential].compactMap {
+                $0.firstMatch(in: joined, options: [.withTransparentBounds], range: range)
+            }
+            guard let match = candidates.min(by: { $0.range.location < $1.range.location }) else { break }
+            copy(cursor, match.range.location)
+            if match.range(at: 2).location != NSNotFound {
+                // A value that already is a placeholder: kept with its key.
+                result.append(.done(ns.substring(with: match.range)))
+                cursor = match.range.location + match.range.length
+                continue
+            }
+            let value = [4, 6, 8, 9].map { match.range(at: $0) }.first { $0.location != NSNotFound }!
+            let prefix = ns.substring(
+                with: NSRange(location: match.range.location, length: value.location - match.range.location))
+            result.append(.done(prefix + "[redacted-secret]"))
+            for index in value.location..<(value.location + value.length) where ns.character(at: index) == 0xE000 {
+                doneIndex += 1
+            }
+            cursor = match.range.location + match.range.length
+        }
+        copy(cursor, ns.length)
+        return result
     }
 }
 
@@ -118,7 +296,8 @@ public struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-/// Realistic log lines, every rule, rule interactions and adversarial input.
+/// Realistic log lines, every rule and every leak family of issue 15, rule interactions and
+/// adversarial input.
 public struct LogCorpus {
     public var generator: SeededGenerator
 
@@ -132,52 +311,90 @@ public struct LogCorpus {
     }
 
     public static let base64url = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    public static let base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
     static let hex = "0123456789abcdefABCDEF"
+    /// Unicode white space and the invisible separators the rules know.
+    public static let unicodeSpaces = [
+        "\u{00A0}", "\u{2002}", "\u{2009}", "\u{202F}", "\u{3000}", "\u{1680}", "\u{0085}",
+    ]
+    public static let invisibles = ["\u{00AD}", "\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{FEFF}"]
     static let words = [
         "request", "GET", "POST", "failed", "ok", "user", "sync", "HealthKit", "retry", "status=200", "latency=12ms",
         "Bearer", "bearer", "BEARER", "token", "email", "id", "api.example.com", "https", "http", "eyJ", "@", "-", ".",
-        "(", ")", "[", "]", "\"", "'", "é", "🚑", "\t", "a", "x", "0123", "deadbeef",
+        "(", ")", "[", "]", "\"", "'", "é", "🚑", "\t", "a", "x", "0123", "deadbeef", "pin.failure", "E_PIN_MISMATCH",
+        "code=403", "sha256", "://", "%3A%2F%2F", ":\\/\\/", "{", "}", "<", ">", "`", "\\\"", ",", ":", "=", "\r\n",
+        "\u{00A0}", "\u{200B}", "password", "Cookie:", "secret", "[redacted-token]", "1.2.3", "2026-11-30T05:16:22Z",
     ]
 
     public mutating func host() -> String {
         pick([
             "api.example.com", "EXAMPLE.org", "a.b.c.d.example.net", "127.0.0.1", "[::1]", "[2001:db8::7]", "localhost",
-            "xn--bcher-kva.example", "host_with_underscore.example",
+            "xn--bcher-kva.example", "host_with_underscore.example", "bücher.example", "db.example.com", "10.0.0.5",
             string("abcdefghijklmnop0123456789-", 1...40) + ".com",
         ])
     }
 
+    public mutating func scheme() -> String {
+        pick([
+            "https", "http", "HTTPS", "Http", "hTtPs", "ws", "wss", "redis", "mongodb", "amqp", "ftp", "file",
+            "svn+ssh",
+            "postgres", "x1", "1bad", String(repeating: "s", count: 33),
+        ])
+    }
+
     public mutating func url() -> String {
-        var text = pick(["https", "http", "HTTPS", "Http", "hTtPs"]) + "://"
-        if chance(30) { text += pick(["user:pw@", "alice:s3cr3t!@", "me@", "a@b:c@", ":@"]) }
+        let form = Int.random(in: 0..<10, using: &generator)
+        let separator = form == 0 ? ":\\/\\/" : form == 1 ? pick(["%3A%2F%2F", "%3a%2f%2f"]) : "://"
+        let slash = form == 0 ? "\\/" : form == 1 ? "%2F" : "/"
+        var text = scheme() + separator
+        if chance(30) {
+            text += pick([
+                "user:pw@", "alice:s3cr3t!@", "me@", "a@b:c@", ":@", "admin:pa'ss@", ":p4ss@", "guest:guest@",
+                "u%40x%3Apw%40", "a\"b@",
+            ])
+        }
         text += host()
         if chance(30) { text += ":" + String(Int.random(in: 1...65535, using: &generator)) }
         if chance(70) {
             text +=
-                "/"
+                slash
                 + pick([
-                    "v1/users/8812/records", "x", "", "path/with.dots/", "a@b.com/profile",
-                    "550e8400-e29b-41d4-a716-446655440000",
-                ])
+                    "v1/users/8812/records", "x", "", "path/with.dots/", "a@b.com/profile", "items?filter[owner]=alice",
+                    "550e8400-e29b-41d4-a716-446655440000", "a(b)c", "x]y", "p{q}", "<tag>", "0", "vhost",
+                ]).replacingOccurrences(of: "/", with: slash)
         }
         if chance(40) {
-            text += "?" + pick(["token=abc", "email=a@b.com", "q=1&r=2", "sig=" + string(Self.base64url, 40...50)])
+            text +=
+                (form == 1 ? "%3F" : "?")
+                + pick([
+                    "token=abc", "email=a@b.com", "q=1&r=2", "sig=" + string(Self.base64url, 40...50),
+                    "q=O'Brien&ssn=123-45-6789&api_key=k3y", "q=\"x\"&s=1", "a=<b>", "q=a`b", "session=abc",
+                    "x=O Brien&t=2", "code%3DSplxlOB", "access_token=s3cr3t", "auth=Bearer tok", "a=bearer:\u{00A0}t",
+                    "q=xbearer y",
+                ])
         }
-        if chance(20) { text += "#" + pick(["frag", "top", ""]) }
-        if chance(20) { text += pick([".", ",", ")", ").", "!?", "]", "}", ";:"]) }
+        if chance(20) { text += "#" + pick(["frag", "top", "", "a b"]) }
+        if chance(20) { text += pick([".", ",", ")", ").", "!?", "]", "}", ";:", ">", "\"", "'", "\\\""]) }
         return text
     }
 
     public mutating func email() -> String {
-        string("abcdefghijklmnopqrstuvwxyz0123456789._%+-", 1...20) + "@"
+        pick([
+            string("abcdefghijklmnopqrstuvwxyz0123456789._%+-", 1...20), "jöhn.smith", "o'brien", "wow!", "'quoted",
+            "ünïcode", "a\u{200B}b",
+        ]) + "@"
             + pick([
                 "example.com", "mail.example.co.uk", "x.io", "b.c", "sub-domain.example.org", "a.com2", "q.c0m",
-                "1.2.3.4",
+                "1.2.3.4", "bücher.de", "10.0.0.1", "localhost", "x.",
             ])
     }
 
     public mutating func uuid() -> String {
-        [8, 4, 4, 4, 12].map { string(Self.hex, $0...$0) }.joined(separator: "-")
+        let plain = [8, 4, 4, 4, 12].map { string(Self.hex, $0...$0) }.joined(separator: "-")
+        guard chance(20) else { return plain }
+        var characters = Array(plain).map(String.init)
+        characters.insert(pick(Self.invisibles), at: Int.random(in: 0...characters.count, using: &generator))
+        return characters.joined()
     }
 
     public mutating func jwt() -> String {
@@ -185,20 +402,87 @@ public struct LogCorpus {
             + string(Self.base64url, 0...50)
     }
 
+    public mutating func pin() -> String {
+        let value = string(Self.base64, 42...42) + pick(["A", "E", "Q", "g", "w", "4"]) + "="
+        if chance(25) {
+            // The transport's pin-failure message.
+            let list = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                string(Self.base64, 43...43) + pick(["=", "=", "A"])
+            }
+            return "verified chain [1] CN=x " + value + "; expected one of "
+                + list.joined(separator: pick([", ", ","]))
+        }
+        return pick(["sha256/", "sha256//", "pin-sha256=\"", "SHA256:", "\"sha256\": \"", "pin-sha256=\\\"", ""])
+            + value + pick(["", "\"", ";", " ", "A", "\\\""])
+    }
+
+    public mutating func credential() -> String {
+        let value = pick([
+            string(Self.base64url, 1...30), "hunter2", "pa ss", "s3cr3t&x=1", "\"quoted\"", "[redacted-secret]",
+            "https://u:p@h.example/x", "", "a\"b", "x;y",
+        ])
+        let key = pick([
+            "password", "passwd", "secret", "token", "api_key", "apikey", "API-KEY", "access_token", "refresh_token",
+            "client_secret", "Authorization", "authorization", "Cookie", "Set-Cookie", "x-auth-token", "Password",
+        ])
+        switch Int.random(in: 0..<7, using: &generator) {
+        case 0: return key + "=" + value
+        case 1: return key + ": " + value
+        case 2: return "\"" + key + "\":\"" + value + "\""
+        case 3: return "\\\"" + key + "\\\": \\\"" + value + "\\\""
+        case 4: return key + " = '" + value + "'"
+        case 5: return key + pick([": Basic ", ": Token ", ": Bearer ", "=\t"]) + string(Self.base64, 4...40)
+        default: return key + pick(["=", ":", "\":"]) + pick(["", " ", "\""]) + value
+        }
+    }
+
+    public mutating func bearer() -> String {
+        let space = pick([" ", "  ", "\t", "\u{00A0}", "\u{2009}", ": ", "%20", ":", "\u{3000}"])
+        let token = string(Self.base64url + ".~+/", 1...60)
+        let keyword = pick([
+            "Bearer", "bearer", "BEARER", "Bearer\t", "xBearer", "x_Bearer", "]Bearer", "\u{00A0}Bearer",
+        ])
+        switch Int.random(in: 0..<5, using: &generator) {
+        case 0: return keyword + space + "\"" + token + "\""
+        case 1: return keyword + space + "<" + token + ">"
+        case 2: return keyword + space + token + "=" + string(Self.base64url, 1...10)
+        case 3: return keyword + space + "bearer " + token
+        default: return keyword + space + token + pick(["", "=", "=="])
+        }
+    }
+
+    public mutating func longSecret() -> String {
+        switch Int.random(in: 0..<5, using: &generator) {
+        case 0: return "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+        case 1: return string(Self.base64, 28...70) + pick(["", "=", "=="])
+        case 2:
+            var characters = Array(string(Self.base64url, 20...50)).map(String.init)
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                characters.insert(pick(Self.invisibles), at: Int.random(in: 0...characters.count, using: &generator))
+            }
+            return characters.joined()
+        case 3: return string(Self.base64url, 32...40) + jwt()
+        default: return string("abcdefghij/", 20...50)
+        }
+    }
+
     public mutating func secretish() -> String {
-        switch Int.random(in: 0..<9, using: &generator) {
-        case 0:
-            return pick(["Bearer", "bearer", "BEARER", "Bearer\t", "xBearer"]) + pick([" ", "  ", "\t", "\n"])
-                + string(Self.base64url + ".~+/", 1...60) + pick(["", "=", "=="])
-        case 1: return url()
-        case 2: return email()
-        case 3: return uuid()
-        case 4: return jwt()
-        case 5: return string(Self.base64url, 28...70)
-        case 6: return url() + pick(["", " ", "/", "?"]) + email()
-        case 7:
-            return pick(["Authorization: Bearer ", "token=", "id=", "ref:"]) + pick([jwt(), uuid(), email(), url()])
-        default: return string("=-_./@:?#[]()\"' \t", 1...20)
+        switch Int.random(in: 0..<14, using: &generator) {
+        case 0: return bearer()
+        case 1, 2: return url()
+        case 3: return email()
+        case 4: return uuid()
+        case 5: return jwt()
+        case 6: return longSecret()
+        case 7: return url() + pick(["", " ", "/", "?"]) + email()
+        case 8:
+            return pick(["Authorization: Bearer ", "token=", "id=", "ref:", "\"", "'", "`", "(", "<", "\\\""])
+                + pick([jwt(), uuid(), email(), url()])
+        case 9, 10: return credential()
+        case 11: return pin()
+        case 12:
+            return "{\"url\":\"" + url() + "\",\"host\":\"" + host() + "\",\"msg\":\"GET " + url() + "\"}"
+        default: return string("=-_./@:?#[]()\"' \t\\%`<>{}", 1...20)
         }
     }
 
@@ -208,14 +492,15 @@ public struct LogCorpus {
             return pick([
                 string("-_.@:/?#", 1...300), string(Self.base64url, 100...3000), String(repeating: "@", count: 500),
                 String(repeating: "https://", count: 50), uuid() + uuid() + email() + jwt(), string(".", 1...100),
-                "bearer bearer bearer " + string(Self.base64url, 5...10),
+                "bearer bearer bearer " + string(Self.base64url, 5...10), String(repeating: "[redacted-", count: 30),
+                string("()[]{}<>\"'`\\ ", 1...100), "https://" + string("()[]{}<>\"'`\\ax", 1...100),
             ])
         }
         var parts: [String] = []
         for _ in 0..<Int.random(in: 1...12, using: &generator) {
             parts.append(chance(35) ? secretish() : pick(Self.words))
         }
-        let separator = pick([" ", " ", ", ", "", "\t", " | ", "="])
+        let separator = pick([" ", " ", ", ", "", "\t", " | ", "=", "\u{00A0}", "\"", ":", "\r\n", "\u{200B}"])
         return parts.joined(separator: separator)
     }
 }

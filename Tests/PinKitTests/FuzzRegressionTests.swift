@@ -27,6 +27,10 @@ struct FuzzRegressionTests {
                 "6urqKS4KLy86Ly9yIHggaHR0cHM6Ly86Ly9bOjozbXDsZy5lciBiZWF4IHJlaHR0awAAAAAAYmVhL1s6IGJlYXJlciB4IGh0dHBzOgAA6i8vWzo66urqIGh0dHBzOi8v6urq6ipiZWFyZXI6LyBiZTFdOjQ0My9hKS4vCg=="
             ),
             (
+                "an unclosed IPv6 bracket host cannot take a later \"]\" on a second pass (FuzzSanitizer)",
+                "Oi8vWy9dXWk="
+            ),
+            (
                 "a host that is \"bearer\" stays a host on a second pass (FuzzSanitizer)",
                 "6urqKS4KLy86Ly9yIHggaHR0cHM6twAA/P///wAzbXDsKWcuZXIgYmVhAAAAv2h0kgAAAAAAAAB0awAAAAAAYmVhL1s6IGJlYXJlAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAHIgeCBodHRwczoAAGJldWFyZXIgYmVhcmVyAHggaHR0cHM6Ly9iZWFyZXJhcmVyIHggaHR0cHM6Ly9iZWFyZXIvL3JlciB4Wzg6/+o="
             ),

@@ -9,30 +9,44 @@ struct LogSanitizerTests {
     @Test(
         "each rule, on the issue's examples",
         arguments: [
-            ("Authorization: Bearer abc.def-123==", "Authorization: [redacted-bearer]"),
+            ("Authorization: Bearer abc.def-123==", "Authorization: [redacted-secret]"),
             ("BEARER\tx", "[redacted-bearer]"),
             ("notBearer abc", "notBearer abc"),
-            ("https://xbearer:/ tok", "https://xbearer tok"),
-            ("https://a*bearer:/ tok", "https://a tok"),
-            ("https://bearer//rer x", "https://bearer x"),
-            ("https://[::1]/a=bearer x", "https://[::1][redacted-bearer]"),
-            ("https://u:p@[::1]:8443/x", "https://[::1]"),
-            ("https://x.com/a[0]=1 ok", "https://x.com[0]=1 ok"),
-            ("http://bearer x", "http://bearer x"),
             ("bearer Bearer s3cret", "[redacted-bearer]"),
-            ("https://user:pw@/x?token=1 ok", "[redacted-url] ok"),
-            ("https://://[::1]:44", "[redacted-url][::1]:44"),
             ("x bearer bearer ", "x [redacted-bearer] "),
             ("https://user:pw@api.example.com:8443/v1/x?token=abc#f", "https://api.example.com"),
             ("see https://api.example.com/v1/x.", "see https://api.example.com."),
             ("(HTTP://[::1]:443/a)", "(HTTP://[::1])"),
+            ("https://u:p@[::1]:8443/x", "https://[::1]"),
             ("https://a@b@evil.example/x", "https://evil.example"),
+            ("https://user:pw@/x?token=1 ok", "[redacted-url] ok"),
             ("mail alice.smith+tag@mail.example.co.uk now", "mail [redacted-email] now"),
             ("id 550E8400-e29b-41d4-A716-446655440000 ok", "id [redacted-uuid] ok"),
             ("jwt eyJhbGciOiJIUzI1NiJ9.e30.sig x", "jwt [redacted-token] x"),
             ("key=" + String(repeating: "a", count: 32), "key=[redacted-token]"),
             ("short " + String(repeating: "a", count: 31), "short " + String(repeating: "a", count: 31)),
             ("", ""),
+            ("GET https://h.example/x?auth=Bearer tok1 ok", "GET https://h.example ok"),
+            ("GET https://h.example/x?auth=bearer:\ttok1 ok", "GET https://h.example ok"),
+            ("https://bearer tok", "https://bearer tok"),
+            ("https://h.example/xbearer tok", "https://h.example tok"),
+            // The README's table, row by row.
+            ("redis://:p4ss@10.0.0.5:6379/0", "redis://10.0.0.5"),
+            ("\"https://x.io/?q=O'Brien&ssn=1 2\" ok", "\"https://x.io\" ok"),
+            ("(see https://a.io/items?f[o]=1&token=s)", "(see https://a.io)"),
+            ("\"https:\\/\\/a.io\\/v1?session=abc\"", "\"https:\\/\\/a.io\""),
+            ("redirect_uri=https%3A%2F%2Fc.io%2Fcb%3Fcode%3DX", "redirect_uri=https%3A%2F%2Fc.io"),
+            ("https://user:pw@/x", "[redacted-url]"),
+            ("Authorization: Basic dXNlcjpw", "Authorization: [redacted-secret]"),
+            ("{\"client_secret\":\"abc\"}", "{\"client_secret\":\"[redacted-secret]\"}"),
+            ("x_Bearer: abc=def123", "x_[redacted-bearer]"),
+            ("jöhn.o'neil@bücher.de root@10.0.0.1", "[redacted-email] [redacted-email]"),
+            ("550e8400-e29b-41d4-a716-446655440000", "[redacted-uuid]"),
+            (
+                "pin-sha256=\"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\"",
+                "pin-sha256=\"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\""
+            ),
+            ("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "[redacted-token]"),
         ]
     )
     func examples(_ input: String, _ expected: String) {
@@ -45,27 +59,36 @@ struct LogSanitizerTests {
         // The URL keeps its long host label: rule 5 does not see rule 2's output.
         let host = String(repeating: "h", count: 40) + ".example.com"
         #expect(LogSanitizer.redact("https://\(host)/p") == "https://\(host)")
-        // Rule 1 runs before rule 2 everywhere, even inside what rule 2 would have taken.
-        #expect(LogSanitizer.redact("https://x.com/a=bearer tok") == "https://x.com[redacted-bearer]")
+        // URLs go first: a bearer keyword inside one goes with it.
+        #expect(LogSanitizer.redact("https://x.com/a=bearer%20tok") == "https://x.com")
         // An email inside a URL goes with the URL.
         #expect(LogSanitizer.redact("https://a.com/?e=a@b.com") == "https://a.com")
     }
 
     @Test("the scanner agrees byte for byte with the regular-expression reference on 100,000 generated lines")
     func differential() async {
-        var corpus = LogCorpus(seed: 0x5EED_0001)
-        var mismatches: [String] = []
-        for index in 0..<100_000 {
-            // Long CPU-bound tests yield, so the network tests sharing the pool are not starved.
-            if index % 500 == 0 { await Task.yield() }
-            let line = corpus.line()
-            let ours = LogSanitizer.redact(line)
-            let reference = RegexReferenceSanitizer.redact(line)
-            if ours != reference && mismatches.count < 5 {
-                mismatches.append(
-                    "input: \(line.debugDescription)\n ours: \(ours.debugDescription)\n  ref: \(reference.debugDescription)"
-                )
+        // Two fixed seeds, 50,000 lines each, checked in parallel (the reference is the slow part).
+        let mismatches = await withTaskGroup(of: [String].self) { group in
+            for chunk in 0..<2 {
+                group.addTask {
+                    var corpus = LogCorpus(seed: 0x5EED_0001 &+ UInt64(chunk))
+                    var mismatches: [String] = []
+                    for index in 0..<50_000 {
+                        // Long CPU-bound tests yield, so the network tests sharing the pool are not starved.
+                        if index % 50 == 0 { await Task.yield() }
+                        let line = corpus.line()
+                        let ours = LogSanitizer.redact(line)
+                        let reference = RegexReferenceSanitizer.redact(line)
+                        if ours != reference && mismatches.count < 5 {
+                            mismatches.append(
+                                "input: \(line.debugDescription)\n ours: \(ours.debugDescription)\n  ref: \(reference.debugDescription)"
+                            )
+                        }
+                    }
+                    return mismatches
+                }
             }
+            return await group.reduce(into: []) { $0 += $1 }
         }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
@@ -74,9 +97,10 @@ struct LogSanitizerTests {
     func idempotent() async {
         var corpus = LogCorpus(seed: 0x5EED_0002)
         for index in 0..<20_000 {
-            if index % 500 == 0 { await Task.yield() }
-            let once = LogSanitizer.redact(corpus.line())
-            #expect(LogSanitizer.redact(once) == once, "\(once.debugDescription)")
+            if index % 50 == 0 { await Task.yield() }
+            let line = corpus.line()
+            let once = LogSanitizer.redact(line)
+            #expect(LogSanitizer.redact(once) == once, "\(line.debugDescription)")
         }
     }
 
@@ -84,7 +108,7 @@ struct LogSanitizerTests {
     func properties() async {
         var corpus = LogCorpus(seed: 0x5EED_0003)
         for index in 0..<10_000 {
-            if index % 500 == 0 { await Task.yield() }
+            if index % 50 == 0 { await Task.yield() }
             // Secrets carry a marker that filler text cannot produce; they sit between words.
             let marker = "Q" + corpus.string("0123456789", 6...6) + "Z"
             let password = "pw\(marker)"

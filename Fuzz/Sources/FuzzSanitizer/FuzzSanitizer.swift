@@ -1,32 +1,53 @@
 import FuzzSupport
 import PinKit
 
-/// The log sanitizer: idempotent, and a seeded bearer token and UUID never survive.
+/// The log sanitizer: idempotent, and a seeded secret of every leak family never survives.
 @_cdecl("FuzzSanitizer_main")
 public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
     runFuzzer(argc, argv) { data, size in fuzz(data ?? UnsafePointer(bitPattern: 1)!, size) }
 }
 
+/// One line per leak family (issue 15 §3), each secret marked `zq7SEED`. Each sits on its own
+/// line: no rule matches across a line break, so the fuzzed bytes around cannot shelter it.
+let seeded: [(line: String, secret: String)] = [
+    ("Authorization: Bearer zq7SEEDtoken", "zq7SEEDtoken"),
+    ("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", "0f1e2d3c-4b5a"),
+    ("https://admin:pa'zq7SEEDpass@db.example.com/v1/items?filter[owner]=alice&access_token=zq7SEEDquery", "zq7SEED"),
+    ("\"https:\\/\\/api.example.com\\/v1\\/users\\/42?session=zq7SEEDjson\"", "zq7SEEDjson"),
+    ("redirect_uri=https%3A%2F%2Fclient.example.com%2Fcb%3Fcode%3Dzq7SEEDpct", "zq7SEEDpct"),
+    ("redis://:zq7SEEDredis@10.0.0.5:6379/0 mongodb://admin:zq7SEEDmongo@mongo/db", "zq7SEED"),
+    ("Authorization: Basic zq7SEEDbasic== Cookie: session=zq7SEEDcookie", "zq7SEED"),
+    ("{\"client_secret\":\"zq7SEEDjsonkv\",\"password\": \"zq7SEEDpw\"} api_key=zq7SEEDkey", "zq7SEED"),
+    ("Bearer\u{00A0}zq7SEEDnbsp Bearer%20zq7SEEDpct20 Bearer \"zq7SEEDquoted\" Bearer abc=zq7SEEDsplit", "zq7SEED"),
+    ("wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq7SEEDb64", "zq7SEEDb64"),
+    ("tok\u{200B}zq7SEEDinvisible\u{200B}abcdefghijklmnopqrstuvwxyz", "zq7SEEDinvisible"),
+    ("jözq7SEEDmail@bücher.de root.zq7SEEDroot@10.0.0.1", "zq7SEED"),
+    ("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAeyJhbGciOi.eyJzq7SEEDjwt.sig", "zq7SEEDjwt"),
+]
+
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let once = LogSanitizer.redact(bytes: bytes)
     precondition(LogSanitizer.redact(bytes: once) == once, "redaction is not idempotent")
-    let secret = Array("zq7SEEDtoken".utf8)
-    let uuid = Array("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0".utf8)
     let half = size / 2
-    let seeded =
-        Array(bytes[..<half]) + Array("\nAuthorization: Bearer ".utf8) + secret + [10] + uuid + [10]
-        + Array(bytes[half...])
-    let redacted = LogSanitizer.redact(bytes: seeded)
-    precondition(!contains(redacted, secret), "a seeded bearer token survived")
-    precondition(!contains(redacted, uuid), "a seeded UUID survived")
+    var seededBytes = Array(bytes[..<half])
+    for (line, _) in seeded { seededBytes += [10] + Array(line.utf8) }
+    seededBytes += [10] + Array(bytes[half...])
+    let redacted = LogSanitizer.redact(bytes: seededBytes)
+    precondition(LogSanitizer.redact(bytes: redacted) == redacted, "redaction with seeded secrets is not idempotent")
+    for (_, secret) in seeded {
+        let needle = Array(secret.utf8)
+        // The fuzzed bytes may spell a marker themselves (not a secret there); only more is a leak.
+        precondition(count(redacted, needle) <= count(bytes, needle), "a seeded secret survived: \(secret)")
+    }
     return 0
 }
 
-func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-    guard haystack.count >= needle.count else { return false }
+func count(_ haystack: [UInt8], _ needle: [UInt8]) -> Int {
+    guard haystack.count >= needle.count else { return 0 }
+    var found = 0
     for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-        if Array(haystack[start..<start + needle.count]) == needle { return true }
+        if haystack[start..<start + needle.count].elementsEqual(needle) { found += 1 }
     }
-    return false
+    return found
 }

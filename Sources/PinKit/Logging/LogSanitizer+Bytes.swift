@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Counts the bytes a scan examines, so tests can check linearity by operation count instead of
+/// wall time. Production scans use ``LogSanitizer/Uncounted``, which the compiler removes.
+protocol LogSanitizerCounting {
+    func tick(_ count: Int)
+}
+
+extension LogSanitizer {
+    struct Uncounted: LogSanitizerCounting {
+        @inline(__always) func tick(_ count: Int) {}
+    }
+
+    /// A test-only counter. Not shared between threads: one per scan.
+    final class OperationCounter: LogSanitizerCounting {
+        var operations = 0
+        @inline(__always) func tick(_ count: Int) { operations += count }
+    }
+
+    // MARK: - Character classes (one table lookup per byte)
+
+    enum Classes {
+        static let token: UInt32 = 1 << 0  // [A-Za-z0-9_-]
+        static let base64: UInt32 = 1 << 1  // [A-Za-z0-9+/=_-]
+        static let bearerToken: UInt32 = 1 << 2  // [A-Za-z0-9._~+/=-]
+        static let emailLocal: UInt32 = 1 << 3  // [A-Za-z0-9._%+!#$'*^~-]
+        static let label: UInt32 = 1 << 4  // [A-Za-z0-9-]
+        static let hex: UInt32 = 1 << 5  // [0-9A-Fa-f]
+        static let letter: UInt32 = 1 << 6  // [A-Za-z]
+        static let scheme: UInt32 = 1 << 7  // [A-Za-z0-9+.-]
+        static let host: UInt32 = 1 << 8  // [A-Za-z0-9._~%-]
+        static let trailingPunctuation: UInt32 = 1 << 9  // [.,;:!?]
+        /// What may follow a quote that closes a string in running text: white space, control, `,;}])>`.
+        /// Not `:`, with which a URL's output can start (a second pass must see the same quote).
+        static let afterClosingQuote: UInt32 = 1 << 10
+        /// What ends an unquoted credential value: white space, control, `&,;"'<>)]}` and backtick.
+        static let valueStop: UInt32 = 1 << 11
+        static let digit: UInt32 = 1 << 12
+        static let upper: UInt32 = 1 << 13
+        static let lower: UInt32 = 1 << 14
+        static let alphanumeric: UInt32 = 1 << 15
+        /// ASCII white space and control characters, DEL included.
+        static let control: UInt32 = 1 << 16
+        static let quote: UInt32 = 1 << 17  // " ' `
+
+        /// Allocated once and never freed or written after initialisation, so sharing it is safe.
+        nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
+            let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
+            table.initialize(repeating: 0, count: 256)
+            func mark(_ characters: String, _ flag: UInt32) {
+                for byte in characters.utf8 { table[Int(byte)] |= flag }
+            }
+            let upperCase = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+            let lowerCase = "abcdefghijklmnopqrstuvwxyz"
+            let letters = upperCase + lowerCase
+            let digits = "0123456789"
+            mark(letters + digits + "_-", token)
+            mark(letters + digits + "+/=_-", base64)
+            mark(letters + digits + "._~+/=-", bearerToken)
+            mark(letters + digits + "._%+!#$'*^~-", emailLocal)
+            mark(letters + digits + "-", label)
+            mark(digits + "ABCDEFabcdef", hex)
+            mark(letters, letter)
+            mark(letters + digits + "+.-", scheme)
+            mark(letters + digits + "._~%-", host)
+            mark(".,;:!?", trailingPunctuation)
+            mark(",;}])>", afterClosingQuote)
+            mark("&,;\"'<>)]}`", valueStop)
+            mark(digits, digit)
+            mark(upperCase, upper)
+            mark(lowerCase, lower)
+            mark(letters + digits, alphanumeric)
+            mark("\"'`", quote)
+            for byte in 0...0x20 { table[byte] |= control | afterClosingQuote | valueStop }
+            table[0x7F] |= control | afterClosingQuote | valueStop
+            return UnsafePointer(table)
+        }()
+    }
+
+    /// The placeholders, each a `[`, lower-case letters and `-`, and a `]`: no rule matches inside
+    /// one, and the bearer rule does not start right after one.
+    static let placeholders = [
+        bearerPlaceholder, urlPlaceholder, emailPlaceholder, uuidPlaceholder, tokenPlaceholder, secretPlaceholder,
+    ].map { Array($0.utf8) }
+}
+
+/// Byte-level views shared by the rules. Every read goes through `byte(_:)` so that a counted
+/// scan sees each examination.
+struct SanitizerInput<Counter: LogSanitizerCounting> {
+    let input: UnsafeBufferPointer<UInt8>
+    let counter: Counter
+    let table = LogSanitizer.Classes.table
+
+    var count: Int { input.count }
+
+    @inline(__always) func byte(_ index: Int) -> UInt8 {
+        counter.tick(1)
+        return input[index]
+    }
+
+    @inline(__always) func has(_ index: Int, _ flag: UInt32) -> Bool { table[Int(byte(index))] & flag != 0 }
+
+    @inline(__always) func lowered(_ index: Int) -> UInt8 {
+        let value = byte(index)
+        return value >= 0x41 && value <= 0x5A ? value | 0x20 : value
+    }
+
+    /// True when `[index, index + text.count)` lies below `end` and equals the lower-case ASCII `text`
+    /// ignoring ASCII case.
+    @inline(__always) func matches(_ text: StaticString, at index: Int, end: Int) -> Bool {
+        let length = text.utf8CodeUnitCount
+        guard index >= 0, index + length <= end else { return false }
+        let pointer = text.utf8Start
+        for offset in 0..<length where lowered(index + offset) != pointer[offset] { return false }
+        return true
+    }
+
+    /// The index of the next `byte` in `[from, end)` (the C library's vectorised memchr).
+    @inline(__always) func find(_ value: UInt8, from: Int, to end: Int) -> Int? {
+        guard from < end, let base = input.baseAddress,
+            let found = memchr(base + from, Int32(value), end - from)
+        else {
+            counter.tick(max(0, end - from))
+            return nil
+        }
+        let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        counter.tick(index - from + 1)
+        return index
+    }
+
+    // MARK: Unicode white space and invisible separators (UTF-8)
+
+    /// The length of the Unicode space (U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029,
+    /// U+202F, U+205F, U+3000) starting at `index`, or 0.
+    @inline(__always) func unicodeSpaceLength(at index: Int, end: Int) -> Int {
+        let lead = byte(index)
+        guard lead >= 0xC2 else { return 0 }
+        if lead == 0xC2 {
+            guard index + 1 < end else { return 0 }
+            let next = byte(index + 1)
+            return next == 0x85 || next == 0xA0 ? 2 : 0
+        }
+        guard lead == 0xE1 || lead == 0xE2 || lead == 0xE3, index + 2 < end else { return 0 }
+        let second = byte(index + 1)
+        let third = byte(index + 2)
+        switch lead {
+        case 0xE1: return second == 0x9A && third == 0x80 ? 3 : 0
+        case 0xE3: return second == 0x80 && third == 0x80 ? 3 : 0
+        default:
+            if second == 0x80 {
+                return third <= 0x8A || third == 0xA8 || third == 0xA9 || third == 0xAF ? 3 : 0
+            }
+            return second == 0x81 && third == 0x9F ? 3 : 0
+        }
+    }
+
+    /// The length of the Unicode space whose last byte is at `index` (not reaching below `start`), or 0.
+    @inline(__always) func unicodeSpaceLength(endingAt index: Int, start: Int) -> Int {
+        let last = byte(index)
+        guard last >= 0x80, last <= 0xAF else { return 0 }
+        if last == 0x85 || last == 0xA0, index - 1 >= start, byte(index - 1) == 0xC2 { return 2 }
+        guard index - 2 >= start else { return 0 }
+        return unicodeSpaceLength(at: index - 2, end: index + 1) == 3 ? 3 : 0
+    }
+
+    /// The length of the invisible separator (U+00AD, U+200B–U+200D, U+2060, U+FEFF) at `index`, or 0.
+    @inline(__always) func invisibleLength(at index: Int, end: Int) -> Int {
+        let lead = byte(index)
+        switch lead {
+        case 0xC2:
+            return index + 1 < end && byte(index + 1) == 0xAD ? 2 : 0
+        case 0xE2:
+            guard index + 2 < end else { return 0 }
+            let second = byte(index + 1)
+            let third = byte(index + 2)
+            if second == 0x80 { return third >= 0x8B && third <= 0x8D ? 3 : 0 }
+            return second == 0x81 && third == 0xA0 ? 3 : 0
+        case 0xEF:
+            return index + 2 < end && byte(index + 1) == 0xBB && byte(index + 2) == 0xBF ? 3 : 0
+        default:
+            return 0
+        }
+    }
+
+    /// The length of the invisible separator whose last byte is at `index` (not below `start`), or 0.
+    @inline(__always) func invisibleLength(endingAt index: Int, start: Int) -> Int {
+        let last = byte(index)
+        if last == 0xAD, index - 1 >= start, byte(index - 1) == 0xC2 { return 2 }
+        guard last == 0x8B || last == 0x8C || last == 0x8D || last == 0xA0 || last == 0xBF, index - 2 >= start
+        else { return 0 }
+        return invisibleLength(at: index - 2, end: index + 1) == 3 ? 3 : 0
+    }
+}
+
+/// The next occurrence of one byte, remembered: a search never scans a byte twice, however many
+/// times it is asked (the cure for the quadratic "memchr over the rest for every candidate").
+struct CachedFinder {
+    let value: UInt8
+    var found: Int = -1
+    var exhaustedFrom: Int = Int.max
+
+    init(_ value: UInt8) { self.value = value }
+
+    mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
+        if found >= from { return found }
+        if from >= exhaustedFrom { return nil }
+        // A few bytes inline first: a dense run of the trigger then costs no memchr call per byte.
+        let inlineEnd = min(end, from + 8)
+        var index = from
+        while index < inlineEnd {
+            if input.byte(index) == value {
+                found = index
+                return index
+            }
+            index += 1
+        }
+        if let index = input.find(value, from: inlineEnd, to: end) {
+            found = index
+            return index
+        }
+        exhaustedFrom = from
+        return nil
+    }
+}

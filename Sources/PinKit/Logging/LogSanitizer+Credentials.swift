@@ -1,0 +1,198 @@
+/// Rule 2: credentials in headers and key–value pairs. The key (any ASCII case) is kept with its
+/// separator and opening quote; the value becomes `[redacted-secret]`.
+struct CredentialRule<Counter: LogSanitizerCounting> {
+    let text: SanitizerInput<Counter>
+    typealias Classes = LogSanitizer.Classes
+
+    typealias Kind = LogSanitizer.CredentialKind
+
+    /// The credential spans and the URL spans, sorted by start.
+    func spans(urls: [LogSanitizer.Span]) -> [LogSanitizer.Span] {
+        let end = text.count
+        var result: [LogSanitizer.Span] = []
+        result.reserveCapacity(urls.count)
+        var urlIndex = 0
+        var equals = CachedFinder(UInt8(ascii: "="))
+        var colons = CachedFinder(UInt8(ascii: ":"))
+        var search = 0
+        // A credential lies in one gap between URL spans: a value stops at a URL (whose host stays).
+        while search < end {
+            while urlIndex < urls.count, urls[urlIndex].end <= search {
+                result.append(urls[urlIndex])
+                urlIndex += 1
+            }
+            let gapStart = urlIndex > 0 ? max(search, urls[urlIndex - 1].end) : search
+            let gapEnd = urlIndex < urls.count ? urls[urlIndex].start : end
+            if urlIndex < urls.count, urls[urlIndex].start <= search {
+                // `search` is inside a URL span: continue after it.
+                search = urls[urlIndex].end
+                continue
+            }
+            let equal = equals.next(from: search, to: end, in: text) ?? end
+            let colon = colons.next(from: search, to: end, in: text) ?? end
+            let trigger = min(equal, colon)
+            guard trigger < end else { break }
+            if trigger >= gapEnd {
+                search = gapEnd
+                continue
+            }
+            guard let match = credential(separator: trigger, gapStart: gapStart, urls: urls, urlIndex: urlIndex)
+            else {
+                search = trigger + 1
+                continue
+            }
+            result.append(match)
+            search = match.end
+        }
+        while urlIndex < urls.count {
+            result.append(urls[urlIndex])
+            urlIndex += 1
+        }
+        return result
+    }
+
+    func credential(
+        separator: Int, gapStart: Int, urls: [LogSanitizer.Span], urlIndex: Int
+    ) -> LogSanitizer.Span? {
+        let end = text.count
+        // Backwards: [ \t]*, an optional closing quote of the key (", \" or '), the key.
+        var k = separator
+        while k > gapStart, text.byte(k - 1) == 0x20 || text.byte(k - 1) == 0x09 { k -= 1 }
+        if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\"") {
+            k -= 1
+            if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\\") { k -= 1 }
+        } else if k > gapStart, text.byte(k - 1) == UInt8(ascii: "'") {
+            k -= 1
+        }
+        // Every key ends in one of "n", "e", "d", "t", "y": most separators are rejected here.
+        guard k > gapStart else { return nil }
+        switch text.lowered(k - 1) {
+        case UInt8(ascii: "n"), UInt8(ascii: "e"), UInt8(ascii: "d"), UInt8(ascii: "t"), UInt8(ascii: "y"): break
+        default: return nil
+        }
+        var kind: Kind?
+        var keyStart = k
+        for (key, keyKind) in LogSanitizer.credentialKeys {
+            let length = key.utf8CodeUnitCount
+            if k - length >= gapStart, text.matches(key, at: k - length, end: k) {
+                kind = keyKind
+                keyStart = k - length
+                break
+            }
+        }
+        guard let kind else { return nil }
+        // Forwards: [ \t]*, an optional opening quote, the value.
+        var v = separator + 1
+        var spans = SanitizerScan.Spans(spans: urls, index: urlIndex)
+        while v < end, !spans.starts(at: v), text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
+        var quote: UInt8?
+        var escaped = false
+        if v < end, !spans.starts(at: v) {
+            let byte = text.byte(v)
+            if byte == UInt8(ascii: "\\"), v + 1 < end, !spans.starts(at: v + 1), text.byte(v + 1) == UInt8(ascii: "\"")
+            {
+                escaped = true
+                v += 2
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+                v += 1
+            }
+        }
+        // A value that already is a placeholder stays as it is, and so does its key: a second pass
+        // then sees the same spans and gaps as the first.
+        if let placeholderEnd = placeholderEnd(at: v, end: end, spans: spans) {
+            return LogSanitizer.Span(start: keyStart, end: placeholderEnd, keep: (keyStart..<placeholderEnd, 0..<0))
+        }
+        let valueEnd: Int
+        let length: Int
+        if escaped {
+            (valueEnd, length) = SanitizerScan.escapedQuoteEnd(text, from: v, end: end, spans: spans)
+        } else if let quote {
+            (valueEnd, length) = SanitizerScan.quotedEnd(text, from: v, end: end, quote: quote, spans: spans)
+        } else if kind == .header {
+            (valueEnd, length) = headerEnd(from: v, end: end, spans: spans)
+        } else {
+            (valueEnd, length) = unquotedEnd(from: v, end: end, spans: spans)
+        }
+        guard length > 0 else { return nil }
+        return LogSanitizer.Span(
+            start: keyStart, end: valueEnd, keep: (keyStart..<v, 0..<0), placeholder: LogSanitizer.secretBytes)
+    }
+
+    /// The end of `[redacted-` + `[a-z]+` + `]` at `start` (no URL span inside), or nil.
+    func placeholderEnd(at start: Int, end: Int, spans: SanitizerScan.Spans) -> Int? {
+        let prefix: StaticString = "[redacted-"
+        let length = prefix.utf8CodeUnitCount
+        guard start + length < end else { return nil }
+        for offset in 0..<length where text.byte(start + offset) != prefix.utf8Start[offset] { return nil }
+        var p = start + length
+        while p < end, text.byte(p) >= UInt8(ascii: "a"), text.byte(p) <= UInt8(ascii: "z") { p += 1 }
+        guard p > start + length, p < end, text.byte(p) == UInt8(ascii: "]") else { return nil }
+        guard spans.nextStart(from: start) > p else { return nil }
+        return p + 1
+    }
+
+    /// An unquoted header value: to a line break, or to a quote that closes the string it is in.
+    func headerEnd(from start: Int, end: Int, spans: SanitizerScan.Spans) -> (Int, Int) {
+        var spans = spans
+        var p = start
+        var length = 0
+        while p < end {
+            if spans.span(at: p) != nil { break }
+            let byte = text.byte(p)
+            if byte == 0x0A || byte == 0x0D { break }
+            if text.has(p, Classes.quote), SanitizerScan.closes(text, quoteAt: p, end: end, spans: spans) { break }
+            if byte == UInt8(ascii: "\\"), p + 1 < end, !spans.starts(at: p + 1), text.has(p + 1, Classes.quote),
+                SanitizerScan.closes(text, quoteAt: p + 1, end: end, spans: spans)
+            {
+                break
+            }
+            p += 1
+            length += 1
+        }
+        return (p, length)
+    }
+
+    /// An unquoted value: to white space, a control character, one of `&,;"'<>)]}` and backtick,
+    /// or a backslash before a quote.
+    func unquotedEnd(from start: Int, end: Int, spans: SanitizerScan.Spans) -> (Int, Int) {
+        var spans = spans
+        var p = start
+        var length = 0
+        while p < end {
+            if spans.span(at: p) != nil { break }
+            if text.has(p, Classes.valueStop) { break }
+            // A backslash before a quote ends the value too (`\"` closes a JSON string in a string).
+            if text.byte(p) == UInt8(ascii: "\\"), p + 1 < end, !spans.starts(at: p + 1), text.has(p + 1, Classes.quote)
+            {
+                break
+            }
+            if text.byte(p) >= 0x80, text.unicodeSpaceLength(at: p, end: end) > 0 { break }
+            p += 1
+            length += 1
+        }
+        return (p, length)
+    }
+}
+
+extension LogSanitizer {
+    enum CredentialKind {
+        /// The value runs to the end of the line (or of the quoted string the header is in).
+        case header
+        /// The value runs to white space or punctuation that ends a parameter.
+        case value
+    }
+
+    /// Credential keys, lower case. None is a suffix of another, so the key before a separator is unique.
+    static let credentialKeys: [(StaticString, CredentialKind)] = [
+        ("authorization", .header), ("cookie", .header), ("password", .value), ("passwd", .value),
+        ("secret", .value), ("token", .value), ("api_key", .value), ("api-key", .value), ("apikey", .value),
+    ]
+
+    /// The labels after "sha256" (any case) that mark the next 44 characters as a pin, shortest first.
+    static let pinLabels: [StaticString] = [
+        "/", "=", ":", "//", "=\"", ": ", "=\\\"", "\":\"", "\": \"", "\\\":\\\"", "\\\": \\\"",
+    ]
+
+    static let wordRuleCount = 5
+}

@@ -1,0 +1,445 @@
+/// Rules 3–7, applied to the gaps the URL and credential rules left: bearer tokens, email
+/// addresses, UUIDs, labelled pins (kept), and tokens.
+struct WordRules<Counter: LogSanitizerCounting> {
+    let text: SanitizerInput<Counter>
+    typealias Classes = LogSanitizer.Classes
+
+    struct Match {
+        var start: Int
+        var end: Int
+        /// nil: the match is kept as it is (a labelled pin).
+        var placeholder: [UInt8]?
+    }
+
+    /// Per-region search state, so no byte is searched twice for the same trigger.
+    struct State {
+        var lowerB = CachedFinder(UInt8(ascii: "b"))
+        var upperB = CachedFinder(UInt8(ascii: "B"))
+        var at = CachedFinder(UInt8(ascii: "@"))
+        var dash = CachedFinder(UInt8(ascii: "-"))
+        var two = CachedFinder(UInt8(ascii: "2"))
+        var x = CachedFinder(UInt8(ascii: "x"))
+        var pinList: Match?
+        var pinListSearchedFrom = -1
+        /// JWT and base64 runs starting before this are known to fail.
+        var runFailedBefore = -1
+        var tokenFailedBefore = -1
+    }
+
+    /// The next match of `rule` starting at or after `from` in `[regionStart, end)`. Look-behind
+    /// conditions see back to `regionStart`, as a regular expression with transparent bounds would.
+    func next(rule: Int, from: Int, regionStart: Int, end: Int, state: inout State) -> Match? {
+        switch rule {
+        case 0: return nextBearer(from, regionStart, end, &state)
+        case 1: return nextEmail(from, end, &state)
+        case 2: return nextUUID(from, end, &state)
+        case 3: return nextPin(from, end, &state)
+        default: return nextToken(from, end, &state)
+        }
+    }
+
+    // MARK: Rule 3: Bearer
+
+    func nextBearer(_ from: Int, _ regionStart: Int, _ end: Int, _ state: inout State) -> Match? {
+        var search = from
+        while search < end {
+            let lower = state.lowerB.next(from: search, to: end, in: text) ?? end
+            let upper = state.upperB.next(from: search, to: end, in: text) ?? end
+            let s = min(lower, upper)
+            guard s + 6 < end else { return nil }
+            search = s + 1
+            // Not inside a word, and not right after a placeholder (a second pass must not find
+            // "[redacted-uuid]bearer x" where the first found "…uuid…bearer x" inside a word).
+            if s > regionStart, text.has(s - 1, Classes.alphanumeric) { continue }
+            if s > regionStart, text.byte(s - 1) == UInt8(ascii: "]"), followsPlaceholder(s, regionStart) { continue }
+            guard var p = bearerGroupEnd(s, end) else { continue }
+            var lastGroup = s
+            var groups = 1
+            while let next = bearerGroupEnd(p, end) {
+                lastGroup = p
+                groups += 1
+                p = next
+            }
+            var tokenStart = p
+            var closer: UInt8?
+            if p < end {
+                switch text.byte(p) {
+                case UInt8(ascii: "\""): closer = UInt8(ascii: "\"")
+                case UInt8(ascii: "'"): closer = UInt8(ascii: "'")
+                case UInt8(ascii: "<"): closer = UInt8(ascii: ">")
+                default: break
+                }
+                if closer != nil { tokenStart += 1 }
+            }
+            var tokenEnd = tokenStart
+            while tokenEnd < end {
+                if text.has(tokenEnd, Classes.bearerToken) {
+                    tokenEnd += 1
+                } else if text.byte(tokenEnd) >= 0x80, case let length = text.invisibleLength(at: tokenEnd, end: end),
+                    length > 0
+                {
+                    tokenEnd += length
+                } else {
+                    break
+                }
+            }
+            if tokenEnd == tokenStart {
+                // Nothing after the last group: as a regular expression backtracks, its "bearer" is the token.
+                guard groups >= 2 else { continue }
+                return Match(start: s, end: lastGroup + 6, placeholder: LogSanitizer.bearerBytes)
+            }
+            if let closer, tokenEnd < end, text.byte(tokenEnd) == closer { tokenEnd += 1 }
+            return Match(start: s, end: tokenEnd, placeholder: LogSanitizer.bearerBytes)
+        }
+        return nil
+    }
+
+    func followsPlaceholder(_ s: Int, _ from: Int) -> Bool {
+        for placeholder in LogSanitizer.placeholders where s - placeholder.count >= from {
+            var same = true
+            for (offset, byte) in placeholder.enumerated() where text.byte(s - placeholder.count + offset) != byte {
+                same = false
+                break
+            }
+            if same { return true }
+        }
+        return false
+    }
+
+    /// The end of "bearer" (any case) and its separators (ASCII spaces and tabs, `:`, `%20`,
+    /// Unicode spaces; at least one) at `p`, or nil.
+    func bearerGroupEnd(_ p: Int, _ end: Int) -> Int? {
+        guard text.matches("bearer", at: p, end: end) else { return nil }
+        var q = p + 6
+        while q < end {
+            let byte = text.byte(q)
+            if byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C || byte == UInt8(ascii: ":") {
+                q += 1
+            } else if byte == UInt8(ascii: "%"), text.matches("%20", at: q, end: end) {
+                q += 3
+            } else if byte >= 0x80, case let length = text.unicodeSpaceLength(at: q, end: end), length > 0 {
+                q += length
+            } else {
+                break
+            }
+        }
+        return q > p + 6 ? q : nil
+    }
+
+    // MARK: Rule 4: email addresses
+
+    /// Is the byte at `index` part of an email's local part or domain label (`ascii` class, or any
+    /// non-ASCII byte that is not part of a Unicode space)? Scanning backwards.
+    @inline(__always) func emailCharacter(before index: Int, _ from: Int, _ ascii: UInt32) -> Int {
+        let byte = text.byte(index)
+        if byte < 0x80 { return text.has(index, ascii) ? 1 : 0 }
+        return text.unicodeSpaceLength(endingAt: index, start: from) > 0 ? 0 : 1
+    }
+
+    @inline(__always) func labelLength(at index: Int, _ end: Int) -> Int {
+        let byte = text.byte(index)
+        if byte < 0x80 { return text.has(index, Classes.label) ? 1 : 0 }
+        return text.unicodeSpaceLength(at: index, end: end) > 0 ? 0 : 1
+    }
+
+    func nextEmail(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        var search = from
+        while let at = state.at.next(from: search, to: end, in: text) {
+            search = at + 1
+            var localStart = at
+            while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
+                localStart -= 1
+            }
+            // The local part does not start with a quote: "'alice@x.com'" keeps its quotes.
+            while localStart < at, text.byte(localStart) == UInt8(ascii: "'") { localStart += 1 }
+            guard localStart < at, let domainEnd = domainEnd(at + 1, end) else { continue }
+            return Match(start: localStart, end: domainEnd, placeholder: LogSanitizer.emailBytes)
+        }
+        return nil
+    }
+
+    /// `label(.label)+`, labels of `[A-Za-z0-9-]` and non-ASCII letters: the end, or nil.
+    func domainEnd(_ start: Int, _ end: Int) -> Int? {
+        var p = start
+        while p < end, labelLength(at: p, end) > 0 { p += 1 }
+        guard p > start else { return nil }
+        var labels = 1
+        while p + 1 < end, text.byte(p) == UInt8(ascii: "."), labelLength(at: p + 1, end) > 0 {
+            p += 1
+            while p < end, labelLength(at: p, end) > 0 { p += 1 }
+            labels += 1
+        }
+        return labels >= 2 ? p : nil
+    }
+
+    // MARK: Rule 5: UUIDs
+
+    /// Skips invisible separators forwards from `p`.
+    @inline(__always) func skipInvisible(_ p: Int, _ end: Int) -> Int {
+        var q = p
+        while q < end, text.byte(q) >= 0x80, case let length = text.invisibleLength(at: q, end: end), length > 0 {
+            q += length
+        }
+        return q
+    }
+
+    /// `count` hex digits with invisible separators between them, from `p`: the end, or nil.
+    func hexGroup(_ p: Int, _ count: Int, _ end: Int) -> Int? {
+        var q = p
+        for index in 0..<count {
+            if index > 0 { q = skipInvisible(q, end) }
+            guard q < end, text.has(q, Classes.hex) else { return nil }
+            q += 1
+        }
+        return q
+    }
+
+    func nextUUID(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        var search = from
+        while let dash = state.dash.next(from: search, to: end, in: text) {
+            search = dash + 1
+            // Eight hex digits before the first dash (invisible separators between them and before it).
+            var p = dash
+            var digits = 0
+            while digits < 8 {
+                while p > from, text.byte(p - 1) >= 0x80,
+                    case let length = text.invisibleLength(
+                        endingAt: p - 1, start: from), length > 0
+                {
+                    p -= length
+                }
+                guard p > from, text.has(p - 1, Classes.hex) else { break }
+                p -= 1
+                digits += 1
+            }
+            guard digits == 8 else { continue }
+            let start = p
+            var q = dash + 1
+            var valid = true
+            for (index, count) in [4, 4, 4, 12].enumerated() {
+                q = skipInvisible(q, end)
+                guard let groupEnd = hexGroup(q, count, end) else {
+                    valid = false
+                    break
+                }
+                q = groupEnd
+                if index < 3 {
+                    q = skipInvisible(q, end)
+                    guard q < end, text.byte(q) == UInt8(ascii: "-") else {
+                        valid = false
+                        break
+                    }
+                    q += 1
+                }
+            }
+            if valid { return Match(start: start, end: q, placeholder: LogSanitizer.uuidBytes) }
+        }
+        return nil
+    }
+
+    // MARK: Rule 6: labelled pins stay
+
+    func nextPin(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        // The transport's own pin list ("… expected one of P, P"), remembered while it lies ahead
+        // so a long list is measured once however many labelled pins come before it.
+        if state.pinList.map({ $0.start < from }) ?? true, from >= state.pinListSearchedFrom {
+            state.pinList = nextPinList(from, end, &state)
+            state.pinListSearchedFrom = state.pinList?.start ?? end
+        }
+        let labelled = nextLabelledPin(from, end, &state)
+        guard let list = state.pinList, list.start >= from else { return labelled }
+        guard let labelled, labelled.start < list.start else { return list }
+        return labelled
+    }
+
+    /// `expected one of ` (as the transport writes it) and a list of pins joined by `, `.
+    func nextPinList(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        var search = from
+        while let x = state.x.next(from: search, to: end, in: text) {
+            search = x + 1
+            let start = x - 1
+            let label: StaticString = "expected one of "
+            guard start >= from, exactly(label, at: start, end: end) else { continue }
+            var value = start + label.utf8CodeUnitCount
+            guard isPin(value, end) else { continue }
+            var listEnd = value + 44
+            while exactly(", ", at: listEnd, end: end), isPin(listEnd + 2, end) {
+                value = listEnd + 2
+                listEnd = value + 44
+            }
+            return Match(start: start, end: listEnd, placeholder: nil)
+        }
+        return nil
+    }
+
+    /// True when `text` is at `index`, byte for byte.
+    func exactly(_ literal: StaticString, at index: Int, end: Int) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard index + length <= end else { return false }
+        for offset in 0..<length where text.byte(index + offset) != literal.utf8Start[offset] { return false }
+        return true
+    }
+
+    func nextLabelledPin(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        var search = from
+        while let two = state.two.next(from: search, to: end, in: text) {
+            search = two + 1
+            guard two - 3 >= from, text.matches("sha256", at: two - 3, end: end) else { continue }
+            // The labels are shortest first, so the first that fits gives the leftmost value.
+            for label in LogSanitizer.pinLabels where text.matches(label, at: two + 3, end: end) {
+                let value = two + 3 + label.utf8CodeUnitCount
+                if isPin(value, end) { return Match(start: two - 3, end: value + 44, placeholder: nil) }
+            }
+        }
+        return nil
+    }
+
+    /// 43 standard base64 characters and "=", not followed by another base64 character.
+    func isPin(_ value: Int, _ end: Int) -> Bool {
+        guard value + 44 <= end, text.byte(value + 43) == UInt8(ascii: "=") else { return false }
+        for offset in 0..<43 {
+            let byte = text.byte(value + offset)
+            guard text.has(value + offset, Classes.base64), byte != UInt8(ascii: "="), byte != UInt8(ascii: "_"),
+                byte != UInt8(ascii: "-")
+            else { return false }
+        }
+        guard text.byte(value + 43) == UInt8(ascii: "=") else { return false }
+        let after = value + 44
+        guard after < end else { return true }
+        if text.has(after, Classes.base64) { return false }
+        return text.byte(after) < 0x80 || text.invisibleLength(at: after, end: end) == 0
+    }
+
+    // MARK: Rule 7: tokens
+
+    /// The length of a token character (`[A-Za-z0-9_-]` or an invisible separator) at `p`, or 0;
+    /// with `base64`, `+`, `/` and `=` count too.
+    @inline(__always) func runCharacter(_ p: Int, _ end: Int, base64: Bool) -> Int {
+        let byte = text.byte(p)
+        if byte < 0x80 { return text.has(p, base64 ? Classes.base64 : Classes.token) ? 1 : 0 }
+        return text.invisibleLength(at: p, end: end)
+    }
+
+    /// One scan of the runs that start at a position: the base64 run (for the JWT and base64
+    /// alternatives) and its leading token run.
+    struct Runs {
+        var end = 0
+        var count = 0
+        var seen: UInt32 = 0
+        /// The first `eyJ` in the run's last `[A-Za-z0-9_-]` stretch, or -1.
+        var eyJ = -1
+        var tokenEnd = 0
+        var tokenCount = 0
+    }
+
+    /// Measures the runs from `p`; with `tokenOnly`, just the token run.
+    @inline(__always) func runs(from p: Int, _ end: Int, tokenOnly: Bool) -> Runs {
+        var runs = Runs()
+        var q = p
+        var inToken = true
+        while q < end {
+            let byte = text.byte(q)
+            if byte < 0x80 {
+                let flags = text.table[Int(byte)]
+                if flags & Classes.token != 0 {
+                    if runs.eyJ < 0, byte == UInt8(ascii: "e"), q + 2 < end, text.byte(q + 1) == UInt8(ascii: "y"),
+                        text.byte(q + 2) == UInt8(ascii: "J")
+                    {
+                        runs.eyJ = q
+                    }
+                    runs.seen |= flags
+                    q += 1
+                } else if flags & Classes.base64 != 0 {
+                    // "+", "/" or "=": the token run ends; a JWT's first segment starts after it.
+                    if inToken {
+                        inToken = false
+                        runs.tokenEnd = q
+                        runs.tokenCount = runs.count
+                        if tokenOnly { return runs }
+                    }
+                    runs.eyJ = -1
+                    q += 1
+                } else {
+                    break
+                }
+            } else {
+                let length = text.invisibleLength(at: q, end: end)
+                guard length > 0 else { break }
+                q += length
+            }
+            runs.count += 1
+        }
+        runs.end = q
+        if inToken {
+            runs.tokenEnd = q
+            runs.tokenCount = runs.count
+        }
+        return runs
+    }
+
+    func nextToken(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        var p = from
+        while p < end {
+            let byte = text.byte(p)
+            let isToken: Bool
+            let length: Int
+            if byte < 0x80 {
+                let flags = text.table[Int(byte)]
+                guard flags & Classes.base64 != 0 else {
+                    p += 1
+                    continue
+                }
+                isToken = flags & Classes.token != 0
+                length = 1
+            } else {
+                length = text.invisibleLength(at: p, end: end)
+                guard length > 0 else {
+                    p += 1
+                    continue
+                }
+                isToken = true
+            }
+            // A JWT or base64 run that fails from p fails from every later position inside the
+            // same run (the run only shrinks), and so does a token run: each is measured once.
+            let needRun = p >= state.runFailedBefore
+            let needToken = isToken && p >= state.tokenFailedBefore
+            if needRun || needToken {
+                let runs = self.runs(from: p, end, tokenOnly: !needRun)
+                if needRun {
+                    // 1. A JWT, with whatever base64 characters are glued before it in the same run.
+                    if runs.eyJ >= 0, runs.eyJ + 3 < runs.end, let jwtEnd = jwtTail(runs.end, end) {
+                        return Match(start: p, end: jwtEnd, placeholder: LogSanitizer.tokenBytes)
+                    }
+                    // 2. 32 or more base64 characters with a digit or both letter cases.
+                    let mixed = runs.seen & Classes.upper != 0 && runs.seen & Classes.lower != 0
+                    if runs.count >= 32, runs.seen & Classes.digit != 0 || mixed {
+                        return Match(start: p, end: runs.end, placeholder: LogSanitizer.tokenBytes)
+                    }
+                    state.runFailedBefore = runs.end
+                }
+                if needToken {
+                    // 3. 32 or more token characters.
+                    if runs.tokenCount >= 32 {
+                        return Match(start: p, end: runs.tokenEnd, placeholder: LogSanitizer.tokenBytes)
+                    }
+                    state.tokenFailedBefore = runs.tokenEnd
+                }
+            }
+            // Every position before both failure marks is known to fail: skip to the first that is not.
+            p = max(p + length, min(state.runFailedBefore, state.tokenFailedBefore))
+        }
+        return nil
+    }
+
+    /// `.segment.segment?` after a JWT's first segment ending at `runEnd`: the JWT's end, or nil.
+    func jwtTail(_ runEnd: Int, _ end: Int) -> Int? {
+        guard runEnd < end, text.byte(runEnd) == UInt8(ascii: ".") else { return nil }
+        var second = runEnd + 1
+        let secondStart = second
+        while second < end, case let step = runCharacter(second, end, base64: false), step > 0 { second += step }
+        guard second > secondStart, second < end, text.byte(second) == UInt8(ascii: ".") else { return nil }
+        var third = second + 1
+        while third < end, case let step = runCharacter(third, end, base64: false), step > 0 { third += step }
+        return third
+    }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import PinKitTestSupport
+import Testing
+
+@testable import PinKit
+
+/// The leak families of issue 15 §3, each secret known to the test, in random positions and
+/// contexts (quotes, JSON, brackets, CRLF, tabs, Unicode neighbours).
+@Suite("Log sanitizer leaks")
+struct LogSanitizerLeakTests {
+    enum Family: String, CaseIterable {
+        case queryEndedByContext, quoteInUserInfo, escapedURL, anyScheme, credentials, bearerVariants
+        case splitBase64, invisibleSeparators, emails, gluedJWT
+    }
+
+    struct Fragment {
+        var text: String
+        var secrets: [String]
+        var hosts: [String] = []
+    }
+
+    struct Generator {
+        var corpus: LogCorpus
+
+        mutating func marker() -> String { "Q" + corpus.string("0123456789", 8...8) + "Z" }
+        mutating func pick<T>(_ options: [T]) -> T { corpus.pick(options) }
+
+        mutating func host() -> String {
+            pick([
+                "api-\(corpus.string("abcdefghij", 3...8)).example.com",
+                "10.\(Int.random(in: 0...255, using: &corpus.generator)).2.3",
+                "[2001:db8::\(Int.random(in: 1...9, using: &corpus.generator))]", "bücher.example", "db.example.net",
+                "localhost",
+            ])
+        }
+
+        /// A URL in one of the contexts that decide where it ends (none holding `quote`).
+        mutating func inContext(_ url: String, without quote: Character? = nil) -> String {
+            var contexts = ["running", "\"", "'", "`", "\\\"", "(", "<", "json"]
+            if let quote { contexts.removeAll { $0 == String(quote) } }
+            switch pick(contexts) {
+            case "running": return url + pick([" ", "", ". ", ", ", "\t", "\r\n"])
+            case "\"": return "\"" + url + "\""
+            case "'": return "'" + url + "'"
+            case "`": return "`" + url + "`"
+            case "\\\"": return "\\\"" + url + "\\\""
+            case "(": return "(see " + url + ")"
+            case "<": return "<" + url + ">"
+            default: return "{\"url\":\"" + url + "\",\"status\":200}"
+            }
+        }
+
+        mutating func fragment(_ family: Family) -> Fragment {
+            let m1 = marker()
+            let m2 = marker()
+            let host = host()
+            switch family {
+            case .queryEndedByContext:
+                if corpus.chance(50) {
+                    let url = "https://\(host)/v1/items?filter[owner]=alice&access_token=\(m1)#frag-\(m2)"
+                    return Fragment(text: inContext(url), secrets: [m1, m2, "/v1/items"], hosts: [host])
+                }
+                if corpus.chance(50) {
+                    let url = "https://\(host)/p?q=O'Brien&ssn=\(m1)&api_key=\(m2)"
+                    return Fragment(text: inContext(url, without: "'"), secrets: [m1, m2], hosts: [host])
+                }
+                let url = "https://\(host)/p?q=O Brien&ssn=\(m1)&x=<\(m2)>"
+                let quote = pick(["\"", "'", "`"])
+                return Fragment(text: quote + url + quote, secrets: [m1, m2], hosts: [host])
+            case .quoteInUserInfo:
+                let url = "https://admin:pa'\(m1)@\(host)/x?token=\(m2)"
+                let (open, close) = pick([("", " "), ("\"", "\""), ("(", ")"), ("<", ">"), ("", "\r\n")])
+                return Fragment(text: open + url + close, secrets: [m1, m2], hosts: [host])
+            case .escapedURL:
+                if corpus.chance(50) {
+                    let url = "https:\\/\\/\(host)\\/v1\\/users\\/42?session=\(m1)"
+                    return Fragment(
+                        text: pick(["\"\(url)\"", "{\"u\":\"\(url)\",\"n\":1}", "\\\"\(url)\\\""]),
+                        secrets: [m1, "users"],
+                        hosts: [host])
+                }
+                let url = "https%3A%2F%2F\(host)%2Fcb%3Fcode%3D\(m1)%26user%3D\(m2)"
+                return Fragment(
+                    text: "redirect_uri=" + url + pick(["&state=x", " ", "\""]), secrets: [m1, m2], hosts: [host])
+            case .anyScheme:
+                let url = pick([
+                    "redis://:\(m1)@\(host):6379/\(m2)", "mongodb://admin:\(m1)@\(host)/\(m2)",
+                    "amqp://guest:\(m1)@\(host)/\(m2)", "wss://\(host)/socket/\(m1)?token=\(m2)",
+                    "ws://\(host)/\(m1)#\(m2)", "postgres://u:\(m1)@\(host)/db?sslpassword=\(m2)",
+                ])
+                return Fragment(text: inContext(url), secrets: [m1, m2], hosts: [host])
+            case .credentials:
+                let key = pick([
+                    "password", "passwd", "secret", "token", "api_key", "apikey", "access_token", "refresh_token",
+                    "client_secret", "PASSWORD", "Api-Key", "X-Auth-Token",
+                ])
+                let text = pick([
+                    "Authorization: Basic \(m1)==", "authorization: Token \(m1)", "Cookie: session=\(m1); theme=dark",
+                    "Set-Cookie: id=\(m1); Path=/; HttpOnly", "\(key)=\(m1)", "\(key): \(m1)", "\(key) = \"\(m1) x\"",
+                    "\"\(key)\":\"\(m1)\"", "\"\(key)\": \"\(m1)\"", "\\\"\(key)\\\":\\\"\(m1)\\\"", "\(key)='\(m1)'",
+                    "{\"msg\":\"sent Authorization: Bearer \(m1)\",\"url\":\"https://\(host)/x\"}",
+                ])
+                return Fragment(text: text, secrets: [m1], hosts: text.contains("https://") ? [host] : [])
+            case .bearerVariants:
+                let text = pick([
+                    "Bearer\u{00A0}\(m1)", "\u{2009}Bearer\u{3000}\(m1)", "Bearer: \(m1)", "Bearer%20\(m1)",
+                    "Bearer \"\(m1)\"", "Bearer <\(m1)>", "x_Bearer \(m1)", "]Bearer \(m1)", "Bearer abc=\(m1)",
+                    "bearer BEARER \(m1)", "BEARER\t\(m1).\(m2)", "https://\(host)/x?auth=Bearer \(m1)&n=\(m2)",
+                ])
+                return Fragment(
+                    text: text, secrets: [m1, m2].filter { text.contains($0) },
+                    hosts: text.contains("://") ? [host] : [])
+            case .splitBase64:
+                // Runs under 32 characters, joined by "/", "+" or "=": the whole is one secret.
+                var parts: [String] = []
+                while parts.joined().count < 40 {
+                    parts.append(corpus.string(LogCorpus.base64url.filter { $0 != "-" && $0 != "_" }, 4...14))
+                }
+                parts.insert(m1, at: Int.random(in: 0...parts.count, using: &corpus.generator))
+                var text = ""
+                for part in parts { text += (text.isEmpty ? "" : pick(["/", "+", "="])) + part }
+                return Fragment(text: text + pick(["", "=", "=="]), secrets: [m1])
+            case .invisibleSeparators:
+                let invisible = pick(LogCorpus.invisibles)
+                if corpus.chance(50) {
+                    let uuid = corpus.uuid()
+                    let index = uuid.index(uuid.startIndex, offsetBy: Int.random(in: 1...35, using: &corpus.generator))
+                    let split = String(uuid[..<index]) + invisible + String(uuid[index...])
+                    return Fragment(text: "id " + split, secrets: [String(uuid.prefix(8)), String(uuid.suffix(12))])
+                }
+                let token =
+                    corpus.string(LogCorpus.base64url, 10...20) + invisible + m1 + invisible
+                    + corpus.string(LogCorpus.base64url, 10...20)
+                return Fragment(text: token, secrets: [m1])
+            case .emails:
+                let text = pick([
+                    "alice\(m1)@bücher.de", "root.\(m1)@10.0.0.1", "o'\(m1)@example.com", "\(m1)!wow@example.com",
+                    "\(m1)ö.smith@example.com", "jö\(m1)@mail.example", "\(m1)@xn--bcher-kva.example",
+                ])
+                return Fragment(text: text, secrets: [m1])
+            case .gluedJWT:
+                let run = corpus.string(LogCorpus.base64url, 32...40)
+                let text = run + "eyJhbGciOi\(m1).eyJzdWIi\(m2).sig" + corpus.string(LogCorpus.base64url, 0...10)
+                return Fragment(text: text, secrets: [m1, m2])
+            }
+        }
+
+        mutating func neighbour() -> String {
+            // Invisible separators are part of the run they touch, so they are not a neighbour here.
+            pick([" ", " ", "\t", ", ", " | ", "\r\n", "\u{00A0}", " é ", " 🚑 ", "\u{3000}", " (", ") ", " [", "] "])
+        }
+
+        mutating func line() -> (text: String, fragments: [(Family, Fragment)]) {
+            var text = pick(["", "ts=2026-11-30T05:16:22Z ", "pin.failure code=E_PIN_MISMATCH ", "GET 200 12ms "])
+            var fragments: [(Family, Fragment)] = []
+            for _ in 0..<Int.random(in: 1...4, using: &corpus.generator) {
+                let family = pick(Family.allCases)
+                let fragment = fragment(family)
+                fragments.append((family, fragment))
+                text += fragment.text + neighbour()
+                if corpus.chance(30) {
+                    text += pick(["sync ok", "retry=3", "pin sha256/AAAA", "event=token_refreshed"]) + neighbour()
+                }
+            }
+            return (text, fragments)
+        }
+    }
+
+    @Test("50,000 generated lines: no known secret survives, every host does, and redaction is idempotent")
+    func leaks() async {
+        // Two fixed seeds, 25,000 lines each, in parallel.
+        let results = await withTaskGroup(of: ([String], [Family: Int]).self) { group in
+            for chunk in 0..<2 {
+                group.addTask {
+                    await Self.check(seed: 0x1EA4_0015 &+ UInt64(chunk), lines: 25_000, legacyLines: 1_000)
+                }
+            }
+            return await group.reduce(into: ([String](), [Family: Int]())) { total, part in
+                total.0 += part.0
+                total.1.merge(part.1, uniquingKeysWith: +)
+            }
+        }
+        #expect(results.0.isEmpty, "\(results.0.prefix(10).joined(separator: "\n"))")
+        for family in Family.allCases {
+            #expect(
+                results.1[family, default: 0] > 0, "\(family) never leaked through the old rules: the test cannot fail")
+        }
+    }
+
+    static func check(seed: UInt64, lines: Int, legacyLines: Int) async -> ([String], [Family: Int]) {
+        var generator = Generator(corpus: LogCorpus(seed: seed))
+        var failures: [String] = []
+        var legacyLeaks: [Family: Int] = [:]
+        for index in 0..<lines {
+            if index % 50 == 0 { await Task.yield() }
+            let (line, fragments) = generator.line()
+            let redacted = LogSanitizer.redact(line)
+            for (family, fragment) in fragments {
+                for secret in fragment.secrets where redacted.contains(secret) && failures.count < 10 {
+                    failures.append(
+                        "\(family): \(secret) survived in \(redacted.debugDescription) from \(line.debugDescription)")
+                }
+                for host in fragment.hosts where !redacted.contains(host) && failures.count < 10 {
+                    failures.append(
+                        "\(family): host \(host) lost in \(redacted.debugDescription) from \(line.debugDescription)")
+                }
+            }
+            if LogSanitizer.redact(redacted) != redacted && failures.count < 10 {
+                failures.append("not idempotent: \(line.debugDescription)")
+            }
+            // The attack first: the rules before issue 15 leak every family.
+            if index < legacyLines {
+                let legacy = LegacyRegexSanitizer.redact(line)
+                for (family, fragment) in fragments where fragment.secrets.contains(where: { legacy.contains($0) }) {
+                    legacyLeaks[family, default: 0] += 1
+                }
+            }
+        }
+        return (failures, legacyLeaks)
+    }
+
+    @Test(
+        "what must stay readable: pins, hosts, event names, codes and numbers",
+        arguments: [
+            "pin sha256/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8= ok",
+            "Public-Key-Pins: pin-sha256=\"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\"; max-age=60",
+            "curl --pinnedpubkey sha256//AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+            "{\"sha256\": \"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\", \"role\": \"backup\"}",
+            "config pin-sha256=\\\"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\\\"",
+            "event=pin.failure code=E_PIN_MISMATCH host=api.example.com port=443 latency=12ms count=1234567",
+            "kill-switch.changed serial=42 expires=2026-11-30T05:16:22Z version=1.4.2",
+            "GET https://api.example.com -> 200",
+            "pin mismatch for api.example.com (pin set prod): expected one of "
+                + "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=, ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=",
+        ]
+    )
+    func readable(_ line: String) {
+        #expect(LogSanitizer.redact(line) == line)
+    }
+
+    @Test(
+        "every listed leak, redacted as the README documents it",
+        arguments: [
+            (
+                "https://api.example.com/v1/items?filter[owner]=alice&access_token=s3cr3t",
+                "https://api.example.com"
+            ),
+            ("\"https://x.example/?q=O'Brien&ssn=123-45-6789&api_key=k3y\" next", "\"https://x.example\" next"),
+            ("'https://x.example/?q=a b&t=1' next", "'https://x.example' next"),
+            ("https://admin:pa'ss@db.example.com/x?token=abc", "https://db.example.com"),
+            ("\"https:\\/\\/api.example.com\\/v1\\/users\\/42?session=abc\"", "\"https:\\/\\/api.example.com\""),
+            (
+                "redirect_uri=https%3A%2F%2Fclient.example.com%2Fcb%3Fcode%3DSplxlOB&state=1",
+                "redirect_uri=https%3A%2F%2Fclient.example.com"
+            ),
+            ("redis://:p4ss@10.0.0.5:6379/0", "redis://10.0.0.5"),
+            (
+                "mongodb://admin:hunter2@mongo/db and amqp://guest:guest@rabbit/vhost",
+                "mongodb://mongo and amqp://rabbit"
+            ),
+            (
+                "{\"url\":\"https://a.example/a b?token=x\",\"host\":\"b.example\"}",
+                "{\"url\":\"https://a.example\",\"host\":\"b.example\"}"
+            ),
+            ("Authorization: Basic dXNlcjpwYXNz", "Authorization: [redacted-secret]"),
+            ("Cookie: session=abc; theme=dark", "Cookie: [redacted-secret]"),
+            ("login password=hunter2 ok", "login password=[redacted-secret] ok"),
+            ("{\"client_secret\":\"abc\",\"n\":1}", "{\"client_secret\":\"[redacted-secret]\",\"n\":1}"),
+            ("API_KEY: k3y", "API_KEY: [redacted-secret]"),
+            ("Bearer\u{00A0}abc", "[redacted-bearer]"),
+            ("Bearer: abc", "[redacted-bearer]"),
+            ("Bearer%20abc", "[redacted-bearer]"),
+            ("Bearer \"abc\" x", "[redacted-bearer] x"),
+            ("Bearer <abc>", "[redacted-bearer]"),
+            ("x_Bearer abc", "x_[redacted-bearer]"),
+            ("]Bearer abc", "][redacted-bearer]"),
+            ("Bearer abc=def123", "[redacted-bearer]"),
+            ("key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "key [redacted-token]"),
+            ("tok abcdefghijklmnop\u{200B}qrstuvwxyz0123456789", "tok [redacted-token]"),
+            ("id 550e8400-e29b\u{00AD}-41d4-a716-446655440000", "id [redacted-uuid]"),
+            (
+                "to alice@bücher.de, root@10.0.0.1, o'brien@x.io, jöhn.smith@x.io",
+                "to [redacted-email], [redacted-email], [redacted-email], [redacted-email]"
+            ),
+            (String(repeating: "a", count: 32) + "eyJhbGciOi.eyJzdWIi.sig", "[redacted-token]"),
+        ]
+    )
+    func documented(_ input: String, _ expected: String) {
+        #expect(LogSanitizer.redact(input) == expected)
+        #expect(RegexReferenceSanitizer.redact(input) == expected)
+        #expect(LegacyRegexSanitizer.redact(input) != expected, "the old rules already handled this")
+    }
+}
