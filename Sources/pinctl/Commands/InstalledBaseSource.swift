@@ -49,7 +49,7 @@ struct InstalledBaseSource {
             case .success(let response): body = response.body
             }
         } else {
-            try requireReadable(spec)
+            try Loading.requireReadable(spec)
             body = Array(FileManager.default.contents(atPath: spec) ?? Data())
         }
         return try parse(body, source: spec)

@@ -41,7 +41,7 @@ struct RedactCommand: Command {
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
         let input: FileHandle
         if let path {
-            try requireReadable(path)
+            try Loading.requireReadable(path)
             guard let handle = FileHandle(forReadingAtPath: path) else {
                 throw CommandFailure(.usage, "cannot open \(path)")
             }
