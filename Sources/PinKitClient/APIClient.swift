@@ -8,6 +8,12 @@ public import PinKitTransport
 ///
 /// An actor: concurrent requests that meet a 401 together share one refresh, and no request
 /// retries more than once, so no path loops.
+///
+/// Signing out is for a server that *rejects* the session: the refresh endpoint answering 400,
+/// 401 or 403, or the request retried with fresh tokens meeting 401 again. A refresh that fails
+/// for any other reason (no network, a timeout, a 5xx) throws `transport` or `http` and keeps
+/// the tokens: a flaky network never signs a patient out. A refresh is never retried within
+/// one call (one that may have reached the server may have rotated the refresh token).
 public actor APIClient {
     public struct Configuration: Sendable {
         public var baseURL: URL
@@ -37,7 +43,12 @@ public actor APIClient {
     public private(set) var configuration: Configuration
     private let pinned: PinnedHTTPClient
     private let probeSession: PinnedHTTPClient
-    private var refreshing: Task<Result<Tokens, APIError>, Never>?
+    private var refreshing: Task<RefreshOutcome, Never>?
+    /// Requests sent with a bearer token so far; orders sends against refresh completions.
+    private var sentCount: UInt64 = 0
+    /// The last refresh to complete, and `sentCount` when it did: a request sent before then
+    /// that meets a 401 takes this outcome instead of starting another refresh.
+    private var lastRefresh: (completedAfter: UInt64, outcome: RefreshOutcome)?
     private var uploadTask: Task<Void, Never>?
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
@@ -86,9 +97,17 @@ public actor APIClient {
             let username: String
             let password: String
         }
-        let tokens: TokenAnswer = try await exchange(
-            configuration.tokenPath, Body(username: username, password: password))
-        await configuration.credentials.save(Tokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
+        let response = try await postJSON(
+            configuration.tokenPath, named: "(token endpoint)", Body(username: username, password: password))
+        guard (200..<300).contains(response.status) else {
+            if Self.rejectsCredentials(response.status) {
+                throw APIError(.unauthenticated, "the server refused the credentials", status: response.status)
+            }
+            throw APIError(.http, "the token endpoint answered \(response.status)", status: response.status)
+        }
+        let tokens = try Self.tokens(from: response)
+        lastRefresh = nil
+        await configuration.credentials.save(tokens)
         configuration.auditLog?.record(.login(method: "password"))
         logger.info("logged in")
     }
@@ -97,6 +116,7 @@ public actor APIClient {
     public func logout(reason: String = "user") async {
         await configuration.credentials.clear()
         refreshing = nil
+        lastRefresh = nil
         configuration.auditLog?.record(.logout(reason: reason))
         logger.notice("logged out: \(reason)")
         configuration.onLogout(reason)
@@ -107,76 +127,153 @@ public actor APIClient {
         let refreshToken: String
     }
 
-    private func exchange<Body: Encodable>(_ path: String, _ body: Body) async throws(APIError) -> TokenAnswer {
+    /// How a refresh ended. Only `rejected` signs the user out.
+    enum RefreshOutcome: Sendable {
+        case refreshed(Tokens)
+        /// The server refused the refresh token (400, 401, 403): the session is over.
+        case rejected(APIError)
+        /// No answer, or an answer that is not a verdict on the token (5xx, 429, undecodable):
+        /// the tokens are kept and the caller sees the error.
+        case failed(APIError)
+    }
+
+    /// 400, 401 and 403 are the server's verdict on the credentials; anything else is not.
+    static func rejectsCredentials(_ status: Int) -> Bool { [400, 401, 403].contains(status) }
+
+    /// - Parameter route: how logs name the endpoint; the configured path itself may hold a
+    ///   tenant or an identifier.
+    private func postJSON(
+        _ path: String,
+        named route: String,
+        _ body: some Encodable,
+        freshConnection: Bool = false
+    ) async throws(APIError) -> HTTPResponse {
         let data: Data
         do {
             data = try encoder.encode(body)
         } catch {
             throw APIError(.encoding, "cannot encode the token request")
         }
-        let response = try await perform(
-            HTTPRequest(
-                method: "POST", url: url(path), headers: ["Content-Type": "application/json"], body: Array(data)))
-        guard (200..<300).contains(response.status) else {
-            throw APIError(.unauthenticated, "the token exchange failed", status: response.status)
-        }
+        var request = HTTPRequest(
+            method: "POST", url: try url(path), headers: ["Content-Type": "application/json"], body: Array(data))
+        request.requiresFreshConnection = freshConnection
+        return try await perform(request, RequestName(method: "POST", host: request.url.host ?? "", route: route))
+    }
+
+    static func tokens(from response: HTTPResponse) throws(APIError) -> Tokens {
         do {
-            return try decoder.decode(TokenAnswer.self, from: Data(response.body))
+            let answer = try JSONDecoder().decode(TokenAnswer.self, from: Data(response.body))
+            return Tokens(accessToken: answer.accessToken, refreshToken: answer.refreshToken)
         } catch {
             throw APIError(.decoding, "the token answer is not {accessToken, refreshToken}")
         }
     }
 
-    /// One refresh for everyone who met a 401 with `staleToken`; nil means logged out.
-    private func refreshedTokens(after staleToken: String) async -> Tokens? {
-        if let current = await configuration.credentials.load(), current.accessToken != staleToken { return current }
-        if refreshing == nil {
-            let credentials = configuration.credentials
-            refreshing = Task { () -> Result<Tokens, APIError> in
-                guard let old = await credentials.load() else {
-                    return .failure(APIError(.unauthenticated, "not logged in"))
-                }
-                do throws(APIError) {
-                    struct Body: Encodable { let refreshToken: String }
-                    let answer = try await self.exchange(
-                        self.configuration.refreshPath, Body(refreshToken: old.refreshToken))
-                    let tokens = Tokens(accessToken: answer.accessToken, refreshToken: answer.refreshToken)
-                    // Saved before the task completes: anyone arriving later sees the new token
-                    // and never starts a second refresh with a spent refresh token.
-                    await credentials.save(tokens)
-                    return .success(tokens)
-                } catch {
-                    return .failure(error)
+    /// One refresh attempt, never retried: a request that may have reached the server may have
+    /// rotated the refresh token. It goes out on a fresh connection, because libcurl would
+    /// silently send it again if a kept-alive connection closed before answering.
+    private func refreshOnce() async -> RefreshOutcome {
+        let credentials = configuration.credentials
+        guard let old = await credentials.load() else {
+            return .rejected(APIError(.unauthenticated, "not logged in"))
+        }
+        struct Body: Encodable { let refreshToken: String }
+        let response: HTTPResponse
+        do throws(APIError) {
+            response = try await postJSON(
+                configuration.refreshPath, named: "(refresh endpoint)", Body(refreshToken: old.refreshToken),
+                freshConnection: true)
+        } catch {
+            return .failed(error)
+        }
+        guard (200..<300).contains(response.status) else {
+            if Self.rejectsCredentials(response.status) {
+                return .rejected(
+                    APIError(
+                        .unauthenticated, "the server refused the refresh token; logged out", status: response.status))
+            }
+            return .failed(
+                APIError(
+                    .http, "the refresh endpoint answered \(response.status); still signed in",
+                    status: response.status))
+        }
+        do throws(APIError) {
+            let tokens = try Self.tokens(from: response)
+            // Saved before the task completes: anyone arriving later sees the new token and
+            // never starts a second refresh with a spent refresh token.
+            await credentials.save(tokens)
+            return .refreshed(tokens)
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// The tokens to retry with, for a request sent as number `sentAt` with `staleToken` that
+    /// met a 401. Everyone in flight shares one refresh; a request sent before the last refresh
+    /// completed takes that refresh's outcome rather than starting another.
+    /// - Throws: ``APIError``: `unauthenticated` after a rejected refresh (logged out), or the
+    ///   `transport`/`http`/`decoding` error of a failed one (still signed in).
+    private func refreshedTokens(after staleToken: String, sentAt: UInt64) async throws(APIError) -> Tokens {
+        guard let current = await configuration.credentials.load() else {
+            throw APIError(.unauthenticated, "not logged in")
+        }
+        if current.accessToken != staleToken { return current }
+        let outcome: RefreshOutcome
+        if refreshing == nil, let last = lastRefresh, last.completedAfter >= sentAt {
+            outcome = last.outcome
+        } else {
+            if refreshing == nil { refreshing = Task { await self.refreshOnce() } }
+            let task = refreshing!
+            outcome = await task.value
+            if refreshing == task {
+                refreshing = nil
+                lastRefresh = (sentCount, outcome)
+                switch outcome {
+                case .refreshed:
+                    configuration.auditLog?.record(.tokenRotated)
+                    logger.info("access token refreshed")
+                case .rejected(let error):
+                    await logout(reason: "refresh rejected (HTTP \(error.status ?? 0))")
+                case .failed(let error):
+                    logger.notice("refresh failed (\(error.code)); still signed in, tokens kept")
                 }
             }
         }
-        let task = refreshing!
-        let result = await task.value
-        if refreshing == task {
-            refreshing = nil
-            switch result {
-            case .success:
-                configuration.auditLog?.record(.tokenRotated)
-                logger.info("access token refreshed")
-            case .failure(let error):
-                await logout(reason: "refresh failed: \(error.code)")
-            }
+        switch outcome {
+        case .refreshed(let tokens): return tokens
+        case .rejected(let error), .failed(let error): throw error
         }
-        if case .success(let tokens) = result { return tokens }
-        return nil
     }
 
     // MARK: - Requests
 
     /// Sends a JSON request and decodes the JSON answer.
+    ///
+    /// Log lines and error messages name a request by method, host, status and `route`, never by
+    /// `path`: a concrete path or query carries identifiers (`/v1/patients/48213?name=jane`) that
+    /// no redaction rule can recognise.
+    /// - Parameters:
+    ///   - path: the concrete path and query, relative to the base URL. Sent, never logged.
+    ///   - route: a template naming the endpoint in logs and errors, e.g. `/v1/patients/{id}`;
+    ///     never the concrete path. Without it requests are named by method and host only.
+    ///   - idempotencyKey: the `Idempotency-Key` to send. POST and PATCH always carry one; without
+    ///     this argument each call mints a new one, so only the retry after a refresh inside this
+    ///     call reuses it. An app that retries a POST itself (after a timeout or a lost answer:
+    ///     the request may have reached the server) must pass the same key to every attempt,
+    ///     e.g. one from ``makeIdempotencyKey()`` stored with the pending action; other methods
+    ///     carry a key only when given one. 1 to 255 visible ASCII characters.
     /// - Throws: ``APIError``: pinning, transport, HTTP status (with the problem body), decoding,
-    ///   unauthenticated (after the logout flow ran).
+    ///   unauthenticated (after the logout flow ran), invalid request (a path that is not a URL
+    ///   reference, an unusable idempotency key; nothing is sent).
     public func send<Response: Decodable & Sendable>(
         _ method: String,
         _ path: String,
+        route: String? = nil,
         body: (some Encodable & Sendable)? = Optional<Empty>.none,
+        idempotencyKey: String? = nil,
         as type: Response.Type = Response.self
     ) async throws(APIError) -> Response {
+        if let idempotencyKey { try Self.checkIdempotencyKey(idempotencyKey) }
         var bytes: [UInt8]?
         if let body {
             do {
@@ -185,13 +282,15 @@ public actor APIClient {
                 throw APIError(.encoding, "cannot encode the request body as JSON")
             }
         }
-        let response = try await authorized(method.uppercased(), path, body: bytes)
+        let name = RequestName(method: method.uppercased(), host: configuration.baseURL.host ?? "", route: route)
+        let response = try await authorized(name, path, body: bytes, idempotencyKey: idempotencyKey)
         guard (200..<300).contains(response.status) else {
             throw APIError(
                 .http,
-                "\(method.uppercased()) \(path) answered \(response.status)",
+                "\(name) answered \(response.status)",
                 status: response.status,
-                problem: LogSanitizer.redact(String(decoding: response.body.prefix(4096), as: UTF8.self))
+                // A problem document's "instance" is often the request path itself.
+                problem: APIError.scrub(String(decoding: response.body.prefix(4096), as: UTF8.self), of: response.url)
             )
         }
         if Response.self == Empty.self { return Empty() as! Response }
@@ -199,45 +298,93 @@ public actor APIClient {
             return try decoder.decode(Response.self, from: Data(response.body))
         } catch {
             throw APIError(
-                .decoding, "the answer to \(method.uppercased()) \(path) is not a \(Response.self): \(error)")
+                .decoding, "the answer to \(name) is not a \(Response.self) (\(Self.decodingProblem(error)))")
         }
     }
 
-    public func get<Response: Decodable & Sendable>(_ path: String, as type: Response.Type = Response.self)
-        async throws(APIError) -> Response
-    {
-        try await send("GET", path, as: type)
-    }
-
-    public func post<Body: Encodable & Sendable, Response: Decodable & Sendable>(
+    public func get<Response: Decodable & Sendable>(
         _ path: String,
-        body: Body,
+        route: String? = nil,
         as type: Response.Type = Response.self
     ) async throws(APIError) -> Response {
-        try await send("POST", path, body: body, as: type)
+        try await send("GET", path, route: route, as: type)
+    }
+
+    /// A POST; see ``send(_:_:route:body:idempotencyKey:as:)`` for `idempotencyKey`, which an
+    /// app-level retry must reuse.
+    public func post<Body: Encodable & Sendable, Response: Decodable & Sendable>(
+        _ path: String,
+        route: String? = nil,
+        body: Body,
+        idempotencyKey: String? = nil,
+        as type: Response.Type = Response.self
+    ) async throws(APIError) -> Response {
+        try await send("POST", path, route: route, body: body, idempotencyKey: idempotencyKey, as: type)
+    }
+
+    /// A fresh idempotency key (a random UUID, lower case). Store it with a pending action and
+    /// pass it to every attempt of that action.
+    public static func makeIdempotencyKey() -> String { UUID().uuidString.lowercased() }
+
+    /// Header-safe and bounded: a CR/LF would inject a header, an empty key means nothing.
+    static func checkIdempotencyKey(_ key: String) throws(APIError) {
+        let bytes = key.utf8
+        guard (1...255).contains(bytes.count), bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw APIError(
+                .invalidRequest,
+                "an idempotency key must be 1 to 255 visible ASCII characters; saw \(bytes.count) bytes")
+        }
     }
 
     /// An empty body or answer.
     public struct Empty: Codable, Sendable { public init() {} }
 
-    private func authorized(_ method: String, _ path: String, body: [UInt8]?) async throws(APIError) -> HTTPResponse {
+    /// How logs and errors name a request: method, host and the caller's route template.
+    struct RequestName: CustomStringConvertible {
+        var method: String
+        var host: String
+        var route: String?
+        var description: String { "\(method) \(host)" + (route.map { " \($0)" } ?? "") }
+    }
+
+    /// What went wrong in decoding, without the data: the kind, and for a missing key its name
+    /// (which comes from the expected type, not from the answer).
+    static func decodingProblem(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "missing key \"\(key.stringValue)\""
+        case DecodingError.typeMismatch: return "a value of the wrong type"
+        case DecodingError.valueNotFound: return "a missing value"
+        case DecodingError.dataCorrupted: return "not well-formed JSON or an unexpected value"
+        default: return "undecodable"
+        }
+    }
+
+    private func authorized(
+        _ name: RequestName,
+        _ path: String,
+        body: [UInt8]?,
+        idempotencyKey: String?
+    ) async throws(APIError) -> HTTPResponse {
         guard let tokens = await configuration.credentials.load() else {
             throw APIError(.unauthenticated, "not logged in")
         }
         var headers: HTTPHeaders = ["Accept": "application/json"]
         if body != nil { headers.set("Content-Type", "application/json") }
-        // Non-idempotent methods carry a key; the retry after a refresh reuses it.
-        if method == "POST" || method == "PATCH" { headers.set("Idempotency-Key", UUID().uuidString.lowercased()) }
-        var request = HTTPRequest(method: method, url: url(path), headers: headers, body: body)
-        request.headers.set("Authorization", "Bearer \(tokens.accessToken)")
-        let first = try await perform(request)
-        guard first.status == 401 else { return first }
-        logger.info("\(method) \(path) answered 401; refreshing once")
-        guard let fresh = await refreshedTokens(after: tokens.accessToken) else {
-            throw APIError(.unauthenticated, "re-authentication failed; logged out", status: 401)
+        // Non-idempotent methods carry a key (the caller's, or a new one); the retry after a
+        // refresh reuses it.
+        if let key = idempotencyKey ?? (["POST", "PATCH"].contains(name.method) ? Self.makeIdempotencyKey() : nil) {
+            headers.set("Idempotency-Key", key)
         }
+        var request = HTTPRequest(method: name.method, url: try url(path), headers: headers, body: body)
+        request.headers.set("Authorization", "Bearer \(tokens.accessToken)")
+        sentCount += 1
+        let sentAt = sentCount
+        let first = try await perform(request, name)
+        guard first.status == 401 else { return first }
+        logger.info("\(name) answered 401; refreshing once")
+        let fresh = try await refreshedTokens(after: tokens.accessToken, sentAt: sentAt)
         request.headers.set("Authorization", "Bearer \(fresh.accessToken)")
-        let second = try await perform(request)
+        let second = try await perform(request, name)
         if second.status == 401 {
             await logout(reason: "second 401")
             throw APIError(.unauthenticated, "still unauthorised after re-authentication; logged out", status: 401)
@@ -245,18 +392,25 @@ public actor APIClient {
         return second
     }
 
-    private func url(_ path: String) -> URL {
-        URL(string: path, relativeTo: configuration.baseURL)?.absoluteURL ?? configuration.baseURL
+    /// `path` resolved against the base URL.
+    /// - Throws: ``APIError/Code/invalidRequest`` when it is not a URL reference (before, such a
+    ///   path silently became a request to the base URL itself).
+    private func url(_ path: String) throws(APIError) -> URL {
+        guard let url = URL(string: path, relativeTo: configuration.baseURL)?.absoluteURL else {
+            throw APIError(.invalidRequest, "the request path is not a URL reference (\(path.utf8.count) bytes)")
+        }
+        return url
     }
 
-    private func perform(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
+    private func perform(_ request: HTTPRequest, _ name: RequestName) async throws(APIError) -> HTTPResponse {
         let response: HTTPResponse
         do {
             response = try await pinned.send(request)
         } catch {
-            throw APIError(error)
+            logger.debug("\(name) failed: \(error.code)")
+            throw APIError(error, sending: request.url)
         }
-        logger.debug("\(request.method) \(request.url.absoluteString) -> \(response.status)")
+        logger.debug("\(name) -> \(response.status)")
         if uploadTask == nil { Task { await self.uploadQueued() } }
         return response
     }
@@ -309,7 +463,7 @@ public actor APIClient {
         do {
             return try await probeSession.send(HTTPRequest(url: candidate)).status
         } catch {
-            throw APIError(error)
+            throw APIError(error, sending: candidate)
         }
     }
 
@@ -318,7 +472,7 @@ public actor APIClient {
         let from = configuration.baseURL.host
         configuration.baseURL = baseURL
         configuration.auditLog?.record(.serverChanged(fromHost: from, toHost: baseURL.host ?? ""))
-        logger.notice("server changed to \(baseURL.absoluteString)")
+        logger.notice("server changed to \(baseURL.host ?? "no host")")
         await configuration.credentials.clear()
     }
 

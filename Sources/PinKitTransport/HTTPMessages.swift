@@ -45,6 +45,10 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]?
     /// Overrides the client's request timeout for this request.
     public var timeout: Duration?
+    /// Send on a new connection, never a kept-alive one. libcurl silently sends a request again
+    /// when the reused connection it went out on closes before any answer; a request that must
+    /// not reach the server twice (a token refresh that rotates the refresh token) sets this.
+    public var requiresFreshConnection = false
 
     public init(
         method: String = "GET",

@@ -142,7 +142,8 @@ public final class PinnedHTTPClient: Sendable {
                     .tooManyRedirects, "more than \(configuration.maximumRedirects) redirects", host: url.host ?? "")
             }
             guard let next = URL(string: location, relativeTo: url)?.absoluteURL else {
-                throw TransportError(.invalidRequest, "unusable redirect Location \(location)", host: url.host ?? "")
+                throw TransportError(
+                    .invalidRequest, "unusable redirect Location (\(location.utf8.count) bytes)", host: url.host ?? "")
             }
             current = Self.redirected(current, to: next, status: response.status)
         }
@@ -174,7 +175,11 @@ public final class PinnedHTTPClient: Sendable {
         let (configuration, engine) = state.withLock { ($0.configuration, $0.engine) }
         let url = request.url
         guard url.scheme?.lowercased() == "https", let rawHost = url.host, !rawHost.isEmpty else {
-            throw TransportError(.invalidRequest, "only https URLs with a host are allowed, saw \(url.absoluteString)")
+            // Scheme and host only: a path or query is the caller's data, never a message's.
+            throw TransportError(
+                .invalidRequest,
+                "only https URLs with a host are allowed, saw scheme \(url.scheme ?? "none") and host \(url.host ?? "none")"
+            )
         }
         let host = HostName.normalize(rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
         let port = url.port ?? 443
@@ -213,14 +218,14 @@ public final class PinnedHTTPClient: Sendable {
         switch result {
         case .success(let transfer):
             logger.debug(
-                "\(request.method) \(url.absoluteString) -> \(transfer.status)",
+                "\(request.method) \(host):\(port) -> \(transfer.status)",
                 metadata: ["session": configuration.kind.rawValue])
         case .failure(let error) where error.code == .pinMismatch:
             logger.error(
                 "pinning refused \(host):\(port): \(error.reason)", metadata: ["session": configuration.kind.rawValue])
         case .failure(let error):
             logger.warning(
-                "\(request.method) \(url.absoluteString) failed: \(error)",
+                "\(request.method) \(host):\(port) failed: \(error)",
                 metadata: ["session": configuration.kind.rawValue])
         }
         return (try result.get(), url)

@@ -88,6 +88,9 @@ final class Transfer: @unchecked Sendable {
             check(pinkit_curl_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1), "forbid reuse")
             check(pinkit_curl_easy_setopt_long(easy, CURLOPT_SSL_SESSIONID_CACHE, 0), "session cache")
         }
+        if request.requiresFreshConnection {
+            check(pinkit_curl_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1), "fresh connect")
+        }
         let connectMilliseconds = Self.milliseconds(settings.connectTimeout)
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, connectMilliseconds), "connect timeout")
         let total = Self.milliseconds(request.timeout ?? settings.requestTimeout)

@@ -119,10 +119,13 @@ struct APIClientTests {
     static func harness(
         identity: LabIdentity? = nil,
         extraResolve: [String] = [],
+        handler: ((AuthServer) -> LabTLSServer.Handler)? = nil,
         configure: (inout APIClient.Configuration) -> Void = { _ in }
     ) throws -> Harness {
         let api = AuthServer()
-        let server = try LabTLSServer(identity: try identity ?? pki.leaf(["api.example.com"])) { api.handle($0) }
+        var handle: LabTLSServer.Handler = { api.handle($0) }
+        if let handler { handle = handler(api) }
+        let server = try LabTLSServer(identity: try identity ?? pki.leaf(["api.example.com"]), handler: handle)
         let state = try TemporaryDirectory()
         let logs = InMemoryLogStore()
         let logger = Logger(
@@ -193,7 +196,7 @@ struct APIClientTests {
         #expect(try String(contentsOfFile: h.audit.path, encoding: .utf8).contains("\"type\":\"logout\""))
     }
 
-    @Test("a failed refresh means logout")
+    @Test("a refresh the server refuses means logout")
     func refreshFailure() async throws {
         let h = try Self.harness()
         defer {
@@ -209,7 +212,7 @@ struct APIClientTests {
         } catch {
             #expect(error.code == .unauthenticated)
         }
-        #expect(h.logouts.reasons.withLock { $0 }.first?.hasPrefix("refresh failed") == true)
+        #expect(h.logouts.reasons.withLock { $0 } == ["refresh rejected (HTTP 401)"])
         #expect(await h.credentials.load() == nil)
     }
 

@@ -11,7 +11,7 @@ import Testing
 func readmeUsingTheLibrary(configurationPath: String, chainPath: String) throws -> String {
     let configuration = try PinConfiguration.load(contentsOf: configurationPath)
     for problem in configuration.validate() { print(problem) }  // every problem at once
-    let policy = try PinPolicy(configuration)  // throws on any error
+    let policy = try PinPolicy(configuration)  // throws on errors in the document, never for the date
     _ = policy.isPinnedHost("v2.api.example.com")  // true: subdomain of a pinned apex
 
     let chain = try Certificate.load(contentsOf: chainPath).map(\.facts)  // leaf first

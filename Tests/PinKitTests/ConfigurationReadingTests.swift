@@ -38,7 +38,7 @@ struct ConfigurationReadingTests {
         #expect(configuration.pinSets.isEmpty)
         #expect(configuration.pinConfigurationIsValid(now: Fixture.now, publicSuffixes: Fixture.suffixes))
         #expect(
-            !(try PinPolicy(configuration, now: Fixture.now, publicSuffixes: Fixture.suffixes)).isPinnedHost(
+            !(try PinPolicy(configuration)).isPinnedHost(
                 "example.com"))
     }
 
@@ -53,7 +53,7 @@ struct ConfigurationReadingTests {
         #expect(configuration.pinSets.count == 1)
         #expect(configuration.pinSets[0].hosts == ["example.com", "example.org"])
         #expect(configuration.pinSets[0].includeSubdomains)
-        let policy = try PinPolicy(configuration, now: Fixture.now, publicSuffixes: Fixture.suffixes)
+        let policy = try PinPolicy(configuration)
         #expect(policy.isPinnedHost("api.example.org"))
         #expect(!policy.isPinnedHost("example.net"))
     }

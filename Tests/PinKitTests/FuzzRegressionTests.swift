@@ -54,7 +54,7 @@ struct FuzzRegressionTests {
     func emptyLabel() throws {
         let json =
             #"{"pinSets": [{"name": "a", "hosts": ["example.com"], "pins": [{"sha256": "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="}, {"sha256": "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=", "role": "backup"}]}]}"#
-        let policy = try PinPolicy(PinConfiguration.parse(Data(json.utf8)), publicSuffixes: nil)
+        let policy = try PinPolicy(PinConfiguration.parse(Data(json.utf8)))
         // Not a valid host name, so it can never be a look-alike; erring toward pinning is safe.
         #expect(policy.isPinnedHost(".example.com"))
         #expect(policy.isPinnedHost("a..example.com"))

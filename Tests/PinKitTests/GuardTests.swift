@@ -82,7 +82,7 @@ struct GuardTests {
             ),
             (
                 pinSets(Fixture.set(["excludeSubdomains": #"["api.example.com"]"#])),
-                ["exclude-outside-hosts pinSets[0].excludeSubdomains[0]"]
+                ["exclude-covers-listed-host pinSets[0].excludeSubdomains[0]"]
             ),
             (
                 #"{"pinSets": [\#(Fixture.set())], "killSwitch": {"url": "https://status.api.example.com/ks.json", "publicKeys": []}}"#,

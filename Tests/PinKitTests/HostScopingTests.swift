@@ -16,7 +16,7 @@ struct HostScopingTests {
                "pins": [{"sha256": "\(Fixture.root)"}, {"sha256": "\(Fixture.backup)", "role": "backup"}]}
             ]}
             """
-        return try! PinPolicy(Fixture.configuration(json), now: Fixture.now, publicSuffixes: Fixture.suffixes)
+        return try! PinPolicy(Fixture.configuration(json))
     }()
 
     // (host, the pin set expected to apply or nil for system trust)

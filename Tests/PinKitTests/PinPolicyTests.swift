@@ -6,11 +6,7 @@ import Testing
 @Suite("Pin policy and evaluation")
 struct PinPolicyTests {
     static func policy(_ overrides: [String: String] = [:]) throws -> PinPolicy {
-        try PinPolicy(
-            Fixture.configuration(#"{"pinSets": [\#(Fixture.set(overrides))]}"#),
-            now: Fixture.now,
-            publicSuffixes: Fixture.suffixes
-        )
+        try PinPolicy(Fixture.configuration(#"{"pinSets": [\#(Fixture.set(overrides))]}"#))
     }
 
     static let leaf = GuardTests.facts(GuardTests.leafPin, "CN=api.example.com")
@@ -24,7 +20,7 @@ struct PinPolicyTests {
             #"{"pinSets": [\#(Fixture.set(["hosts": #"["com", "*.x.com"]"#, "pins": #"[{"sha256": "bad"}]"#]))]}"#
         )
         #expect {
-            try PinPolicy(configuration, now: Fixture.now, publicSuffixes: Fixture.suffixes)
+            try PinPolicy(configuration)
         } throws: { error in
             guard let error = error as? PinKitError, error.code == .invalidConfiguration else { return false }
             return error.problems.map(\.code) == [.publicSuffixHost, .wildcardHost, .invalidPin, .tooFewPins]

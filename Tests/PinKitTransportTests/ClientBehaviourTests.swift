@@ -177,7 +177,7 @@ struct TransportLoggingTests {
         let pinned = try lab.client(try lab.policy(), server: server) { $0.logger = logger }
         _ = await transportError { try await pinned.get(server.url(host: "api.example.com", path: "/v1/users/42")) }
         let text = store.records.map(\.text).joined(separator: "\n")
-        #expect(text.contains("GET https://api.example.com -> 200"))
+        #expect(text.contains("GET api.example.com:\(server.port) -> 200"), "method, host and port; never the path")
         #expect(text.contains("pinning refused api.example.com"))
         #expect(!text.contains("s3cret") && !text.contains("/v1/users"))
     }

@@ -5,7 +5,7 @@ import PinKit
 let policy: PinPolicy = {
     let json =
         #"{"pinSets": [{"name": "a", "hosts": ["example.com"], "excludeSubdomains": ["status.example.com"], "pins": [{"sha256": "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="}, {"sha256": "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=", "role": "backup"}]}, {"name": "b", "hosts": ["api.example.org"], "includeSubdomains": false, "pins": [{"sha256": "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="}, {"sha256": "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=", "role": "backup"}]}]}"#
-    return try! PinPolicy(try! PinConfiguration.parse(Data(json.utf8)), publicSuffixes: nil)
+    return try! PinPolicy(try! PinConfiguration.parse(Data(json.utf8)))
 }()
 
 /// Host matching on label boundaries: a match is always the apex or a subdomain of it.

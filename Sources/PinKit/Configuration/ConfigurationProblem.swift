@@ -2,7 +2,9 @@
 /// expected versus what was seen.
 public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible {
     public enum Severity: String, Hashable, Sendable {
-        /// The configuration must not be used.
+        /// The configuration must not ship. Runtime loading refuses only the errors about the
+        /// document itself (``PinConfiguration/loadingProblems()``), never one about the clock
+        /// or the machine.
         case error
         /// Usable, but fails ``PinConfiguration/meetsProductionPinPolicy(chain:now:publicSuffixes:)``.
         case warning
@@ -37,6 +39,8 @@ public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible 
         public static let invalidHost = Code(rawValue: "invalid-host")
         public static let publicSuffixHost = Code(rawValue: "public-suffix-host")
         public static let excludeOutsideHosts = Code(rawValue: "exclude-outside-hosts")
+        /// An exclusion equal to, or above, a host that a pin set lists: it would unpin that host.
+        public static let excludeCoversListedHost = Code(rawValue: "exclude-covers-listed-host")
         public static let expiredPinSet = Code(rawValue: "expired-pin-set")
         public static let expiresSoon = Code(rawValue: "expires-soon")
         public static let reportOnlyMode = Code(rawValue: "report-only-mode")

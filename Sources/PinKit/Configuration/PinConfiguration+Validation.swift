@@ -12,13 +12,36 @@ extension PinConfiguration {
     ///     single-label names and adds a warning.
     /// - Returns: errors (the configuration must not be used) and warnings (it may be used, but
     ///   fails ``meetsProductionPinPolicy(chain:now:publicSuffixes:)``).
+    ///
+    /// This is the ship-time gate: it judges expiry by `now` and host names by this machine's
+    /// public suffix list. Runtime loading (``PinPolicy/init(_:)``) uses ``loadingProblems()``.
     public func validate(
         chain: [CertificateFacts]? = nil,
         now: Date = Date(),
         publicSuffixes: PublicSuffixList? = .system
     ) -> [ConfigurationProblem] {
+        problems(chain: chain, now: now, publicSuffixes: publicSuffixes, shipTime: true)
+    }
+
+    /// The errors that stop runtime loading (``PinPolicy/init(_:)``): those that depend on the
+    /// document alone, so the same document loads on every machine at every time.
+    ///
+    /// Left to the ship-time gate (``validate(chain:now:publicSuffixes:)``): `expired-pin-set`
+    /// and `expires-soon` (the clock; at runtime an expired set is not enforced, decided per
+    /// handshake) and the public suffix list (a file of the machine, which may be missing or newer
+    /// than the build machine's; single-label hosts are still refused).
+    public func loadingProblems() -> [ConfigurationProblem] {
+        problems(chain: nil, now: nil, publicSuffixes: nil, shipTime: false).filter { $0.severity == .error }
+    }
+
+    private func problems(
+        chain: [CertificateFacts]?,
+        now: Date?,
+        publicSuffixes: PublicSuffixList?,
+        shipTime: Bool
+    ) -> [ConfigurationProblem] {
         var problems: [ConfigurationProblem] = []
-        if publicSuffixes == nil {
+        if shipTime && publicSuffixes == nil {
             problems.append(
                 ConfigurationProblem(
                     .publicSuffixListUnavailable,
@@ -30,9 +53,10 @@ extension PinConfiguration {
         }
         var setsByHost: [String: Int] = [:]
         var namesSeen: [String: Int] = [:]
+        let listed = listedHosts()
         for (index, set) in pinSets.enumerated() {
             let paths = PinSet.Paths(base: "pinSets[\(index)]", flat: isFlatForm)
-            problems += set.problems(paths: paths, now: now, publicSuffixes: publicSuffixes)
+            problems += set.problems(paths: paths, now: now, publicSuffixes: publicSuffixes, listed: listed)
             if !isFlatForm {
                 if set.name.isEmpty {
                     problems.append(
@@ -171,6 +195,28 @@ extension PinConfiguration {
         return problems
     }
 
+    /// For the exclusion rule: every name that is a listed host or lies above one (on label
+    /// boundaries), mapped to the first such listed host in document order. One lookup per
+    /// exclusion, so the rule stays linear in the size of the document.
+    private func listedHosts() -> [String: PinSet.ListedHost] {
+        var covering: [String: PinSet.ListedHost] = [:]
+        for (index, set) in pinSets.enumerated() {
+            let paths = PinSet.Paths(base: "pinSets[\(index)]", flat: isFlatForm)
+            for (hostIndex, host) in set.hosts.enumerated() {
+                let normalized = HostName.normalize(host)
+                guard !normalized.isEmpty else { continue }
+                let listed = PinSet.ListedHost(host: normalized, path: paths.host(hostIndex))
+                var name = Substring(normalized)
+                while true {
+                    if covering[String(name)] == nil { covering[String(name)] = listed }
+                    guard let dot = name.firstIndex(of: ".") else { break }
+                    name = name[name.index(after: dot)...]
+                }
+            }
+        }
+        return covering
+    }
+
     /// The index of the pin set whose patterns cover `host` (normalised), ignoring exclusions
     /// (a configuration check errs toward "pinned").
     func pinSetIndex(coveringHost host: String) -> Int? {
@@ -252,7 +298,21 @@ extension PinConfiguration {
 }
 
 extension PinConfiguration.PinSet {
-    func problems(paths: Paths, now: Date, publicSuffixes: PublicSuffixList?) -> [ConfigurationProblem] {
+    /// A host some pin set lists, and where.
+    struct ListedHost {
+        var host: String
+        var path: String
+    }
+
+    /// - Parameters:
+    ///   - now: the clock for the expiry rules; nil (runtime loading) skips them.
+    ///   - listed: every listed host and every name above one, mapped to that listed host.
+    func problems(
+        paths: Paths,
+        now: Date?,
+        publicSuffixes: PublicSuffixList?,
+        listed: [String: ListedHost]
+    ) -> [ConfigurationProblem] {
         var problems: [ConfigurationProblem] = []
         if hosts.isEmpty && !pins.isEmpty {
             problems.append(
@@ -289,6 +349,19 @@ extension PinConfiguration.PinSet {
                 continue
             }
             let name = HostName.normalize(excluded)
+            // Listed and excluded: which wins depended on the order of the rules, and a listed host
+            // could end up unpinned without a word. An exclusion must lie strictly below every
+            // listed host it touches.
+            if let covered = listed[name] {
+                problems.append(
+                    ConfigurationProblem(
+                        .excludeCoversListedHost,
+                        path: paths.exclude(index),
+                        "\"\(excluded)\" would unpin \(covered.host), which \(covered.path) lists to be pinned; expected an exclusion strictly below every listed host (remove the exclusion, or the host)"
+                    )
+                )
+                continue
+            }
             if !apexes.contains(where: { HostName.host(name, isWithinOrEqualTo: $0) && name != $0 }) {
                 problems.append(
                     ConfigurationProblem(
@@ -351,7 +424,7 @@ extension PinConfiguration.PinSet {
                 )
             )
         }
-        if let expires {
+        if let expires, let now {
             if expires <= now {
                 problems.append(
                     ConfigurationProblem(

@@ -2,8 +2,17 @@ public import Foundation
 
 /// An immutable, validated pinning policy: what the transport enforces.
 ///
-/// Built only from a configuration without errors, so a policy value is proof that the guard
-/// ran. Sessions capture one policy value for their whole life (invariant 4).
+/// Built only from a configuration without loading errors, so a policy value is proof that the
+/// document is sound. Sessions capture one policy value for their whole life (invariant 4).
+///
+/// Runtime loading and the ship-time gate are different gates (invariant 9): ``init(_:)`` checks
+/// only what depends on the document itself (``PinConfiguration/loadingProblems()``), so the
+/// same document loads on every machine at every time. Whether a set has expired is decided per
+/// handshake by ``evaluate(host:verifiedChain:now:)``: an expired set is not enforced (system
+/// trust and a ``PinningEvent/pinSetExpired(host:port:setName:expired:at:)`` event), it never
+/// leaves the app without a client. ``PinConfiguration/validate(chain:now:publicSuffixes:)`` and
+/// ``PinConfiguration/meetsProductionPinPolicy(chain:now:publicSuffixes:)`` are the ship-time
+/// gate, where an expired or expiring set is refused.
 public struct PinPolicy: Hashable, Sendable {
     /// One enforced pin set: parsed pins and normalised host patterns.
     public struct PinSet: Hashable, Sendable {
@@ -34,15 +43,14 @@ public struct PinPolicy: Hashable, Sendable {
     /// A policy that pins nothing: system trust for every host.
     public static let systemTrustOnly = PinPolicy(validated: .systemTrustOnly)
 
-    /// Builds the policy for `configuration`.
-    /// - Throws: ``PinKitError/Code/invalidConfiguration`` listing every error of
-    ///   ``PinConfiguration/validate(chain:now:publicSuffixes:)`` (warnings do not block).
-    public init(
-        _ configuration: PinConfiguration,
-        now: Date = Date(),
-        publicSuffixes: PublicSuffixList? = .system
-    ) throws(PinKitError) {
-        let errors = configuration.validate(now: now, publicSuffixes: publicSuffixes).filter { $0.severity == .error }
+    /// Builds the policy for `configuration`, as an app does at launch.
+    ///
+    /// Reads no clock and no file of the machine: a set past its `expires` loads (and is then not
+    /// enforced, per handshake), and the public suffix list is the ship-time gate's business.
+    /// - Throws: ``PinKitError/Code/invalidConfiguration`` listing every problem of
+    ///   ``PinConfiguration/loadingProblems()``: errors in the document itself.
+    public init(_ configuration: PinConfiguration) throws(PinKitError) {
+        let errors = configuration.loadingProblems()
         guard errors.isEmpty else {
             throw PinKitError(
                 .invalidConfiguration,
@@ -51,6 +59,17 @@ public struct PinPolicy: Hashable, Sendable {
             )
         }
         self.init(validated: configuration)
+    }
+
+    /// The form that ran the ship-time gate at load, so an expired set (or a disagreeing public
+    /// suffix list) threw and left the app without a client. The arguments are now ignored.
+    @available(*, deprecated, message: "runtime loading reads no clock and no suffix list (invariant 9); use init(_:)")
+    public init(
+        _ configuration: PinConfiguration,
+        now: Date,
+        publicSuffixes: PublicSuffixList? = .system
+    ) throws(PinKitError) {
+        try self.init(configuration)
     }
 
     /// For derived policies that only remove pinning from a validated one (the kill switch).

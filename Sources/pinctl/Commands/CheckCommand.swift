@@ -21,7 +21,9 @@ struct CheckCommand: Command {
           -h, --help       show this help
 
         EXIT CODES: 0 the connection is allowed (pin matched, or the host is not pinned, or its
-        set has expired); 1 pin mismatch (also in report-only mode) or invalid configuration;
+        set has expired: the configuration is loaded as an app loads it at run time, and what the
+        ship-time gate would refuse is noted on stderr); 1 pin mismatch (also in report-only mode)
+        or a configuration that cannot load;
         2 usage error; 3 any other TLS or network error (untrusted, expired, wrong host, refused).
         """
 
@@ -43,6 +45,13 @@ struct CheckCommand: Command {
 
     func run(_ console: Console) throws(CommandFailure) -> ExitCode {
         let policy = try configPath.map { path throws(CommandFailure) in try loadPolicy(path) } ?? .systemTrustOnly
+        if configPath != nil {
+            // Loaded as an app loads it at run time; say what the ship-time gate would refuse.
+            for problem in policy.configuration.validate() where problem.severity == .error {
+                console.err(
+                    "note: ship-time gate (pinctl validate) refuses: \(TerminalText.escaped(problem.description))")
+            }
+        }
         let client = try connection.client(policy)
         let target = self.target
         let outcome = runBlocking { () -> Result<HandshakeReport, TransportError> in

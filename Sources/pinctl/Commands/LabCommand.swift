@@ -328,6 +328,7 @@ struct LabStory {
             Row(
                 scenario: "deadlines for the lab chain", expected: "per-key deadlines, backup not yet issued",
                 happened: summary.joined(separator: ", "), ok: sensible))
+        rows.append(try await expiredPinSetRow(caFile: caFile, pki: pki, rogue: rogue))
         return rows
     }
 }
