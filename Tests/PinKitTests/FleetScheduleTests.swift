@@ -287,7 +287,7 @@ private actor Gate {
         guard !isOpen else { return }
         await withCheckedContinuation { continuation in
             waiters.append(continuation)
-            watchers.forEach { $0.resume() }
+            for watcher in watchers { watcher.resume() }
             watchers.removeAll()
         }
     }
@@ -299,7 +299,7 @@ private actor Gate {
 
     func open() {
         isOpen = true
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
         waiters.removeAll()
     }
 }
