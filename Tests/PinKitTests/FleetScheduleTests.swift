@@ -70,7 +70,7 @@ struct KillSwitchFetchScheduleTests {
             now = next
         }
         #expect(schedule.etag == "\"x\"" && schedule.fetchedAt == start)
-        #expect(delays.allSatisfy { $0 >= 60 && $0 <= 3600 }, "\(delays)")
+        #expect(delays.allSatisfy { $0 >= 300 && $0 <= 3600 }, "\(delays)")
         #expect(delays.last! >= 1800, "capped near the freshness, not at the base: \(delays)")
     }
 

@@ -28,7 +28,7 @@ public struct KillSwitchFetchSchedule: Hashable, Sendable {
         public var jitterBand = 0.25
         public var jitter = Jitter.full
         /// The first retry after a failed fetch; doubles per consecutive failure up to the freshness.
-        public var failureBase: TimeInterval = 60
+        public var failureBase: TimeInterval = 300
         public var pinFailureRefetchInterval: TimeInterval = 5 * 60
 
         public init() {}
