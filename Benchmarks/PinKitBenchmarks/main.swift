@@ -457,4 +457,8 @@ if options.wants("transport") {
     )
 }
 
+if options.only.contains("reference") {
+    report.append(
+        ("reference", try await ReferenceServerBenchmark(seconds: options.seconds, rounds: options.rounds).run()))
+}
 print(JSONValue.object(report).serialized(pretty: true))
