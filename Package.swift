@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "pinctl", targets: ["pinctl"]),
         .library(name: "PinKitCollector", targets: ["PinKitCollector"]),
         .executable(name: "pinkit-collector", targets: ["pinkit-collector"]),
+        .executable(name: "pinkit-fleet", targets: ["pinkit-fleet"]),
     ],
     targets: [
         .systemLibrary(
@@ -90,6 +91,10 @@ let package = Package(
             name: "pinkit-collector", dependencies: ["PinKit", "PinKitCollector", "PinKitTransport"],
             swiftSettings: strictness
         ),
+        // The fleet simulator: the library's schedules in virtual time against a real pinkit-collector.
+        .executableTarget(
+            name: "pinkit-fleet", dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab"],
+            swiftSettings: strictness),
         // Prints JSON measurements; never a timed test.
         .executableTarget(
             name: "pinkit-bench",
@@ -147,6 +152,10 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        .testTarget(
+            name: "PinKitFleetTests",
+            dependencies: ["pinkit-fleet", "pinkit-collector", "PinKit", "PinKitTestSupport"],
+            swiftSettings: strictness),
     ],
     swiftLanguageModes: [.v6]
 )

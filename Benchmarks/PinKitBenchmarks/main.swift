@@ -422,4 +422,8 @@ if options.wants("collector") {
     report.append(("collector", try await CollectorBenchmark.run(seconds: options.seconds, rounds: options.rounds)))
 }
 
+if options.only.contains("reference") {
+    report.append(
+        ("reference", try await ReferenceServerBenchmark(seconds: options.seconds, rounds: options.rounds).run()))
+}
 print(JSONValue.object(report).serialized(pretty: true))

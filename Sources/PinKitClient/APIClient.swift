@@ -453,6 +453,10 @@ public actor APIClient {
                 let response = try await client.send(
                     HTTPRequest(method: "POST", url: url, headers: json, body: body))
                 guard (200..<300).contains(response.status) else {
+                    if response.status == 429 || response.status == 503 {
+                        let wait = RetryAfter.delay(response.headers["Retry-After"], now: Date())
+                        throw UploadThrottled(status: response.status, retryAfter: wait)
+                    }
                     throw TransportError(.network, "HTTP \(response.status)")
                 }
                 return response.body

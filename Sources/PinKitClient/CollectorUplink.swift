@@ -24,8 +24,6 @@ public final class CollectorUplink: Sendable {
         public var pinSetExpiry: Date?
         /// At most one immediate report upload per interval (later failures wait for the next).
         public var minimumReportInterval: TimeInterval = 60
-        /// At most one failure-triggered kill-switch refetch per interval.
-        public var minimumKillSwitchInterval: TimeInterval = 300
         public var checkInInterval: TimeInterval = 86_400
         /// Adjusts the unpinned session (trust store, resolve entries, timeouts).
         public var transport: @Sendable (inout PinnedHTTPClient.Configuration) -> Void = { _ in }
@@ -51,7 +49,6 @@ public final class CollectorUplink: Sendable {
 
     private struct Gates {
         var report: IntervalGate
-        var killSwitch: IntervalGate
         var checkIn: IntervalGate
         var pending: [Task<Void, Never>] = []
     }
@@ -78,7 +75,6 @@ public final class CollectorUplink: Sendable {
         gates = Locked(
             Gates(
                 report: IntervalGate(interval: configuration.minimumReportInterval),
-                killSwitch: IntervalGate(interval: configuration.minimumKillSwitchInterval),
                 checkIn: IntervalGate(interval: configuration.checkInInterval)))
     }
 
@@ -104,9 +100,7 @@ public final class CollectorUplink: Sendable {
     @discardableResult
     public func pinFailureObserved() async -> FailureActions {
         let now = configuration.now()
-        let (sendReport, refetch) = gates.withLock {
-            ($0.report.admit(at: now), killSwitch != nil && $0.killSwitch.admit(at: now))
-        }
+        let sendReport = gates.withLock { $0.report.admit(at: now) }
         var actions = FailureActions(report: nil, killSwitchRefreshed: false)
         if sendReport {
             let session = self.session
@@ -121,9 +115,10 @@ public final class CollectorUplink: Sendable {
                 return response.body
             }
         }
-        if refetch, let killSwitch {
-            await killSwitch.refresh()
-            actions.killSwitchRefreshed = true
+        // The controller's own fetch schedule rate-limits failure-triggered refetches (one
+        // per pinFailureRefetchInterval, never while a fetch runs): one gate, not two.
+        if let killSwitch {
+            actions.killSwitchRefreshed = await killSwitch.refreshAfterPinFailure() != nil
         }
         return actions
     }

@@ -26,6 +26,9 @@ public final class KillSwitchController: Sendable {
         public var trustStore: PinnedHTTPClient.TrustStore = .system
         public var resolve: [String] = []
         public var now: @Sendable () -> Date = { Date() }
+        /// Conditional fetches, max-age, jittered refresh; `minimumInterval` is `refreshInterval`.
+        public var fetchSchedule = KillSwitchFetchSchedule.Settings()
+        public var generator = SplitMix64.random()
 
         public init(url: URL, publicKeys: [String: [UInt8]], statePath: String, appVersion: String) {
             self.url = url
@@ -65,6 +68,8 @@ public final class KillSwitchController: Sendable {
     private let onPolicyChange: @Sendable (PinPolicy) -> Void
     private let machine: Locked<KillSwitchStateMachine>
     private let loop = Locked<Task<Void, Never>?>(nil)
+    /// When to fetch next and the validator (ETag) of the document last processed.
+    let schedule: Locked<(KillSwitchFetchSchedule, SplitMix64)>
 
     public init(
         configuration: Configuration,
@@ -79,15 +84,21 @@ public final class KillSwitchController: Sendable {
         self.logger = logger.withCategory("kill-switch")
         self.onPolicyChange = onPolicyChange
         var restored = KillSwitchStateMachine()
+        var fetchSettings = configuration.fetchSchedule
+        fetchSettings.minimumInterval = TimeInterval(configuration.refreshInterval.components.seconds)
+        var fetchSchedule = KillSwitchFetchSchedule(settings: fetchSettings)
         if let data = FileManager.default.contents(atPath: configuration.statePath) {
             do {
                 restored = try KillSwitchStateMachine(json: JSONParser.parse(data))
+                // The validator is trusted only next to the state it belongs to.
+                fetchSchedule = Self.restoredSchedule(configuration.statePath, settings: fetchSettings)
             } catch {
                 // After any error: pinning on.
                 self.logger.warning("unreadable kill-switch state, pinning stays on: \(error)")
             }
         }
         machine = Locked(restored)
+        schedule = Locked((fetchSchedule, configuration.generator))
     }
 
     /// The state machine's current state.
@@ -104,24 +115,35 @@ public final class KillSwitchController: Sendable {
     public func refresh() async -> [KillSwitchStateMachine.Action] {
         var actions = machine.withLock { $0.tick(now: configuration.now()) }
         switch await fetch() {
-        case .success(let body):
+        case .success(let response) where response.status == 304:
+            scheduleAnswered(response, keepValidator: true)
+        case .success(let response):
             let settings = settings()
             let now = configuration.now()
-            actions += machine.withLock { $0.receive(body, settings: settings, now: now) }
+            actions += machine.withLock { $0.receive(response.body, settings: settings, now: now) }
+            scheduleAnswered(response, keepValidator: isProcessed(response.body))
         case .failure(let error):
             logger.notice("kill-switch fetch failed, state unchanged: \(error)")
             actions.append(.ignored("fetch-failed: \(error.code)"))
+            scheduleFailed()
         }
         apply(actions)
         return actions
     }
 
-    /// Fetches at once (in the background) and then every refresh interval until ``stop()``.
+    /// In the background until ``stop()``: fetches at once when the cached answer is stale (never
+    /// blocking start-up), then whenever ``KillSwitchFetchSchedule`` says so.
     public func start() {
         let task = Task { [self] in
+            var decision = launchDecision()
             while !Task.isCancelled {
-                await refresh()
-                try? await Task.sleep(for: configuration.refreshInterval)
+                if case .fetch = decision { await refresh() }
+                decision = pollDecision()
+                if case .wait(let until) = decision {
+                    let seconds = min(86_400, max(1, until.timeIntervalSince(configuration.now())))
+                    try? await Task.sleep(for: .seconds(seconds))
+                    decision = pollDecision()
+                }
             }
         }
         loop.withLock {
@@ -146,7 +168,7 @@ public final class KillSwitchController: Sendable {
     }
 
     /// A fresh unpinned session per fetch: it shares no connection or TLS session with anything.
-    private func fetch() async -> Result<[UInt8], TransportError> {
+    private func fetch() async -> Result<HTTPResponse, TransportError> {
         var settings = PinnedHTTPClient.Configuration.unpinned()
         settings.trustStore = configuration.trustStore
         settings.resolve = configuration.resolve
@@ -157,12 +179,14 @@ public final class KillSwitchController: Sendable {
         do throws(TransportError) {
             let client = try PinnedHTTPClient(settings)
             defer { client.shutdown() }
-            let response = try await client.send(
-                HTTPRequest(url: configuration.url, headers: ["Accept": "application/json"]))
-            guard response.status == 200 else {
+            var headers: HTTPHeaders = ["Accept": "application/json"]
+            if let tag = schedule.withLock({ $0.0.etag }) { headers.set("If-None-Match", tag) }
+            let response = try await client.send(HTTPRequest(url: configuration.url, headers: headers))
+            // A 304 is expected only after a conditional request; anything else has its own code.
+            guard response.status == 200 || (response.status == 304 && headers["If-None-Match"] != nil) else {
                 return .failure(Self.statusError(response.status, url: configuration.url))
             }
-            return .success(response.body)
+            return .success(response)
         } catch {
             return .failure(error)
         }

@@ -36,11 +36,13 @@ struct NoPathInLogsTests {
         }
     }
 
-    @Test("the sanitizer alone keeps a bare path, and a URL it cannot delimit: the client must not write them")
+    @Test("the sanitizer alone keeps a bare path (no rule can tell it from prose): the client must not write it")
     func sanitizerIsNotEnough() {
         #expect(LogSanitizer.redact("GET /v1/patients/48213/records?name=jane answered 401").contains("48213"))
+        // A full URL, even one with a quote in its path, is the sanitizer's to reduce (issue 15).
         #expect(
-            LogSanitizer.redact("GET https://api.example.com/v1/patients/o'brien-7/notes -> 200").contains("brien-7"))
+            LogSanitizer.redact("GET https://api.example.com/v1/patients/o'brien-7/notes -> 200")
+                == "GET https://api.example.com -> 200")
     }
 
     @Test("a whole session through every sink: no path segment, query value, token, email or UUID")

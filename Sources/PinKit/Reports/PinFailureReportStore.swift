@@ -92,16 +92,24 @@ public final class PinFailureReportStore: Sendable {
     /// Reports dropped to stay within the limits and not yet reported to the server.
     public var droppedCount: Int { state.withLock { $0.dropped } }
 
+    /// Whether ``record(_:)`` would only raise the count of a stored report.
+    public func holdsDuplicate(of report: PinFailureReport) -> Bool {
+        let key = report.deduplicationKey
+        return state.withLock { state in state.entries.contains { isDuplicate($0, key: key, report: report) } }
+    }
+
+    private func isDuplicate(_ entry: Entry, key: String, report: PinFailureReport) -> Bool {
+        entry.key == key && report.event.date.timeIntervalSince(entry.firstSeen) < limits.deduplicationWindow
+            && report.event.date >= entry.firstSeen
+    }
+
     /// Records a failure, or raises the count of an identical one seen within the window.
     /// - Returns: the entry's id.
     @discardableResult
     public func record(_ report: PinFailureReport) -> String {
         let key = report.deduplicationKey
         return state.withLock { state in
-            if let index = state.entries.firstIndex(where: {
-                $0.key == key && report.event.date.timeIntervalSince($0.firstSeen) < limits.deduplicationWindow
-                    && report.event.date >= $0.firstSeen
-            }) {
+            if let index = state.entries.firstIndex(where: { isDuplicate($0, key: key, report: report) }) {
                 state.entries[index].count += 1
                 state.entries[index].lastSeen = max(state.entries[index].lastSeen, report.event.date)
                 let entry = state.entries[index]

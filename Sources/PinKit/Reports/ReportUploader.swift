@@ -40,31 +40,40 @@ public final class PinFailureReporter: Sendable {
 
     public let store: PinFailureReportStore
     public let appVersion: String
-    private let backoff: Locked<UploadBackoff>
+    /// Backoff with full jitter, Retry-After, one upload in flight, the daily cap on new reports.
+    private let schedule: Locked<(UploadSchedule, SplitMix64)>
     private let now: @Sendable () -> Date
 
     public init(
         store: PinFailureReportStore,
         appVersion: String,
-        backoff: UploadBackoff = UploadBackoff(),
+        schedule: UploadSchedule.Settings = UploadSchedule.Settings(),
+        generator: SplitMix64 = .random(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
         self.appVersion = appVersion
-        self.backoff = Locked(backoff)
+        self.schedule = Locked((UploadSchedule(settings: schedule), generator))
         self.now = now
     }
 
-    /// Stores a failure (the transport observer's pin-failure hook).
+    /// Stores a failure (the transport observer's pin-failure hook). A duplicate of a queued
+    /// report raises its count; a new one is queued only within the daily cap.
     public func record(_ event: PinFailureEvent) {
-        store.record(PinFailureReport(event: event, appVersion: appVersion))
+        let report = PinFailureReport(event: event, appVersion: appVersion)
+        if !store.holdsDuplicate(of: report) {
+            guard schedule.withLock({ $0.0.admitNewReport(now: now()) }) else { return }
+        }
+        store.record(report)
     }
 
-    public var backoffState: UploadBackoff { backoff.withLock { $0 } }
+    public var scheduleState: UploadSchedule { schedule.withLock { $0.0 } }
 
     public enum UploadOutcome: Equatable, Sendable {
         case nothingToSend
         case notDue(until: Date)
+        /// Another upload of this reporter is running.
+        case inFlight
         case uploaded(accepted: Int, remaining: Int)
         case failed(String)
     }
@@ -74,20 +83,31 @@ public final class PinFailureReporter: Sendable {
     @discardableResult
     public func connectionSucceeded(send: Send) async -> UploadOutcome {
         let current = now()
-        let state = backoff.withLock { $0 }
-        guard state.isDue(at: current) else { return .notDue(until: state.notBefore ?? current) }
         let (body, ids, dropped) = store.uploadDocument()
         guard !ids.isEmpty || dropped > 0 else { return .nothingToSend }
+        switch schedule.withLock({ $0.0.begin(now: current) }) {
+        case .start: break
+        case .notDue(let until): return .notDue(until: until)
+        case .inFlight: return .inFlight
+        }
         do {
             let response = try await send(body)
             let accepted = try Self.acceptedIDs(response)
             store.acknowledge(ids: accepted.filter(ids.contains), droppedReported: dropped)
-            backoff.withLock { $0.succeeded() }
+            finish(.succeeded)
             return .uploaded(accepted: accepted.count, remaining: store.entries.count)
+        } catch let throttled as UploadThrottled {
+            finish(.throttled(retryAfter: throttled.retryAfter))
+            return .failed("HTTP \(throttled.status), retry after \(Int(throttled.retryAfter ?? 0)) s")
         } catch {
-            backoff.withLock { $0.failed(at: current) }
+            finish(.failed)
             return .failed(LogSanitizer.redact(String(describing: error)))
         }
+    }
+
+    private func finish(_ outcome: UploadSchedule.Outcome) {
+        let at = now()
+        schedule.withLock { $0.0.finish(outcome, now: at, using: &$0.1) }
     }
 
     static func acceptedIDs(_ response: [UInt8]) throws(PinKitError) -> [String] {

@@ -20,7 +20,9 @@ enum CollectorFixtures {
         return path
     }
 
-    static func event(host: String = "api.example.com", chain: [X509Certificate]? = nil, reason: String = "pin mismatch")
+    static func event(
+        host: String = "api.example.com", chain: [X509Certificate]? = nil, reason: String = "pin mismatch"
+    )
         -> PinFailureEvent
     {
         let served = chain ?? servedChain

@@ -1,0 +1,348 @@
+import Foundation
+import PinKit
+import PinKitLab
+import PinKitOpenSSL
+import PinKitTransport
+
+/// `--only reference`: client CPU per handshake against real reference servers (nginx and
+/// `openssl s_server`, started and stopped here on loopback with the lab chain), compared with
+/// `openssl s_time -new` and the curl CLI; and HTTP/2 against HTTP/1.1 (nginx, nghttpd).
+///
+/// The servers are separate processes, so this process's getrusage is the client's CPU alone:
+/// the figure a shared two-core machine cannot distort the way wall-clock rates are distorted
+/// when client and server share the cores. Opt-in (the CI smoke stays fast).
+struct ReferenceServerBenchmark {
+    /// Requests in flight at once on one client in the HTTP/2 section.
+    static let concurrency = Int(ProcessInfo.processInfo.environment["BENCH_H2_CONCURRENCY"] ?? "") ?? 8
+    let seconds: Double
+    let rounds: Int
+    let directory: String
+    let pki: LabPKI
+    let identity: LabIdentity
+    let policy: PinPolicy
+    let host = "api.example.com"
+
+    init(seconds: Double, rounds: Int) throws {
+        self.seconds = max(0.2, seconds)
+        self.rounds = max(1, rounds)
+        directory = NSTemporaryDirectory() + "pinkit-reference-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory + "/www", withIntermediateDirectories: true)
+        pki = try LabPKI(name: "Reference")
+        identity = try pki.leaf([host, "localhost"])
+        try identity.chain.map(\.pem).joined().write(
+            toFile: directory + "/chain.pem", atomically: true, encoding: .utf8)
+        try identity.leaf.pem.write(toFile: directory + "/leaf.pem", atomically: true, encoding: .utf8)
+        try identity.chain.dropFirst().map(\.pem).joined()
+            .write(toFile: directory + "/intermediates.pem", atomically: true, encoding: .utf8)
+        try identity.key.privateKeyPEM.write(toFile: directory + "/key.pem", atomically: true, encoding: .utf8)
+        _ = try LabPKI.writeCAFile([pki.root.certificate], to: directory + "/ca.pem")
+        try "ok\n".write(toFile: directory + "/www/index.html", atomically: true, encoding: .utf8)
+        let configuration = try PinConfiguration.parse(
+            Data(
+                #"{"pinSets": [{"name": "r", "hosts": ["\#(host)"], "pins": [{"sha256": "\#(pki.intermediate.pin.base64)"}, {"sha256": "\#(pki.backupKey.spkiPin.base64)", "role": "backup"}]}]}"#
+                    .utf8))
+        policy = try PinPolicy(configuration)
+    }
+
+    func run() async throws -> JSONValue {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var sections: [(String, JSONValue)] = []
+        let nginxPort = try freePort()
+        let nginx = try startNginx(port: nginxPort)
+        defer { stop(nginx) }
+        sections.append(("nginx", try await handshakes(port: nginxPort, path: "/", sTimePath: "/")))
+        let sServerPort = try freePort()
+        let sServer = try start(
+            "/usr/bin/openssl",
+            [
+                "s_server", "-quiet", "-accept", "127.0.0.1:\(sServerPort)", "-cert", directory + "/leaf.pem",
+                "-cert_chain", directory + "/intermediates.pem", "-key", directory + "/key.pem", "-www",
+                "-no_ticket",
+            ], port: sServerPort)
+        defer { stop(sServer) }
+        sections.append(("sServer", try await handshakes(port: sServerPort, path: "/", sTimePath: "/")))
+        let nghttpdPort = try freePort()
+        let nghttpd = try start(
+            "/usr/sbin/nghttpd",
+            [
+                "--address=127.0.0.1", "-d", directory + "/www", "\(nghttpdPort)", directory + "/key.pem",
+                directory + "/chain.pem",
+            ], port: nghttpdPort)
+        defer { stop(nghttpd) }
+        sections.append(("http2", try await multiplexing(nginxPort: nginxPort, nghttpdPort: nghttpdPort)))
+        return .object(sections)
+    }
+
+    // MARK: Handshakes in client CPU
+
+    func client(port: Int, pinned: Bool, reuse: Bool, version: PinnedHTTPClient.HTTPVersion = .http1Only) throws
+        -> PinnedHTTPClient
+    {
+        var settings = PinnedHTTPClient.Configuration.pinned(pinned ? policy : .systemTrustOnly)
+        settings.trustStore = .caFile(directory + "/ca.pem")
+        settings.resolve = ["\(host):\(port):127.0.0.1"]
+        settings.reuseConnections = reuse
+        settings.httpVersion = version
+        return try PinnedHTTPClient(settings)
+    }
+
+    /// Pinned and unpinned fresh-connection clients interleaved, CPU summed per kind; then
+    /// `openssl s_time -new` and curl against the same server.
+    func handshakes(port: Int, path: String, sTimePath: String) async throws -> JSONValue {
+        let url = URL(string: "https://\(host):\(port)\(path)")!
+        let pinned = try client(port: port, pinned: true, reuse: false)
+        let unpinned = try client(port: port, pinned: false, reuse: false)
+        defer {
+            pinned.shutdown()
+            unpinned.shutdown()
+        }
+        let warm = try await pinned.send(HTTPRequest(url: url))
+        guard warm.status == 200, case .matched? = warm.pinning else {
+            throw ReferenceError("the reference server on \(port) did not answer a pinned request")
+        }
+        _ = try await unpinned.send(HTTPRequest(url: url))
+        var cpu = [0.0, 0.0]
+        var counts = [0, 0]
+        var ratios: [Double] = []
+        for round in 0..<rounds {
+            var roundCPU = [0.0, 0.0]
+            var roundCount = [0, 0]
+            let end = Date().addingTimeInterval(2 * seconds)
+            var index = round
+            while Date() < end {
+                let which = index % 2
+                let before = Self.processCPU()
+                _ = try await (which == 0 ? pinned : unpinned).send(HTTPRequest(url: url))
+                roundCPU[which] += Self.processCPU().total - before.total
+                roundCount[which] += 1
+                index += 1
+            }
+            for which in 0..<2 {
+                cpu[which] += roundCPU[which]
+                counts[which] += roundCount[which]
+            }
+            ratios.append((roundCPU[0] / Double(roundCount[0])) / (roundCPU[1] / Double(roundCount[1])))
+        }
+        let pinnedCPU = cpu[0] / Double(counts[0])
+        let unpinnedCPU = cpu[1] / Double(counts[1])
+        let sTime = try sTimeConnectionsPerUserSecond(port: port, path: sTimePath)
+        let curl = try curlCPUPerRequest(port: port, path: path)
+        let pinnedOverUnpinned = ratios.sorted()[ratios.count / 2]
+        let pinnedOverSTime = sTime > 0 ? pinnedCPU * sTime : 0
+        return [
+            "pinnedCPUMicrosecondsPerHandshake": .number(String(format: "%.1f", pinnedCPU * 1e6)),
+            "unpinnedCPUMicrosecondsPerHandshake": .number(String(format: "%.1f", unpinnedCPU * 1e6)),
+            "pinnedHandshakesPerClientCPUSecond": .number(String(format: "%.1f", 1 / pinnedCPU)),
+            "pinnedOverUnpinnedCPU": .number(String(format: "%.3f", pinnedOverUnpinned)),
+            "handshakes": .int(counts[0] + counts[1]),
+            "sTimeConnectionsPerUserSecond": .number(String(format: "%.1f", sTime)),
+            "pinnedCPUOverSTimeCPU": .number(String(format: "%.3f", pinnedOverSTime)),
+            "curlCLICPUMicrosecondsPerRequest": .number(String(format: "%.1f", curl * 1e6)),
+            "note": .string(
+                "client CPU = this process's getrusage user+system (the server is another process); s_time counts user CPU only and does no HTTP; curl is one process per 50 fresh connections, its CPU from RUSAGE_CHILDREN"
+            ),
+            "goals": [
+                "pinnedOverUnpinnedAtMost1.02": .bool(pinnedOverUnpinned <= 1.02),
+                "pinnedOverSTimeAtMost1.05": .bool(pinnedOverSTime <= 1.05),
+            ],
+        ]
+    }
+
+    func sTimeConnectionsPerUserSecond(port: Int, path: String) throws -> Double {
+        let output = try capture(
+            "/usr/bin/openssl",
+            ["s_time", "-connect", "127.0.0.1:\(port)", "-new", "-time", "\(max(1, Int(seconds * 2)))", "-www", path])
+        // "N connections in T.TTs; R connections/user sec, bytes read B"
+        for line in output.split(separator: "\n") where line.contains("connections/user sec") {
+            let words = line.split(separator: " ")
+            if let index = words.firstIndex(where: { $0.hasPrefix("connections/user") }), index > 0,
+                let rate = Double(words[index - 1])
+            {
+                return rate
+            }
+        }
+        return 0
+    }
+
+    /// One curl process making 50 fresh connections (no keep-alive, no session reuse).
+    func curlCPUPerRequest(port: Int, path: String) throws -> Double {
+        let count = 50
+        var config = ""
+        for _ in 0..<count { config += "url = \"https://\(host):\(port)\(path)\"\noutput = \"/dev/null\"\n" }
+        try config.write(toFile: directory + "/curl.conf", atomically: true, encoding: .utf8)
+        let before = Self.childrenCPU()
+        _ = try capture(
+            "/usr/bin/curl",
+            [
+                "-s", "--http1.1", "--no-sessionid", "-H", "Connection: close", "--cacert", directory + "/ca.pem",
+                "--resolve",
+                "\(host):\(port):127.0.0.1", "-K", directory + "/curl.conf",
+            ])
+        return (Self.childrenCPU() - before) / Double(count)
+    }
+
+    // MARK: HTTP/2
+
+    /// Many concurrent requests on one pinned client: h2 multiplexes them on one connection (one
+    /// pin check), HTTP/1.1 needs a connection per request in flight.
+    func multiplexing(nginxPort: Int, nghttpdPort: Int) async throws -> JSONValue {
+        var results: [(String, JSONValue)] = []
+        for (name, port, version) in [
+            ("nghttpdH2", nghttpdPort, PinnedHTTPClient.HTTPVersion.http2IfAvailable),
+            ("nginxH2", nginxPort, .http2IfAvailable), ("nginxHTTP11", nginxPort, .http1Only),
+        ] {
+            let client = try client(port: port, pinned: true, reuse: true, version: version)
+            defer { client.shutdown() }
+            let url = URL(string: "https://\(host):\(port)/index.html")!
+            var requests = 0
+            var pinChecks = 0
+            var versions = Set<String>()
+            let start = Date()
+            let end = start.addingTimeInterval(Double(rounds) * seconds)
+            while Date() < end {
+                let batch = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+                    for _ in 0..<Self.concurrency { group.addTask { try await client.send(HTTPRequest(url: url)) } }
+                    var responses: [HTTPResponse] = []
+                    for try await response in group { responses.append(response) }
+                    return responses
+                }
+                requests += batch.count
+                pinChecks += batch.filter { $0.pinning != nil }.count
+                versions.formUnion(batch.map(\.httpVersion))
+            }
+            let elapsed = Date().timeIntervalSince(start)
+            results.append(
+                (
+                    name,
+                    [
+                        "requestsPerSecond": .number(String(format: "%.1f", Double(requests) / elapsed)),
+                        "requests": .int(requests), "pinChecks": .int(pinChecks),
+                        "httpVersions": .array(versions.sorted().map(JSONValue.string)),
+                    ]
+                ))
+        }
+        return .object(results)
+    }
+
+    // MARK: Processes
+
+    func startNginx(port: Int) throws -> Process {
+        let prefix = directory + "/nginx"
+        try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
+        let configuration = """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/logs/error.log;
+            events { worker_connections 1024; }
+            http {
+                access_log off;
+                client_body_temp_path \(prefix)/body;
+                proxy_temp_path \(prefix)/proxy;
+                fastcgi_temp_path \(prefix)/fastcgi;
+                uwsgi_temp_path \(prefix)/uwsgi;
+                scgi_temp_path \(prefix)/scgi;
+                server {
+                    listen 127.0.0.1:\(port) ssl http2;
+                    ssl_certificate \(directory)/chain.pem;
+                    ssl_certificate_key \(directory)/key.pem;
+                    ssl_session_cache off;
+                    ssl_session_tickets off;
+                    root \(directory)/www;
+                    location = / { return 200 "ok\\n"; }
+                }
+            }
+            """
+        try configuration.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
+        return try start("/usr/sbin/nginx", ["-p", prefix, "-c", prefix + "/nginx.conf"], port: port)
+    }
+
+    func start(_ executable: String, _ arguments: [String], port: Int) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<200 {
+            if Self.accepts(port: port) { return process }
+            usleep(25_000)
+        }
+        stop(process)
+        throw ReferenceError("\(executable) did not listen on 127.0.0.1:\(port)")
+    }
+
+    func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        // nginx without a master process and nghttpd may not act on SIGTERM at once.
+        kill(process.processIdentifier, SIGTERM)
+        for _ in 0..<40 where process.isRunning { usleep(25_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    func capture(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return output
+    }
+
+    static func processCPU() -> (user: Double, total: Double) {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        return (user, user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6)
+    }
+
+    static func childrenCPU() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+            + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard ok else { throw ReferenceError("no free loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+struct ReferenceError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
