@@ -163,7 +163,7 @@ struct GuardTests {
             Self.pinSets(Fixture.set()).dropLast() + #", "killSwitch": {"url": "https://status.example.net/ks.json"}}"#)
         #expect(!unsigned.pinConfigurationIsValid(now: Fixture.now, publicSuffixes: Fixture.suffixes))
         #expect(throws: PinKitError.self) {
-            try PinPolicy(unsigned, now: Fixture.now, publicSuffixes: Fixture.suffixes)
+            try PinPolicy(unsigned)
         }
         let two = try Fixture.configuration(Fixture.exampleJSON)
         #expect(two.meetsProductionPinPolicy(now: Fixture.now, publicSuffixes: Fixture.suffixes))

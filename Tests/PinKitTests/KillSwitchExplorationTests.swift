@@ -64,7 +64,7 @@ struct KillSwitchExplorationTests {
                     name: "s", hosts: hosts,
                     pins: [.init(sha256: Fixture.intermediate), .init(sha256: Fixture.backup, role: .backup)])
             ])
-            return try! PinPolicy(configuration, now: t0, publicSuffixes: Fixture.suffixes)
+            return try! PinPolicy(configuration)
         }
         return [policy(["api.example.com", "cdn.example.com"]), policy(["api.example.com"])]
     }()

@@ -82,13 +82,13 @@ struct OperatorConfigurationTests {
         let host = try #require(configuration.pinSets.first?.hosts.first)
         // The override does what a developer wants in a debug build: the proxy's chain is accepted.
         let debug = try PinPolicy(
-            configuration.effective(isDebugBuild: true), now: Fixture.now, publicSuffixes: Fixture.suffixes)
+            configuration.effective(isDebugBuild: true))
         #expect(!debug.isPinnedHost(host), "debug build: pinning off for the override's host")
         #expect(configuration.debugTrustAnchors(isDebugBuild: true) == ["charles-ca.pem"])
         // Which is exactly what a release build must never do: there the section is ignored.
-        let release = try PinPolicy(configuration.effective(), now: Fixture.now, publicSuffixes: Fixture.suffixes)
+        let release = try PinPolicy(configuration.effective())
         #expect(release.isPinnedHost(host))
-        #expect(try PinPolicy(configuration, now: Fixture.now, publicSuffixes: Fixture.suffixes).isPinnedHost(host))
+        #expect(try PinPolicy(configuration).isPinnedHost(host))
         #expect(configuration.debugTrustAnchors().isEmpty)
         // The guard: a note for a debug configuration, an error at the release gate.
         let problems = configuration.validate(now: Fixture.now, publicSuffixes: Fixture.suffixes)
@@ -100,7 +100,7 @@ struct OperatorConfigurationTests {
         let below = try Fixture.configuration(
             #"{"pinSets": [\#(Fixture.set())], "debugOverrides": {"hosts": ["dev.\#(host)"], "pinning": "off"}}"#)
         let partial = try PinPolicy(
-            below.effective(isDebugBuild: true), now: Fixture.now, publicSuffixes: Fixture.suffixes)
+            below.effective(isDebugBuild: true))
         #expect(partial.isPinnedHost(host) && !partial.isPinnedHost("dev.\(host)"))
         #expect(throws: PinKitError.self) {
             try Fixture.configuration(#"{"debugOverrides": {"hosts": ["x.example.com"], "pinning": "of"}}"#)

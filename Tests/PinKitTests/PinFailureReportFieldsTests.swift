@@ -14,7 +14,7 @@ struct PinFailureReportFieldsTests {
     func fields(_ mode: String) throws {
         let set = Fixture.set(["mode": "\"\(mode)\"", "expires": "\"2031-01-01T00:00:00Z\""])
         let configuration = try Fixture.configuration("{\"pinSets\": [\(set)]}")
-        let policy = try PinPolicy(configuration, now: Fixture.now, publicSuffixes: Fixture.suffixes)
+        let policy = try PinPolicy(configuration)
         let chain = [
             CertificateFacts(
                 spki: try SPKIPin(parsing: Fixture.other), subject: "CN=Rogue", issuer: "CN=Rogue",

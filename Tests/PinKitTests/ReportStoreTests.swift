@@ -165,20 +165,22 @@ struct ReportUploadTests {
 
         struct Refused: Error {}
         let failed = await reporter.connectionSucceeded { _ in throw Refused() }
-        guard case .failed = failed else {
+        guard case .failed(let failure) = failed else {
             Issue.record("expected a failure, got \(failed)")
             return
         }
+        #expect(failure.code == .sendFailed, "\(failure)")
         guard case .notDue = await reporter.connectionSucceeded(send: { _ in [] }) else {
             Issue.record("a second attempt right after a failure must wait")
             return
         }
         clock.advance(by: 3600)
         let garbage = await reporter.connectionSucceeded { _ in Array("not json".utf8) }
-        guard case .failed = garbage else {
+        guard case .failed(let unreadable) = garbage else {
             Issue.record("an unreadable answer removes nothing: \(garbage)")
             return
         }
+        #expect(unreadable.code == .invalidAnswer, "\(unreadable)")
         #expect(store.entries.count == 2)
     }
 

@@ -39,7 +39,7 @@ final class TransportLab: Sendable {
         let json =
             #"{"pinSets": [{"name": "managed-cloud", "hosts": [\#(hostList)], "mode": "\#(mode)"\#(expiry), "pins": [\#(entries.joined(separator: ", "))]}]}"#
         let configuration = try PinConfiguration.parse(Data(json.utf8))
-        return try PinPolicy(configuration, now: Date(timeIntervalSince1970: 0))
+        return try PinPolicy(configuration)
     }
 
     /// A client of `kind` trusting `caFile`, resolving `hosts` to `server`.

@@ -61,17 +61,6 @@ public struct PinPolicy: Hashable, Sendable {
         self.init(validated: configuration)
     }
 
-    /// The form that ran the ship-time gate at load, so an expired set (or a disagreeing public
-    /// suffix list) threw and left the app without a client. The arguments are now ignored.
-    @available(*, deprecated, message: "runtime loading reads no clock and no suffix list (invariant 9); use init(_:)")
-    public init(
-        _ configuration: PinConfiguration,
-        now: Date,
-        publicSuffixes: PublicSuffixList? = .system
-    ) throws(PinKitError) {
-        try self.init(configuration)
-    }
-
     /// For derived policies that only remove pinning from a validated one (the kill switch).
     init(unvalidated configuration: PinConfiguration) { self.init(validated: configuration) }
 

@@ -75,7 +75,31 @@ public final class PinFailureReporter: Sendable {
         /// Another upload of this reporter is running.
         case inFlight
         case uploaded(accepted: Int, remaining: Int)
-        case failed(String)
+        /// Nothing was removed; the schedule backs off. `failure.code` is stable for scripts and
+        /// metrics, `failure.message` (redacted) is for people.
+        case failed(UploadFailure)
+    }
+
+    /// Why an upload failed: a stable code beside a redacted sentence.
+    public struct UploadFailure: Hashable, Sendable, CustomStringConvertible {
+        public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public var description: String { rawValue }
+            /// The server answered 429 or 503 (with its Retry-After, if any).
+            public static let throttled = Code(rawValue: "throttled")
+            /// The server answered, but not with `{"accepted":[…]}`.
+            public static let invalidAnswer = Code(rawValue: "invalid-answer")
+            /// The request did not get an answer (transport error, refused, timeout).
+            public static let sendFailed = Code(rawValue: "send-failed")
+        }
+        public var code: Code
+        public var message: String
+        public init(_ code: Code, _ message: String) {
+            self.code = code
+            self.message = message
+        }
+        public var description: String { "\(code): \(message)" }
     }
 
     /// Call after a successful pinned connection: uploads when anything is stored and the
@@ -90,18 +114,26 @@ public final class PinFailureReporter: Sendable {
         case .notDue(let until): return .notDue(until: until)
         case .inFlight: return .inFlight
         }
+        let response: [UInt8]
         do {
-            let response = try await send(body)
+            response = try await send(body)
+        } catch let throttled as UploadThrottled {
+            finish(.throttled(retryAfter: throttled.retryAfter))
+            return .failed(
+                UploadFailure(
+                    .throttled, "HTTP \(throttled.status), retry after \(Int(throttled.retryAfter ?? 0)) s"))
+        } catch {
+            finish(.failed)
+            return .failed(UploadFailure(.sendFailed, LogSanitizer.redact(String(describing: error))))
+        }
+        do {
             let accepted = try Self.acceptedIDs(response)
             store.acknowledge(ids: accepted.filter(ids.contains), droppedReported: dropped)
             finish(.succeeded)
             return .uploaded(accepted: accepted.count, remaining: store.entries.count)
-        } catch let throttled as UploadThrottled {
-            finish(.throttled(retryAfter: throttled.retryAfter))
-            return .failed("HTTP \(throttled.status), retry after \(Int(throttled.retryAfter ?? 0)) s")
         } catch {
             finish(.failed)
-            return .failed(LogSanitizer.redact(String(describing: error)))
+            return .failed(UploadFailure(.invalidAnswer, LogSanitizer.redact(error.description)))
         }
     }
 

@@ -170,23 +170,3 @@ func escapedLines(_ text: String) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }.joined(
         separator: "\n")
 }
-
-// The free functions below were a second set of loaders next to `Loading`; they forward so
-// that branches written against them still build. Use `Loading` in new code.
-
-@available(*, deprecated, renamed: "Loading.requireReadable")
-func requireReadable(_ path: String) throws(CommandFailure) { try Loading.requireReadable(path) }
-
-@available(*, deprecated, renamed: "Loading.configuration")
-func loadConfiguration(_ path: String) throws(CommandFailure) -> PinConfiguration { try Loading.configuration(path) }
-
-@available(*, deprecated, renamed: "Loading.certificates")
-func loadCertificates(_ path: String) throws(CommandFailure) -> [X509Certificate] { try Loading.certificates(path) }
-
-@available(*, deprecated, renamed: "Loading.pathBuilder")
-func loadPathBuilder(_ path: String) throws(CommandFailure) -> CertificatePathBuilder {
-    try Loading.pathBuilder(path)
-}
-
-@available(*, deprecated, renamed: "Loading.releaseHistory")
-func loadReleaseHistory(_ path: String) throws(CommandFailure) -> ReleaseHistory { try Loading.releaseHistory(path) }
