@@ -6,41 +6,9 @@ import PinKit
 import PinKitTestSupport
 
 enum SanitizerBenchmark {
-    /// The adversarial families: one repeated unit each (the linearity test's list).
-    static let families: [(String, String)] = {
-        var families: [(String, String)] = []
-        for letter in "bBhHsSaAcCpPtTeEyYjJfF" { families.append(("run of \(letter)", String(letter))) }
-        families += [
-            ("@", "@"), (".", "."), ("-", "-"), ("/", "/"), (":", ":"), ("%", "%"), ("=", "="), ("quote", "\""),
-            ("backslash", "\\"), ("http:// repeated", "http://"), ("Bearer repeated", "Bearer "),
-            ("[redacted- repeated", "[redacted-"), ("UUID fragment", "550e8400-e29b-"), ("JWT fragment", "eyJhbGciOi."),
-            ("eyJ repeated", "eyJ"), ("JSON-escaped scheme repeated", "https:\\/\\/"),
-            ("percent-encoded scheme repeated", "https%3A%2F%2F"), ("quoted URL start repeated", "\"https://a"),
-            ("opening brackets", "(["), ("password= repeated", "password="), ("Cookie: repeated", "Cookie:"),
-            ("sha256/ repeated", "sha256/"), ("a@ repeated", "a@"), ("email-like", "a@b."),
-            ("zero-width space", "\u{200B}"), ("NBSP", "\u{00A0}"), ("token with zero-width space", "ab\u{200B}"),
-            ("bearer with NBSP", "bearer\u{00A0}"), ("base64 slashes", "aB1/"), ("upper-case hex", "0123456789ABCDEF"),
-            ("hex and invisible", "a\u{200B}"), ("escaped quote", "\\\"a"),
-            ("pin list", "expected one of AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=, "),
-            ("URL query with bearer and spaces", "https://h/?a=Bearer \t"),
-            ("random upper-case hex", ""),
-        ]
-        return families
-    }()
+    static let families = AdversarialLogFamilies.all
 
-    static func line(_ unit: String, bytes: Int) -> [UInt8] {
-        var line: [UInt8] = []
-        line.reserveCapacity(bytes + 16)
-        if unit.isEmpty {
-            var generator = SeededGenerator(seed: 15)
-            let hex = Array("0123456789ABCDEF".utf8)
-            while line.count < bytes { line.append(hex[Int(generator.next() & 15)]) }
-            return line
-        }
-        let unitBytes = Array(unit.utf8)
-        while line.count < bytes { line.append(contentsOf: unitBytes) }
-        return line
-    }
+    static func line(_ unit: String, bytes: Int) -> [UInt8] { AdversarialLogFamilies.line(unit, bytes: bytes) }
 
     /// The control: one pass that only counts bytes (here, spaces), as cheap as a scan gets.
     @inline(never) static func countSpaces(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {

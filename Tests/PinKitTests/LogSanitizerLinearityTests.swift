@@ -7,37 +7,10 @@ import Testing
 /// Linearity by operation count, never wall time: the scanner counts every byte it examines.
 @Suite("Log sanitizer linearity")
 struct LogSanitizerLinearityTests {
-    /// The adversarial families of issue 15 §1 and ATTACKS.md, each one repeated unit.
-    static let families: [(String, String)] = {
-        var families: [(String, String)] = []
-        // Runs of each trigger letter in both cases (bearer, http, sha256, keys, JWT, hex).
-        for letter in "bBhHsSaAcCpPtTeEyYjJfF" { families.append(("run of \(letter)", String(letter))) }
-        for (name, unit) in [
-            ("@", "@"), (".", "."), ("-", "-"), ("/", "/"), (":", ":"), ("%", "%"), ("=", "="), ("quote", "\""),
-            ("backslash", "\\"), ("http:// repeated", "http://"), ("Bearer repeated", "Bearer "),
-            ("[redacted- repeated", "[redacted-"), ("UUID fragment", "550e8400-e29b-"), ("JWT fragment", "eyJhbGciOi."),
-            ("eyJ repeated", "eyJ"), ("JSON-escaped scheme repeated", "https:\\/\\/"),
-            ("percent-encoded scheme repeated", "https%3A%2F%2F"), ("quoted URL start repeated", "\"https://a"),
-            ("opening brackets", "(["), ("password= repeated", "password="), ("Cookie: repeated", "Cookie:"),
-            ("sha256/ repeated", "sha256/"), ("a@ repeated", "a@"), ("email-like", "a@b."),
-            ("zero-width space", "\u{200B}"), ("NBSP", "\u{00A0}"), ("token with zero-width space", "ab\u{200B}"),
-            ("bearer with NBSP", "bearer\u{00A0}"), ("base64 slashes", "aB1/"), ("upper-case hex", "0123456789ABCDEF"),
-            ("hex and invisible", "a\u{200B}"), ("escaped quote", "\\\"a"),
-            ("pin list", "expected one of AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=, "),
-            ("URL query with bearer and spaces", "https://h/?a=Bearer \t"),
-        ] {
-            families.append((name, unit))
-        }
-        return families
-    }()
+    /// The adversarial families of issue 15 §1 and ATTACKS.md (shared with the benchmark).
+    static let families = AdversarialLogFamilies.all
 
-    static func line(_ unit: String, bytes: Int) -> [UInt8] {
-        let unitBytes = Array(unit.utf8)
-        var line: [UInt8] = []
-        line.reserveCapacity(bytes + unitBytes.count)
-        while line.count < bytes { line.append(contentsOf: unitBytes) }
-        return line
-    }
+    static func line(_ unit: String, bytes: Int) -> [UInt8] { AdversarialLogFamilies.line(unit, bytes: bytes) }
 
     /// The trigger search the old scanner used: for every upper-case candidate, `memchr` for the
     /// lower-case letter over the rest of the region. Returns the bytes it examines.

@@ -1,0 +1,43 @@
+/// The adversarial input families of issue 15 §1 and ../shared/ATTACKS.md for the log sanitizer:
+/// each a name and one unit repeated into a long single line. The linearity test (operation
+/// counts at n and 4n) and the benchmark's worst-case section use this one list, so the test
+/// bounds exactly what the benchmark measures.
+public enum AdversarialLogFamilies {
+    /// An empty unit stands for random upper-case hex (base32/hex blobs have no repeating unit).
+    public static let all: [(String, String)] = {
+        var families: [(String, String)] = []
+        // Runs of each trigger letter in both cases (bearer, http, sha256, keys, JWT, hex).
+        for letter in "bBhHsSaAcCpPtTeEyYjJfF" { families.append(("run of \(letter)", String(letter))) }
+        families += [
+            ("@", "@"), (".", "."), ("-", "-"), ("/", "/"), (":", ":"), ("%", "%"), ("=", "="), ("quote", "\""),
+            ("backslash", "\\"), ("http:// repeated", "http://"), ("Bearer repeated", "Bearer "),
+            ("[redacted- repeated", "[redacted-"), ("UUID fragment", "550e8400-e29b-"), ("JWT fragment", "eyJhbGciOi."),
+            ("eyJ repeated", "eyJ"), ("JSON-escaped scheme repeated", "https:\\/\\/"),
+            ("percent-encoded scheme repeated", "https%3A%2F%2F"), ("quoted URL start repeated", "\"https://a"),
+            ("opening brackets", "(["), ("password= repeated", "password="), ("Cookie: repeated", "Cookie:"),
+            ("sha256/ repeated", "sha256/"), ("a@ repeated", "a@"), ("email-like", "a@b."),
+            ("zero-width space", "\u{200B}"), ("NBSP", "\u{00A0}"), ("token with zero-width space", "ab\u{200B}"),
+            ("bearer with NBSP", "bearer\u{00A0}"), ("base64 slashes", "aB1/"), ("upper-case hex", "0123456789ABCDEF"),
+            ("hex and invisible", "a\u{200B}"), ("escaped quote", "\\\"a"),
+            ("pin list", "expected one of AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=, "),
+            ("URL query with bearer and spaces", "https://h/?a=Bearer \t"),
+            ("random upper-case hex", ""),
+        ]
+        return families
+    }()
+
+    /// `unit` repeated to at least `bytes` bytes; for the empty unit, seeded random upper-case hex.
+    public static func line(_ unit: String, bytes: Int) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(bytes + 16)
+        if unit.isEmpty {
+            var generator = SeededGenerator(seed: 15)
+            let hex = Array("0123456789ABCDEF".utf8)
+            while line.count < bytes { line.append(hex[Int(generator.next() & 15)]) }
+            return line
+        }
+        let unitBytes = Array(unit.utf8)
+        while line.count < bytes { line.append(contentsOf: unitBytes) }
+        return line
+    }
+}
