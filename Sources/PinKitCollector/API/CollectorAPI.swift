@@ -66,6 +66,20 @@ public final class CollectorAPI: Sendable {
                 ] as JSONValue).serialized().utf8))
     }
 
+    /// One upload's validation and transaction: a bad body is a 400 problem, a storage failure a
+    /// 503 (nothing acknowledged, the device retries), anything else a 500.
+    private static func ingest(_ work: () throws -> HTTPResponse) -> HTTPResponse {
+        do {
+            return try work()
+        } catch let invalid as UploadValidation.Invalid {
+            return problem(400, invalid.code, invalid.detail)
+        } catch let error as CollectorError {
+            return storageFailure(error)
+        } catch {
+            return problem(500, "internal", "unexpected error")
+        }
+    }
+
     private static func storageFailure(_ error: CollectorError) -> HTTPResponse {
         // Nothing was acknowledged: the device keeps its data and retries.
         problem(503, "storage-unavailable", "the upload was not stored; retry later", headers: [("Retry-After", "30")])
@@ -148,17 +162,11 @@ public final class CollectorAPI: Sendable {
         case .failure(let response): return response
         case .success(let admitted): (installation, version) = admitted
         }
-        do {
+        return Self.ingest {
             let (reports, dropped) = try UploadValidation.reports(request.body)
             let accepted = try storage.storeReports(
                 reports, dropped: dropped, installation: installation, appVersion: version, now: now())
             return Self.json(200, ["accepted": .array(accepted.map(JSONValue.string))])
-        } catch let invalid as UploadValidation.Invalid {
-            return Self.problem(400, invalid.code, invalid.detail)
-        } catch let error as CollectorError {
-            return Self.storageFailure(error)
-        } catch {
-            return Self.problem(500, "internal", "unexpected error")
         }
     }
 
@@ -169,21 +177,16 @@ public final class CollectorAPI: Sendable {
         case .failure(let response): return response
         case .success(let admitted):
             guard let id = admitted.0, let app = admitted.1 else {
-                return Self.problem(400, "missing-installation", "")
+                return Self.problem(
+                    400, "missing-installation", "the \(CollectorHeaders.installation) header is required")
             }
             (installation, version) = (id, app)
         }
-        do {
+        return Self.ingest {
             let entries = try UploadValidation.auditEntries(request.body)
             let outcome = try storage.appendAudit(
                 installation: installation, appVersion: version, entries: entries, now: now())
             return Self.json(200, ["acceptedThrough": .int(outcome.acceptedThrough)])
-        } catch let invalid as UploadValidation.Invalid {
-            return Self.problem(400, invalid.code, invalid.detail)
-        } catch let error as CollectorError {
-            return Self.storageFailure(error)
-        } catch {
-            return Self.problem(500, "internal", "unexpected error")
         }
     }
 
@@ -198,16 +201,10 @@ public final class CollectorAPI: Sendable {
             }
             installation = id
         }
-        do {
+        return Self.ingest {
             let checkIn = try UploadValidation.checkIn(request.body, installation: installation)
             try storage.checkIn(checkIn, now: now())
             return Self.json(200, ["status": "ok"])
-        } catch let invalid as UploadValidation.Invalid {
-            return Self.problem(400, invalid.code, invalid.detail)
-        } catch let error as CollectorError {
-            return Self.storageFailure(error)
-        } catch {
-            return Self.problem(500, "internal", "unexpected error")
         }
     }
 
