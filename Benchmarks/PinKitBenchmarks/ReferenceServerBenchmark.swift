@@ -47,11 +47,11 @@ struct ReferenceServerBenchmark {
     func run() async throws -> JSONValue {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var sections: [(String, JSONValue)] = []
-        let nginxPort = try freePort()
+        let nginxPort = Int(try LabLoopback.freePort())
         let nginx = try startNginx(port: nginxPort)
         defer { stop(nginx) }
         sections.append(("nginx", try await handshakes(port: nginxPort, path: "/", sTimePath: "/")))
-        let sServerPort = try freePort()
+        let sServerPort = Int(try LabLoopback.freePort())
         let sServer = try start(
             "/usr/bin/openssl",
             [
@@ -61,7 +61,7 @@ struct ReferenceServerBenchmark {
             ], port: sServerPort)
         defer { stop(sServer) }
         sections.append(("sServer", try await handshakes(port: sServerPort, path: "/", sTimePath: "/")))
-        let nghttpdPort = try freePort()
+        let nghttpdPort = Int(try LabLoopback.freePort())
         let nghttpd = try start(
             "/usr/sbin/nghttpd",
             [
@@ -267,7 +267,7 @@ struct ReferenceServerBenchmark {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         for _ in 0..<200 {
-            if Self.accepts(port: port) { return process }
+            if LabLoopback.accepts(port: UInt16(port)) { return process }
             usleep(25_000)
         }
         stop(process)
@@ -308,37 +308,6 @@ struct ReferenceServerBenchmark {
         getrusage(RUSAGE_CHILDREN.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
             + Double(usage.ru_stime.tv_usec) / 1e6
-    }
-
-    static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
-
-    func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard ok else { throw ReferenceError("no free loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

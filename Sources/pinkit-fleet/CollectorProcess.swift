@@ -25,7 +25,7 @@ final class CollectorProcess {
         pki = try LabPKI(name: "PinKit Fleet")
         identity = try pki.leaf(["collector.fleet.test"])
         signingKey = try PrivateKey.generate(.ed25519)
-        port = try Self.freePort()
+        port = Int(try LabLoopback.freePort())
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try (identity.chain.map(\.pem).joined()).write(toFile: file("tls.pem"), atomically: true, encoding: .utf8)
         try identity.key.privateKeyPEM.write(toFile: file("tls.key"), atomically: true, encoding: .utf8)
@@ -57,7 +57,7 @@ final class CollectorProcess {
         self.process = process
         // Ready when the port accepts a connection.
         for _ in 0..<200 {
-            if Self.accepts(port: port) { return }
+            if LabLoopback.accepts(port: UInt16(port)) { return }
             usleep(25_000)
         }
         throw FleetError("pinkit-collector did not start listening on 127.0.0.1:\(port)")
@@ -82,41 +82,6 @@ final class CollectorProcess {
             try KillSwitchDocument.envelope(
                 payload: payload, signatures: [(keyID, key.signatureAlgorithm!, { try key.sign($0) })]
             ).utf8)
-    }
-
-    private static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
-
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        guard bound == 0,
-            withUnsafeMutablePointer(
-                to: &address,
-                { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }) == 0
-        else { throw FleetError("no free loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

@@ -25,7 +25,7 @@ final class NghttpdServer: Sendable {
         for (name, content) in files {
             FileManager.default.createFile(atPath: root + "/" + name, contents: Data(content))
         }
-        port = try Loopback.freePort()
+        port = try LabLoopback.freePort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
@@ -125,7 +125,7 @@ final class ContinuationFloodServer: Sendable {
         let key = try directory.write("key.pem", identity.key.privateKeyPEM)
         let chain = try directory.write("chain.pem", identity.chain.map(\.pem).joined())
         let script = try directory.write("flood.py", Self.script)
-        port = try Loopback.freePort()
+        port = try LabLoopback.freePort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -166,40 +166,12 @@ final class ContinuationFloodServer: Sendable {
 
 /// Loopback helpers for servers the tests start as separate processes.
 enum Loopback {
-    /// A port that was free a moment ago (bind to 0, read it, close).
-    static func freePort() throws -> UInt16 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw LabError("socket() failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw LabError("cannot bind 127.0.0.1:0") }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
     /// Polls until something accepts connections on 127.0.0.1:`port` (a readiness check, not a
     /// timing assertion); throws when the process dies first or after 20 s.
     static func waitUntilListening(_ port: UInt16, while alive: () -> Bool) throws {
         for _ in 0..<400 {
             guard alive() else { throw LabError("the server process exited before listening on \(port)") }
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-            close(descriptor)
+            let connected = LabLoopback.accepts(port: port)
             if connected { return }
             usleep(50_000)
         }
