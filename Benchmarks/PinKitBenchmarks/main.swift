@@ -29,7 +29,7 @@ struct Options {
             case "--urlsession-child": urlSessionChild = iterator.next()
             case "-h", "--help":
                 print(
-                    "usage: pinkit-bench [--seconds S per round] [--rounds N] [--only evaluator|sanitizer|store|transport|collector]"
+                    "usage: pinkit-bench [--seconds S per round] [--rounds N] [--only evaluator|sanitizer|store|transport|collector|reference]"
                 )
                 exit(0)
             default:
