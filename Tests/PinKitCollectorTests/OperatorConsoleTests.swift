@@ -49,6 +49,9 @@ struct OperatorConsoleTests {
                 FailureGroup(
                     hostname: hostile, pinSet: hostile, appVersion: hostile, servedKeys: [hostile], reports: 1,
                     occurrences: 3, installations: 1, firstSeen: at, lastSeen: at)
+            ],
+            failuresPerDay: [
+                DailyFailureCount(day: at, hostname: hostile, pinSet: hostile, appVersion: hostile, occurrences: 3)
             ], installedBaseWindow: 86_400,
             installedBase: [
                 InstalledVersion(version: hostile, installations: 2, share: 1, pinSetFingerprints: [hostile])
@@ -101,7 +104,8 @@ struct OperatorConsoleTests {
         #expect(html.contains(RFC3339.format(CollectorFixtures.referenceTime.addingTimeInterval(86_400))))
         // Failures: chart bar and table row with the served keys.
         #expect(html.contains("<svg id=\"pin-failures-chart\" role=\"img\""))
-        #expect(html.contains("text-anchor=\"end\">api.example.com · ") && html.contains(" · 4.2.0</text><rect"))
+        #expect(html.contains("text-anchor=\"end\">2026-09-21 · api.example.com · "))
+        #expect(html.contains(" · 4.2.0</text><rect"))
         for key in CollectorFixtures.servedChain.map(\.spkiSHA256.base64) { #expect(html.contains(key), "\(key)") }
         // Installed base: 2 of 4 installations on 5.0.0 (the uploading device is on 4.2.0).
         #expect(html.contains("<th scope=\"row\">5.0.0</th><td>2</td><td>50.0 %</td>"))

@@ -7,13 +7,15 @@ public struct ConsoleData: Sendable {
     public var publications: [KillSwitchPublication]
     public var failuresSince: Date
     public var failures: [FailureGroup]
+    public var failuresPerDay: [DailyFailureCount]
     public var installedBaseWindow: TimeInterval
     public var installedBase: [InstalledVersion]
     public var anomalies: [AuditAnomaly]
 
     public init(
         now: Date, currentKillSwitch: KillSwitchPublication?, publications: [KillSwitchPublication],
-        failuresSince: Date, failures: [FailureGroup], installedBaseWindow: TimeInterval,
+        failuresSince: Date, failures: [FailureGroup], failuresPerDay: [DailyFailureCount] = [],
+        installedBaseWindow: TimeInterval,
         installedBase: [InstalledVersion], anomalies: [AuditAnomaly]
     ) {
         self.now = now
@@ -21,6 +23,7 @@ public struct ConsoleData: Sendable {
         self.publications = publications
         self.failuresSince = failuresSince
         self.failures = failures
+        self.failuresPerDay = failuresPerDay
         self.installedBaseWindow = installedBaseWindow
         self.installedBase = installedBase
         self.anomalies = anomalies
@@ -36,6 +39,7 @@ public struct ConsoleData: Sendable {
             now: now, currentKillSwitch: try storage.currentKillSwitch(),
             publications: try storage.killSwitchPublications(), failuresSince: since,
             failures: try storage.pinFailureSummary(since: since),
+            failuresPerDay: try storage.pinFailuresPerDay(since: since),
             installedBaseWindow: configuration.installedBaseWindow,
             installedBase: try storage.installedBase(window: configuration.installedBaseWindow, now: now),
             anomalies: try storage.auditAnomalies(since: now.addingTimeInterval(-configuration.retention)))

@@ -75,8 +75,14 @@ public struct ConsolePage: Sendable {
         html += "<h2 id=\"pin-failures-title\">Pin failures since \(time(data.failuresSince))</h2>"
         let groups = data.failures.sorted { ($0.occurrences, $0.hostname) > ($1.occurrences, $1.hostname) }
         html += chart(
-            id: "pin-failures-chart", title: "Pin-failure occurrences by host, pin set and app version",
-            bars: groups.map { ("\($0.hostname) · \($0.pinSet) · \($0.appVersion)", $0.occurrences) })
+            id: "pin-failures-chart",
+            title: "Pin-failure occurrences per day (received, UTC) by host, pin set and app version",
+            bars: data.failuresPerDay.map {
+                (
+                    String(RFC3339.format($0.day).prefix(10)) + " · \($0.hostname) · \($0.pinSet) · \($0.appVersion)",
+                    $0.occurrences
+                )
+            })
         html += "<table><caption>Pin-failure groups and the keys the servers presented</caption><thead><tr>"
         html += header([
             "Host", "Pin set", "App version", "Occurrences", "Reports", "Installations", "First seen", "Last seen",
@@ -147,8 +153,8 @@ public struct ConsolePage: Sendable {
         let shown = bars.prefix(20)
         let maximum = max(shown.map(\.value).max() ?? 1, 1)
         let rowHeight = 26
-        let labelWidth = 420
-        let barWidth = 440
+        let labelWidth = 470
+        let barWidth = 400
         let height = shown.count * rowHeight + 8
         var svg = "<figure><svg id=\"\(id)\" role=\"img\" aria-labelledby=\"\(id)-title\" width=\"960\" "
         svg += "height=\"\(height)\" viewBox=\"0 0 960 \(height)\" xmlns=\"http://www.w3.org/2000/svg\">"
@@ -156,13 +162,21 @@ public struct ConsolePage: Sendable {
         for (index, bar) in shown.enumerated() {
             let y = index * rowHeight + 4
             let width = max(Int(Double(bar.value) / Double(maximum) * Double(barWidth)), 1)
-            svg += "<text x=\"\(labelWidth - 8)\" y=\"\(y + 17)\" text-anchor=\"end\">" + escape(bar.label) + "</text>"
+            svg +=
+                "<text x=\"\(labelWidth - 8)\" y=\"\(y + 17)\" text-anchor=\"end\">" + escape(Self.shortened(bar.label))
+                + "</text>"
             svg += "<rect x=\"\(labelWidth)\" y=\"\(y)\" width=\"\(width)\" height=\"20\" fill=\"#1f4e8c\"></rect>"
             svg += "<text x=\"\(labelWidth + width + 6)\" y=\"\(y + 17)\">\(bar.value)</text>"
         }
         svg += "</svg><figcaption>" + escape(title)
         if bars.count > shown.count { svg += " (the \(shown.count) largest of \(bars.count))" }
         return svg + "</figcaption></figure>"
+    }
+
+    /// A chart label short enough for the label column (the table below has the full text);
+    /// cut before escaping, so no character reference is split.
+    static func shortened(_ label: String, to limit: Int = 56) -> String {
+        label.count <= limit ? label : String(label.prefix(limit - 1)) + "…"
     }
 
     private func header(_ names: [String]) -> String {
@@ -187,7 +201,7 @@ public struct ConsolePage: Sendable {
         table{border-collapse:collapse;margin:0.5rem 0;font-size:0.9rem}
         caption{text-align:left;font-weight:600;padding:0.3rem 0}
         th,td{border:1px solid #666;padding:0.25rem 0.5rem;text-align:left;vertical-align:top}
-        thead th{background:#e8eef7}code{font-size:0.8rem;word-break:break-all}ul.keys code,time{white-space:nowrap;word-break:normal}
+        thead th{background:#e8eef7}code{font-size:0.8rem;word-break:break-all}ul.keys{min-width:22rem}
         ul.keys{margin:0;padding-left:1rem}svg text{font-size:13px;fill:#111}
         .state{font-size:1.05rem}figure{margin:0.5rem 0}
         """
