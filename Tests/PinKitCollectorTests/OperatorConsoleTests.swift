@@ -138,6 +138,24 @@ struct OperatorConsoleTests {
         #expect(HTMLText.escaped("a\u{0}b\u{1B}c") == "a\u{FFFD}b\u{FFFD}c")
     }
 
+    @Test("the kill-switch overview tells none, active and expired apart")
+    func killSwitchStates() {
+        var data = Self.hostileData()
+        data.currentKillSwitch = nil
+        #expect(
+            ConsolePage().render(data).contains("No kill-switch document is published: devices enforce their pins."))
+        let at = CollectorFixtures.referenceTime
+        data.currentKillSwitch = KillSwitchPublication(
+            serial: 3, publishedAt: at.addingTimeInterval(-7_200), operatorName: "bob", reason: "drill",
+            pinning: "disabled", expiresAt: at.addingTimeInterval(-3_600), document: "{}")
+        let expired = ConsolePage().render(data)
+        #expect(expired.contains("Current: serial 3, pinning <strong>disabled</strong>, published by bob"))
+        #expect(expired.contains("<strong>expired</strong> at ") && expired.contains("(devices enforce pins again)"))
+        data.now = at.addingTimeInterval(-5_400)
+        let active = ConsolePage().render(data)
+        #expect(active.contains("; expires at ") && !active.contains("<strong>expired</strong>"))
+    }
+
     @Test("headless Chromium renders the page: the DOM has every section, hostile text stays text")
     func chromiumRendersTheConsole() throws {
         let chromium = "/usr/bin/chromium"
