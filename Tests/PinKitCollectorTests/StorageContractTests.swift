@@ -221,6 +221,26 @@ struct StorageContractTests {
         #expect(groups[1].servedKeys == ["proxykey"] && groups[1].installations == 1)
     }
 
+    @Test("pin failures per day are bucketed by the UTC day of receipt", arguments: Backend.allCases)
+    func failuresPerDay(backend: Backend) throws {
+        let storage = try backend.makeStorage()
+        defer { storage.close() }
+        try storage.migrate()
+        let day = (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
+        let midnight = Date(timeIntervalSince1970: day)
+        for (index, at) in [midnight.addingTimeInterval(-1), midnight, midnight.addingTimeInterval(86_399)].enumerated()
+        {
+            _ = try storage.storeReports(
+                [report("report-day\(index)", version: index == 2 ? "5.0.0" : "4.2.0")], dropped: 0,
+                installation: "install-day\(index)", appVersion: nil, now: at)
+        }
+        let days = try storage.pinFailuresPerDay(since: midnight.addingTimeInterval(-86_400))
+        #expect(days.map(\.day) == [midnight.addingTimeInterval(-86_400), midnight, midnight])
+        #expect(days.map(\.appVersion) == ["4.2.0", "4.2.0", "5.0.0"])
+        #expect(days.allSatisfy { $0.occurrences == 1 && $0.hostname == "api.example.com" && $0.pinSet == "set1" })
+        #expect(try storage.pinFailuresPerDay(since: midnight).count == 2)
+    }
+
     @Test("kill-switch publications only move forward and keep who and why", arguments: Backend.allCases)
     func killSwitch(backend: Backend) throws {
         let storage = try backend.makeStorage()

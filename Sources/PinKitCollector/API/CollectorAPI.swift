@@ -30,7 +30,7 @@ public final class CollectorAPI: Sendable {
 
     public let storage: any CollectorStorage
     public let configuration: Configuration
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     private let installationLimiter: RateLimiter
     private let addressLimiter: RateLimiter
 
@@ -80,7 +80,7 @@ public final class CollectorAPI: Sendable {
         }
     }
 
-    private static func storageFailure(_ error: CollectorError) -> HTTPResponse {
+    static func storageFailure(_ error: CollectorError) -> HTTPResponse {
         // Nothing was acknowledged: the device keeps its data and retries.
         problem(503, "storage-unavailable", "the upload was not stored; retry later", headers: [("Retry-After", "30")])
     }
@@ -99,6 +99,7 @@ public final class CollectorAPI: Sendable {
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let path = request.path
+        if path == "/" { return console(request) }
         let routes: [(String, [String: (HTTPRequest) -> HTTPResponse])] = [
             ("/v1/pin-failures", ["POST": pinFailures]),
             ("/v1/audit", ["POST": audit]),
@@ -236,7 +237,7 @@ public final class CollectorAPI: Sendable {
 
     // MARK: Operator API
 
-    private func authorize(_ request: HTTPRequest) -> Result<String, HTTPResponse> {
+    func authorize(_ request: HTTPRequest) -> Result<String, HTTPResponse> {
         guard let tokens = configuration.operatorTokens else {
             return .failure(Self.problem(404, "not-found", "the operator API is not enabled (--operator-token-file)"))
         }

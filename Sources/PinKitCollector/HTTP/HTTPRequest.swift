@@ -33,7 +33,7 @@ public struct HTTPRequest: Sendable {
         CollectorHeaders.installation, CollectorHeaders.appVersion,
     ]
     /// The query arguments the server copies.
-    static let collectedQuery = ["since", "window"]
+    static let collectedQuery = ["since", "window", "token"]
 }
 
 /// The headers a device sends with every upload.

@@ -142,6 +142,16 @@ public struct FailureGroup: Hashable, Sendable {
     public var lastSeen: Date
 }
 
+/// Pin-failure occurrences received on one UTC day for one host, pin set and app version.
+public struct DailyFailureCount: Hashable, Sendable {
+    /// Midnight UTC of the day the collector received the reports.
+    public var day: Date
+    public var hostname: String
+    public var pinSet: String
+    public var appVersion: String
+    public var occurrences: Int64
+}
+
 /// A kill-switch document the collector verified and published, with who and why.
 public struct KillSwitchPublication: Hashable, Sendable {
     public var serial: Int64
@@ -220,6 +230,8 @@ public protocol CollectorStorage: Sendable {
     func checkIn(_ checkIn: CheckIn, now: Date) throws(CollectorError)
     func installedBase(window: TimeInterval, now: Date) throws(CollectorError) -> [InstalledVersion]
     func pinFailureSummary(since: Date) throws(CollectorError) -> [FailureGroup]
+    /// Occurrences per UTC day of receipt, host, pin set and app version; oldest day first.
+    func pinFailuresPerDay(since: Date) throws(CollectorError) -> [DailyFailureCount]
     func auditAnomalies(since: Date) throws(CollectorError) -> [AuditAnomaly]
     /// Records a verified publication. - Throws: ``CollectorError/Code/conflict`` when the serial is not new.
     func publishKillSwitch(_ publication: KillSwitchPublication) throws(CollectorError)

@@ -206,6 +206,23 @@ public final class SQLCollectorStorage: CollectorStorage {
         }.sorted { ($0.installations, $0.occurrences, $0.hostname) > ($1.installations, $1.occurrences, $1.hostname) }
     }
 
+    public func pinFailuresPerDay(since: Date) throws(CollectorError) -> [DailyFailureCount] {
+        let rows = try database.transaction { connection throws(CollectorError) in
+            // Integer division of BIGINT seconds is the UTC day in SQLite and PostgreSQL alike.
+            try connection.execute(
+                """
+                SELECT received_at / 86400, hostname, pin_set, app_version, SUM(occurrences) FROM pin_failure_reports
+                WHERE received_at >= ? GROUP BY received_at / 86400, hostname, pin_set, app_version
+                """,
+                [Self.seconds(since)])
+        }
+        return rows.map { row in
+            DailyFailureCount(
+                day: Date(timeIntervalSince1970: Double((row[0].integer ?? 0) * 86_400)), hostname: row[1].text ?? "",
+                pinSet: row[2].text ?? "", appVersion: row[3].text ?? "", occurrences: row[4].integer ?? 0)
+        }.sorted { ($0.day, $0.hostname, $0.pinSet, $0.appVersion) < ($1.day, $1.hostname, $1.pinSet, $1.appVersion) }
+    }
+
     public func auditAnomalies(since: Date) throws(CollectorError) -> [AuditAnomaly] {
         let rows = try database.transaction { connection throws(CollectorError) in
             try connection.execute(
