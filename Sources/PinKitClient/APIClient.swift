@@ -452,14 +452,7 @@ public actor APIClient {
             await reporter.connectionSucceeded { body in
                 let response = try await client.send(
                     HTTPRequest(method: "POST", url: url, headers: json, body: body))
-                guard (200..<300).contains(response.status) else {
-                    if response.status == 429 || response.status == 503 {
-                        let wait = RetryAfter.delay(response.headers["Retry-After"], now: Date())
-                        throw UploadThrottled(status: response.status, retryAfter: wait)
-                    }
-                    throw TransportError(.network, "HTTP \(response.status)")
-                }
-                return response.body
+                return try UploadAnswer.body(of: response)
             }
         }
         if let audit = configuration.auditLog, let url = configuration.auditUploadURL {

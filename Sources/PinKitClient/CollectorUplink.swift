@@ -109,10 +109,9 @@ public final class CollectorUplink: Sendable {
             actions.report = await reporter.connectionSucceeded { body in
                 let response = try await session.send(
                     HTTPRequest(method: "POST", url: url, headers: headers, body: body))
-                guard (200..<300).contains(response.status) else {
-                    throw TransportError(.network, "HTTP \(response.status)")
-                }
-                return response.body
+                // The collector's own rate limit (429 + Retry-After) must slow the device here too:
+                // this path fires fleet-wide in exactly the incident it exists for.
+                return try UploadAnswer.body(of: response)
             }
         }
         // The controller's own fetch schedule rate-limits failure-triggered refetches (one

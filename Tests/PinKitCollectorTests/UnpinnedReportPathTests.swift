@@ -159,3 +159,40 @@ struct CheckInUplinkTests {
         #expect(base30.first?.pinSetFingerprints == [settings.pinSetFingerprint ?? ""])
     }
 }
+
+@Suite("The unpinned report path honours the collector's rate limit")
+struct UnpinnedReportThrottleTests {
+    @Test("a 429 with Retry-After from the collector is a throttled failure and the next upload waits that long")
+    func retryAfter() async throws {
+        let identity = try CollectorFixtures.pki.leaf(["collector.example.com"])
+        let collector = try LabTLSServer(identity: identity) { _ in
+            LabResponse(status: 429, headers: [("Retry-After", "3600")], body: [])
+        }
+        defer { collector.stop() }
+        let state = CollectorFixtures.temporaryDirectory()
+        let ca = try LabPKI.writeCAFile([CollectorFixtures.pki.root.certificate], to: state + "/ca.pem")
+        var settings = CollectorUplink.Configuration(
+            reportingURL: URL(string: collector.url(host: "collector.example.com", path: "/v1/pin-failures"))!,
+            installationID: try InstallationID.loadOrCreate(path: state + "/installation-id"), appVersion: "4.2.0")
+        settings.transport = { transport in
+            transport.trustStore = .caFile(ca)
+            transport.resolve = [collector.resolveEntry(for: "collector.example.com")]
+        }
+        let reporter = PinFailureReporter(
+            store: try PinFailureReportStore(directory: state + "/reports"), appVersion: "4.2.0")
+        reporter.record(CollectorFixtures.event())
+        let uplink = try CollectorUplink(settings, reporter: reporter)
+        let before = Date()
+        let actions = await uplink.pinFailureObserved()
+        // Before the shared answer mapping this path called every non-2xx "send-failed" and
+        // backed off by its own jittered seconds, ignoring the collector's hour.
+        guard case .failed(let failure)? = actions.report else {
+            Issue.record("expected a failed upload, got \(String(describing: actions.report))")
+            return
+        }
+        #expect(failure.code == .throttled, "\(failure)")
+        let notBefore = try #require(reporter.scheduleState.notBefore)
+        #expect(notBefore.timeIntervalSince(before) >= 3_600, "waits as long as the collector asked")
+        #expect(reporter.store.entries.count == 1, "nothing removed")
+    }
+}
