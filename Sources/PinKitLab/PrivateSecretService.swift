@@ -14,14 +14,15 @@ public final class PrivateSecretService: @unchecked Sendable {
     // owner calls once, from its own task.
 
     /// Where the daemons are looked up: their Debian packages install them in /usr/bin.
-    static let searchPath = ["/usr/sbin", "/usr/bin", "/sbin", "/bin"]
+    public static let searchPath = ["/usr/sbin", "/usr/bin", "/sbin", "/bin"]
     /// The programs needed and the Debian packages (as scripts/setup names them) that bring them.
     static let programs = [("dbus-daemon", "dbus"), ("dbus-send", "dbus"), ("gnome-keyring-daemon", "gnome-keyring")]
 
     /// The Debian packages to install before one can start: empty when every program is there.
-    public static var missingPackages: [String] {
+    /// - Parameter directories: where to look for the programs; the standard system ones by default.
+    public static func missingPackages(in directories: [String] = searchPath) -> [String] {
         var packages: [String] = []
-        for (program, package) in programs where LabProcess.find(program, in: searchPath) == nil {
+        for (program, package) in programs where LabProcess.find(program, in: directories) == nil {
             if !packages.contains(package) { packages.append(package) }
         }
         return packages
@@ -45,7 +46,7 @@ public final class PrivateSecretService: @unchecked Sendable {
     /// - Throws: ``LabError`` naming the packages to install when a program is missing, or
     ///   saying what the daemon printed when it did not come up.
     public init(password: String = "pinkit test passphrase", keyring: Bool = true, home: String? = nil) throws {
-        let missing = Self.missingPackages
+        let missing = Self.missingPackages()
         guard missing.isEmpty else {
             throw LabError(
                 "install \(missing.joined(separator: " and ")) (Debian packages; scripts/setup installs them)")
