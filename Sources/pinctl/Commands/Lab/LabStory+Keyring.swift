@@ -56,7 +56,10 @@ extension LabStory {
         environment["PATH"] = "/usr/bin:/bin"
         // A sanitizer build's demo ends mid-session, as an app does, leaving libcurl's and
         // OpenSSL's process globals allocated; leak checking is for the processes that own them.
-        environment["ASAN_OPTIONS"] = "detect_leaks=0"
+        // The caller's other sanitizer options (suppressions) still apply.
+        let sanitizer = ProcessInfo.processInfo.environment["ASAN_OPTIONS"].map { [$0] } ?? []
+        environment["ASAN_OPTIONS"] = (sanitizer + ["detect_leaks=0"]).joined(separator: ":")
+        environment["LSAN_OPTIONS"] = ProcessInfo.processInfo.environment["LSAN_OPTIONS"]
         var output = ""
         /// One app run: a fresh demo process doing `steps`.
         func appRun(_ steps: String, _ extra: [String] = []) throws -> Bool {
