@@ -161,16 +161,14 @@ public final class PrivateSecretService: @unchecked Sendable {
     /// Every regular file under HOME (the keyring files among them).
     public func filesUnderHome() -> [String] { Self.files(under: home) }
 
-    /// Every regular file under `directory`, at any depth.
+    /// Every regular file under `directory`, at any depth (not sockets, links or directories).
     public static func files(under directory: String) -> [String] {
         let enumerator = FileManager.default.enumerator(atPath: directory)
         var files: [String] = []
         while let relative = enumerator?.nextObject() as? String {
             let path = (directory as NSString).appendingPathComponent(relative)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files.append(path)
-            }
+            let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+            if type == .typeRegular { files.append(path) }
         }
         return files
     }

@@ -74,7 +74,7 @@ extension LabStory {
             return result.status == 0
         }
         guard try appRun("login") else {
-            return row("the login run failed: \(TerminalText.escaped(output))", ok: false)
+            return row("the login run failed: \(TerminalText.escaped(String(output.suffix(400))))", ok: false)
         }
         let restarted = try appRun("get")
         let sessionTokens = api.issued
@@ -100,7 +100,8 @@ extension LabStory {
             "restarted process: call \(restarted ? "authorised" : "REFUSED") with \(logins) login(s); "
                 + "token in \(holding.count) of \(files.count) files (\(keyringFiles.count) keyring file(s) "
                 + "included) and \(inOutput.count) in the logs; a plain-file store: found in "
-                + (naiveFound.isEmpty ? "no file" : naiveFound.map(relative).joined(separator: ", ")),
+                + (naiveFound.isEmpty ? "no file" : naiveFound.map(relative).joined(separator: ", "))
+                + (ok ? "" : "; the demo said: \(TerminalText.escaped(String(output.suffix(400))))"),
             ok: ok)
     }
 }
