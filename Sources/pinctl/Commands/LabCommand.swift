@@ -416,11 +416,11 @@ struct LabStory {
                 happened: summary.joined(separator: ", "), ok: sensible))
         rows.append(try await expiredPinSetRow(caFile: caFile, pki: pki, rogue: rogue))
         rows.append(try await killSwitchDrill(caFile: caFile, pki: pki))
-        rows.append(try keyringRow(caFile: caFile, pki: pki))
         rows += try await collectorRows(
             CollectorContext(
                 pki: pki, newCA: newCA, caFile: caFile, policy: policy, configuration: configuration,
                 killSwitchKey: killSwitchKey, directory: directory))
+        rows.append(try keyringRow(caFile: caFile, pki: pki))
         return rows
     }
 }
