@@ -32,6 +32,9 @@ public final class PrivateSecretService: @unchecked Sendable {
     public let home: String
     /// The bus address (`unix:path=…`) to hand to the store.
     public let address: String
+    /// The bus's and the keyring's sockets (XDG_RUNTIME_DIR): a short directory of its own,
+    /// since a socket path longer than 107 bytes cannot be bound and HOME may be deep.
+    private let runtime: String
     private let ownsHome: Bool
     private let bus: Process
     private let keyring: Process?
@@ -54,7 +57,8 @@ public final class PrivateSecretService: @unchecked Sendable {
         ownsHome = home == nil
         let home = home ?? NSTemporaryDirectory() + "pinkit-keyring-\(UUID().uuidString)"
         self.home = home
-        let runtime = (home as NSString).appendingPathComponent("run")
+        runtime = NSTemporaryDirectory() + "pinkit-run-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime)
         let config = (home as NSString).appendingPathComponent("bus.conf")
@@ -76,7 +80,9 @@ public final class PrivateSecretService: @unchecked Sendable {
         bus.environment = ["PATH": Self.searchPath.joined(separator: ":")]
         let out = Pipe()
         bus.standardOutput = out
-        bus.standardError = FileHandle.nullDevice
+        let busLog = (home as NSString).appendingPathComponent("bus.log")
+        _ = FileManager.default.createFile(atPath: busLog, contents: nil)
+        bus.standardError = FileHandle(forWritingAtPath: busLog)
         try bus.run()
         // The daemon prints its address once it listens; the first line is all there is.
         var line = Data()
@@ -89,7 +95,8 @@ public final class PrivateSecretService: @unchecked Sendable {
         guard address.hasPrefix("unix:") else {
             self.keyring = nil
             stop()
-            throw LabError("dbus-daemon did not print an address")
+            let log = (try? String(contentsOfFile: busLog, encoding: .utf8)) ?? ""
+            throw LabError("dbus-daemon did not print an address: \(log)")
         }
         guard keyring else {
             self.keyring = nil
@@ -104,7 +111,7 @@ public final class PrivateSecretService: @unchecked Sendable {
         daemon.arguments = [
             "-c", "exec gnome-keyring-daemon --foreground --unlock --components=secrets < \"$0\"", passwordFile,
         ]
-        var environment = Self.environment(home: home, address: address)
+        var environment = Self.environment(home: home, runtime: runtime, address: address)
         environment["PATH"] = Self.searchPath.joined(separator: ":")
         daemon.environment = environment
         daemon.standardOutput = FileHandle.nullDevice
@@ -129,13 +136,13 @@ public final class PrivateSecretService: @unchecked Sendable {
 
     /// HOME, the XDG directories and the bus address for a process that is to use this Secret
     /// Service (and nothing of the caller's session).
-    public var environment: [String: String] { Self.environment(home: home, address: address) }
+    public var environment: [String: String] { Self.environment(home: home, runtime: runtime, address: address) }
 
-    private static func environment(home: String, address: String) -> [String: String] {
+    private static func environment(home: String, runtime: String, address: String) -> [String: String] {
         func under(_ name: String) -> String { (home as NSString).appendingPathComponent(name) }
         return [
             "HOME": home, "XDG_DATA_HOME": under(".local/share"), "XDG_CONFIG_HOME": under(".config"),
-            "XDG_CACHE_HOME": under(".cache"), "XDG_RUNTIME_DIR": under("run"), "DBUS_SESSION_BUS_ADDRESS": address,
+            "XDG_CACHE_HOME": under(".cache"), "XDG_RUNTIME_DIR": runtime, "DBUS_SESSION_BUS_ADDRESS": address,
         ]
     }
 
@@ -197,7 +204,8 @@ public final class PrivateSecretService: @unchecked Sendable {
             ["--bus=\(address)", "--print-reply"] + arguments, environment: [:])
     }
 
-    /// Ends the keyring daemon and the bus (by PID); removes HOME if it was a temporary one.
+    /// Ends the keyring daemon and the bus (by PID) and removes their sockets; removes HOME if it
+    /// was a temporary one.
     public func stop() {
         // SIGKILL: a child of a test runner inherits its blocked-signal mask, SIGTERM included,
         // so SIGTERM would never arrive. They are throwaway daemons with nothing to flush.
@@ -206,6 +214,7 @@ public final class PrivateSecretService: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        try? FileManager.default.removeItem(atPath: runtime)
         if ownsHome { try? FileManager.default.removeItem(atPath: home) }
     }
 }
