@@ -130,6 +130,7 @@ public final class PrivateSecretService: @unchecked Sendable {
             usleep(25_000)
         }
         let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: passwordFile)
         stop()
         throw LabError("gnome-keyring-daemon did not come up on the private bus: \(log)")
     }
