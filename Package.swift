@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "PinKitCollector", targets: ["PinKitCollector"]),
         .executable(name: "pinkit-collector", targets: ["pinkit-collector"]),
         .executable(name: "pinkit-fleet", targets: ["pinkit-fleet"]),
+        .executable(name: "pinkit-keyring-demo", targets: ["pinkit-keyring-demo"]),
     ],
     targets: [
         .systemLibrary(
@@ -123,26 +124,27 @@ let package = Package(
             dependencies: ["PinKit", "PinKitClient", "PinKitTransport", "PinKitLab", "PinKitTestSupport"],
             swiftSettings: strictness
         ),
-        // Drives SecretServiceCredentialStore (and an APIClient on it) in a process of its own:
-        // a restart needs a second process, and libsecret only talks to its process's session
-        // bus, so each test's private bus needs processes started with that bus's address.
+        // Drives SecretServiceCredentialStore (and an APIClient on it) in a process of its own,
+        // for `pinctl lab` and the tests: a restart needs a second process, and libsecret only
+        // talks to its process's session bus. Its own executable, so pinctl never links libsecret.
         .executableTarget(
-            name: "pinkit-keyring-helper",
+            name: "pinkit-keyring-demo",
             dependencies: ["PinKit", "PinKitClient", "PinKitTransport", "PinKitSecretService"],
-            path: "Tests/KeyringHelper",
             swiftSettings: strictness
         ),
         .testTarget(
             name: "PinKitSecretServiceTests",
             dependencies: [
                 "PinKit", "PinKitClient", "PinKitSecretService", "PinKitTransport", "PinKitLab", "PinKitTestSupport",
-                "pinkit-keyring-helper",
+                "pinkit-keyring-demo",
             ],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "PinctlTests",
-            dependencies: ["pinctl", "PinKit", "PinKitOpenSSL", "PinKitLab", "PinKitTestSupport"],
+            dependencies: [
+                "pinctl", "pinkit-keyring-demo", "PinKit", "PinKitOpenSSL", "PinKitLab", "PinKitTestSupport",
+            ],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -1,6 +1,6 @@
 // README "The API client", the Secret Service sample, compiled with the tests so the README cannot
 // drift from the API. Not run here: it joins the process's session bus, and these tests keep the
-// test process off every bus (each store call runs in pinkit-keyring-helper on a private bus).
+// test process off every bus (each store call runs in pinkit-keyring-demo on a private bus).
 import Foundation
 import PinKit
 import PinKitClient

@@ -1,21 +1,22 @@
 import Foundation
 import PinKitClient
+import PinKitLab
 import PinKitSecretService
 import PinKitTestSupport
 import Testing
 
-/// Runs `pinkit-keyring-helper` (built beside the test runner) on a given session bus. libsecret
+/// Runs `pinkit-keyring-demo` (built beside the test runner) on a given session bus. libsecret
 /// talks only to its own process's session bus, so every store operation in these tests runs in
 /// a helper process started with the private bus's address; the test process never joins a bus.
 enum KeyringHelper {
     static var path: String {
         var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("pinkit-keyring-helper").path),
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("pinkit-keyring-demo").path),
             folder.path != "/"
         {
             folder = folder.deletingLastPathComponent()
         }
-        return folder.appendingPathComponent("pinkit-keyring-helper").path
+        return folder.appendingPathComponent("pinkit-keyring-demo").path
     }
 
     /// `Shell.run` starts programs through /usr/bin/env, so a leading NAME=VALUE sets the bus.

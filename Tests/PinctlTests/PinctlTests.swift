@@ -406,7 +406,9 @@ struct LabCommandTests {
             Issue.record("no rows")
             return
         }
-        #expect(rows.count >= 18)
+        #expect(rows.count >= 19)
+        #expect(document["unavailable"] == 0, "every row runs here, the keyring row included")
+        #expect(rows.contains { $0["scenario"] == "tokens survive a restart, never in a file" })
         #expect(rows.contains { $0["scenario"] == "pin set expired before launch" })
         #expect(rows.contains { $0["scenario"] == "kill-switch drill (second key)" })
         for row in rows { #expect(row["ok"] == true, "\(row.serialized())") }

@@ -17,10 +17,13 @@ struct LabCommand: Command {
         change without a backup (rotation-check catches it, then it bricks); a rogue CA; a
         rogue chain appending the pinned intermediate; a self-hosted server (system trust); a
         signed kill-switch "off" and its expiry; a pin failure queued and uploaded at the next
-        connection; the lab chain's deadlines. No network beyond loopback, no set-up.
+        connection; the lab chain's deadlines; tokens kept in a private gnome-keyring across a
+        restart and found in no file (with pinkit-keyring-demo, dbus and gnome-keyring; the row is
+        "unavailable" without them). No network beyond loopback.
 
         OPTIONS:
-          --json           print {"rows":[{"scenario","expected","happened","ok"}],"passed","seconds"}
+          --json           print {"rows":[{"scenario","expected","happened","ok","outcome"}],"passed",
+                           "unavailable","seconds"}; outcome is as-expected, failed or unavailable
           --keep DIR       keep everything needed to reproduce each row by hand in DIR (must not
                            exist): chains, keys, the configuration, releases file, trust store,
                            kill-switch document and public key, and DIR/README with the commands
@@ -29,7 +32,7 @@ struct LabCommand: Command {
           --serve          afterwards, leave one loopback server per served chain running and
                            print the pinctl check command for each; Ctrl-C stops them
 
-        EXIT CODES: 0 every row as expected; 1 a row was not; 2 usage error.
+        EXIT CODES: 0 every row as expected (or unavailable here); 1 a row was not; 2 usage error.
         """
 
     var json: Bool
@@ -70,7 +73,8 @@ struct LabCommand: Command {
         case .failure(let error):
             throw CommandFailure(.checkFailed, "the lab could not run: \(error)")
         case .success(let rows):
-            let passed = rows.allSatisfy(\.ok)
+            let passed = rows.allSatisfy { $0.ok || $0.unavailable }
+            let unavailable = rows.filter(\.unavailable).count
             if json {
                 let document: JSONValue = [
                     "schemaVersion": .int(1),
@@ -79,16 +83,18 @@ struct LabCommand: Command {
                             [
                                 "scenario": .string($0.scenario), "expected": .string($0.expected),
                                 "happened": .string($0.happened), "ok": .bool($0.ok),
+                                "outcome": .string($0.unavailable ? "unavailable" : $0.ok ? "as-expected" : "failed"),
                             ]
                         }
                     ),
-                    "passed": .bool(passed), "seconds": .number(String(format: "%.2f", seconds)),
+                    "passed": .bool(passed), "unavailable": .int(unavailable),
+                    "seconds": .number(String(format: "%.2f", seconds)),
                 ]
                 console.out(document.serialized(pretty: true))
             } else {
                 let table =
                     [["", "scenario", "expected", "happened"]]
-                    + rows.map { [$0.ok ? "✔" : "✘", $0.scenario, $0.expected, $0.happened] }
+                    + rows.map { [$0.ok ? "✔" : $0.unavailable ? "–" : "✘", $0.scenario, $0.expected, $0.happened] }
                 let widths = (0..<3).map { column in table.map { $0[column].count }.max() ?? 0 }
                 for row in table {
                     console.out(
@@ -97,8 +103,9 @@ struct LabCommand: Command {
                 }
                 console.out(
                     String(
-                        format: "\n%@: %d of %d scenarios as expected, in %.1f s", passed ? "PASSED" : "FAILED",
-                        rows.filter(\.ok).count, rows.count, seconds))
+                        format: "\n%@: %d of %d scenarios as expected%@, in %.1f s", passed ? "PASSED" : "FAILED",
+                        rows.filter(\.ok).count, rows.count, unavailable > 0 ? ", \(unavailable) unavailable here" : "",
+                        seconds))
             }
             if serve {
                 do {
@@ -146,6 +153,9 @@ struct LabStory {
         var expected: String
         var happened: String
         var ok: Bool
+        /// The row could not run on this machine (a tool is missing); `happened` says what to
+        /// install. Shown apart; it does not fail the lab, while anything going wrong does.
+        var unavailable = false
         /// What the row's servers served and what the client saw, for --keep, --serve and --report.
         var evidence: [LabEvidence] = []
     }
@@ -410,6 +420,7 @@ struct LabStory {
             CollectorContext(
                 pki: pki, newCA: newCA, caFile: caFile, policy: policy, configuration: configuration,
                 killSwitchKey: killSwitchKey, directory: directory))
+        rows.append(try keyringRow(caFile: caFile, pki: pki))
         return rows
     }
 }

@@ -64,6 +64,8 @@ enum LabKeep {
                                kill-switch.pub its public key; kill-switch.json the app's stored state
             chains/, keys/     what each row's server served (NAME.pem leaf first, NAME.rest.pem without
                                the leaf) and the leaf's key (0600)
+            keyring-home/      the keyring row's HOME: gnome-keyring's encrypted keyring, the app's log,
+                               and .config/pinkit-demo/tokens.json, what a plain-file store leaves
 
             Serve a chain by hand, then check it (any free port instead of 8443):
               openssl s_server -accept 127.0.0.1:8443 -cert chains/NAME.pem -cert_chain chains/NAME.rest.pem -key keys/NAME.key -www
@@ -144,11 +146,15 @@ enum LabReport {
             }
             return "<p>\(title)</p><ol start=\"0\">\(items.joined())</ol>"
         }
-        let passed = rows.allSatisfy(\.ok)
+        let passed = rows.allSatisfy { $0.ok || $0.unavailable }
         var body = ""
         for (index, row) in rows.enumerated() {
+            let (style, verdict) =
+                row.ok
+                ? ("ok", "as expected")
+                : row.unavailable ? ("unavailable", "unavailable here") : ("failed", "NOT as expected")
             body +=
-                "<section class=\"\(row.ok ? "ok" : "failed")\"><h2>\(index + 1). \(escape(row.scenario)) — \(row.ok ? "as expected" : "NOT as expected")</h2>"
+                "<section class=\"\(style)\"><h2>\(index + 1). \(escape(row.scenario)) — \(verdict)</h2>"
             body += "<p><b>Expected:</b> \(escape(row.expected))<br><b>Happened:</b> \(escape(row.happened))</p>"
             for evidence in row.evidence {
                 if let identity = evidence.identity {
@@ -173,7 +179,7 @@ enum LabReport {
             <style>
             body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}
             section{border-left:4px solid #2a2;padding:0 1em;margin:1.5em 0}
-            section.failed{border-color:#c22}
+            section.failed{border-color:#c22}section.unavailable{border-color:#999}
             code{font-size:90%;word-break:break-all}.pin{color:#06c}.depth{display:inline-block;min-width:8em}
             </style></head><body>
             <h1>PinKit lab report</h1>

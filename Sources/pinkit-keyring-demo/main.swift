@@ -1,15 +1,20 @@
-// Drives SecretServiceCredentialStore in a process of its own, for the Secret Service tests.
-// libsecret talks only to its process's session bus, so the tests start this with
-// DBUS_SESSION_BUS_ADDRESS set to their private bus; and what one process saves, another loads.
+// pinkit-keyring-demo: an app's runs, one process each, with its tokens in the Secret Service.
+// `pinctl lab` runs it for the row "tokens survive a restart, never in a file", and the Secret
+// Service tests run it for every store operation. libsecret talks only to its process's session
+// bus, so the caller starts it with DBUS_SESSION_BUS_ADDRESS (and HOME) set to a private
+// keyring's; and what one process saves, another loads. It is an executable of its own so that
+// `pinctl` never links libsecret.
 //
 //   save URL ACCOUNT ACCESS REFRESH      load URL ACCOUNT (prints ACCESS and REFRESH, or "none")
 //   clear URL ACCOUNT                    count URL ACCOUNT (token items, locked or not)
 //   save-raw URL ACCOUNT SECRET          the token item's secret verbatim (another program's write)
 //   switch URL ACCOUNT NEW-URL           restore DEFAULT-URL ACCOUNT (prints the server)
 //   concurrent-saves URL ACCOUNT N       N tasks save (access-i, refresh-i) at once
-//   api-session URL ACCOUNT CA-FILE RESOLVE CONFIG LOG-FILE PASSWORD STEPS
+//   api-session URL ACCOUNT CA-FILE RESOLVE CONFIG LOG-FILE PASSWORD STEPS [--plain-file-store FILE]
 //       an APIClient on the store runs STEPS (comma-separated: login, get = GET /v1/profile,
-//       logout); it logs to LOG-FILE and standard error
+//       logout); it logs to LOG-FILE and standard error. With --plain-file-store the tokens go
+//       to FILE as JSON instead: the naive store PinKit refuses to be, there only so that the
+//       lab can show its scan finding what such a store leaves on disk.
 //
 // Exit 0 on success; 1 with "CODE: message" on stderr; 2 on bad usage.
 import Foundation
@@ -27,7 +32,7 @@ struct Profile: Decodable, Sendable { let name: String }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 3, let url = URL(string: arguments[1]) else {
-    fail("usage: pinkit-keyring-helper COMMAND URL ACCOUNT [...]", status: 2)
+    fail("usage: pinkit-keyring-demo COMMAND URL ACCOUNT [...]", status: 2)
 }
 let store = SecretServiceCredentialStore(server: url, account: arguments[2])
 do {
@@ -60,12 +65,17 @@ do {
             }
             try await group.waitForAll()
         }
-    case ("api-session", 9):
+    case ("api-session", 9), ("api-session", 11):
         let (caFile, resolve, config, logFile, password, steps) = (
             arguments[3], arguments[4], arguments[5], arguments[6], arguments[7], arguments[8]
         )
+        var credentials: any CredentialStore = store
+        if arguments.count == 11 {
+            guard arguments[9] == "--plain-file-store" else { fail("unknown option \(arguments[9])", status: 2) }
+            credentials = PlainFileCredentialStore(path: arguments[10])
+        }
         var configuration = APIClient.Configuration(
-            baseURL: url, policy: try PinPolicy(PinConfiguration.load(contentsOf: config)), credentials: store)
+            baseURL: url, policy: try PinPolicy(PinConfiguration.load(contentsOf: config)), credentials: credentials)
         configuration.transport = { settings in
             settings.trustStore = .caFile(caFile)
             settings.resolve = [resolve]
