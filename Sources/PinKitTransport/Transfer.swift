@@ -254,24 +254,25 @@ final class Transfer: @unchecked Sendable {
             transfer.exceededHeaderLimit = true
             return 0  // CURLE_WRITE_ERROR
         }
-        let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-        }.trimmingCharacters(in: .whitespacesAndNewlines)
         if transfer.responseConnection == nil, let easy = transfer.easy,
             let owned = pinkit_curl_connection_owned(easy)
         {
             transfer.responseConnection = Unmanaged<ConnectionVerifier>.fromOpaque(owned).takeUnretainedValue()
         }
-        if line.hasPrefix("HTTP/") {
+        let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            HeaderLine(UnsafeBufferPointer(start: $0, count: length))
+        }
+        switch line {
+        case .statusLine:
             // A new response head (after 1xx or a proxy): start over.
             transfer.headers = HTTPHeaders()
             transfer.headComplete = false
-        } else if line.isEmpty {
+        case .end:
             transfer.headComplete = true
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = String(line[..<colon])
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        case .field(let name, let value):
             transfer.headers.add(name, value)
+        case .other:
+            break
         }
         return length
     }
