@@ -179,7 +179,7 @@ final class Transfer: @unchecked Sendable {
         }
         let version = settings.httpVersion == .http1Only ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(version)), "HTTP version")
-        if settings.httpVersion == .http2IfAvailable {
+        if settings.httpVersion == .http2IfAvailable, settings.waitForMultiplexingForTesting {
             // Wait for a connection being set up to the same host instead of opening another: with
             // HTTP/2 the streams then share one connection, and one handshake check.
             check(pinkit_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1), "pipewait")
