@@ -314,6 +314,7 @@ struct ReferenceServerBenchmark {
                     [
                         "requestsPerSecond": .number(String(format: "%.1f", Double(requests) / elapsed)),
                         "requests": .int(requests), "pinChecks": .int(pinChecks),
+                        "tlsConnections": .int(client.tlsConnectionsOpened),
                         "httpVersions": .array(versions.sorted().map(JSONValue.string)),
                     ]
                 ))
@@ -335,6 +336,9 @@ struct ReferenceServerBenchmark {
             events { worker_connections 1024; }
             http {
                 access_log off;
+                # nginx ends an HTTP/2 connection after 1,000 requests by default (GOAWAY): the
+                # several connections seen here before; the h2 section measures one connection.
+                keepalive_requests 1000000;
                 client_body_temp_path \(prefix)/body;
                 proxy_temp_path \(prefix)/proxy;
                 fastcgi_temp_path \(prefix)/fastcgi;
