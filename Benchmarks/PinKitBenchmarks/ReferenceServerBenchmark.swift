@@ -295,6 +295,7 @@ struct ReferenceServerBenchmark {
             var pinChecks = 0
             var versions = Set<String>()
             let start = Date()
+            let startCPU = CPU.process()
             let end = start.addingTimeInterval(Double(rounds) * seconds)
             while Date() < end {
                 let batch = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
@@ -308,11 +309,13 @@ struct ReferenceServerBenchmark {
                 versions.formUnion(batch.map(\.httpVersion))
             }
             let elapsed = Date().timeIntervalSince(start)
+            let cpu = (CPU.process() - startCPU) / requests
             results.append(
                 (
                     name,
                     [
                         "requestsPerSecond": .number(String(format: "%.1f", Double(requests) / elapsed)),
+                        "clientCPUMicrosecondsPerRequest": .number(String(format: "%.1f", cpu.total * 1e6)),
                         "requests": .int(requests), "pinChecks": .int(pinChecks),
                         "tlsConnections": .int(client.tlsConnectionsOpened),
                         "httpVersions": .array(versions.sorted().map(JSONValue.string)),
