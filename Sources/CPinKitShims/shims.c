@@ -5,6 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* OpenSSL frees its global state (locks, thread-local keys, ex_data registry) in an atexit
+ * handler. A transport thread still running while the process exits (a client the app never
+ * shut down, a session draining after a policy change) then frees its SSL_CTX after that
+ * cleanup: the ex_data free callbacks no longer run (the connection's verifier is never
+ * released) and the thread's error queue and DRBGs are never freed, because their thread-local
+ * keys are gone; LeakSanitizer reported exactly these, now and then, at the end of test runs.
+ * The process is ending, so its OpenSSL state can simply stay. This must be the process's
+ * first OpenSSL initialisation (the option only counts then), hence a load-time constructor. */
+__attribute__((constructor)) static void pinkit_openssl_keep_state_at_exit(void) {
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+}
+
 long pinkit_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
 
 void pinkit_OPENSSL_free(void *pointer) { OPENSSL_free(pointer); }

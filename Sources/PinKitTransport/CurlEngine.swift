@@ -3,6 +3,7 @@ internal import COpenSSL
 internal import CPinKitShims
 import Foundation
 import PinKit
+import Synchronization
 
 /// One libcurl multi handle with its connection pool and TLS session cache, driven by one
 /// thread: the "session" that DESIGN invariant 4 scopes to one immutable policy.
@@ -18,6 +19,9 @@ final class CurlEngine: @unchecked Sendable {
     private var active: [UInt64: (easy: UnsafeMutableRawPointer, transfer: Transfer)] = [:]
     private var idle: [UnsafeMutableRawPointer] = []
     private let finished = DispatchSemaphore(value: 0)
+    /// Transfers handed to the multi handle so far (tests wait on it instead of on time).
+    private let added = Atomic<Int>(0)
+    var transfersAdded: Int { added.load(ordering: .relaxed) }
 
     private struct Inbox {
         var submitted: [Transfer] = []
@@ -165,6 +169,7 @@ final class CurlEngine: @unchecked Sendable {
         }
         active[transfer.id] = (easy, transfer)
         curl_multi_add_handle(multi, easy)
+        added.add(1, ordering: .relaxed)
     }
 
     private func complete(

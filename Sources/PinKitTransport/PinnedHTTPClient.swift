@@ -21,7 +21,7 @@ public final class PinnedHTTPClient: Sendable {
     }
 
     public enum TrustStore: Sendable, Hashable {
-        /// The system CA bundle.
+        /// The system CA bundle: the file libcurl was built with (Debian: ca-certificates.crt).
         case system
         /// Only the certificates in this PEM file.
         case caFile(String)
@@ -69,6 +69,12 @@ public final class PinnedHTTPClient: Sendable {
         /// Where the client logs (category `transport`): failures, and each request at debug.
         /// Lines are redacted by the logger; bodies are never logged here.
         public var logger: RedactingLogger = .disabled
+        /// Off only for the test that shows what PIPEWAIT is for (concurrent HTTP/2 requests each
+        /// opening a connection, and a pin check, of their own); never set it otherwise.
+        package var waitForMultiplexingForTesting = true
+        /// Where ``TrustStore/system`` reads its certificates (tests); nil: the CA bundle libcurl
+        /// was built with.
+        package var systemTrustBundleOverrideForTesting: String?
         /// For the test that shows the verify callback fails closed; never set it otherwise.
         package var unsafeDisableCurlPeerVerificationForTesting = false
         /// For the test that shows why renegotiation is refused; never set it otherwise.
@@ -99,6 +105,9 @@ public final class PinnedHTTPClient: Sendable {
 
     /// How many times the verify callback ran for this client's connections (renegotiation tests).
     package var handshakeVerifications: Int { counters.verifications }
+
+    /// How many transfers the current session has handed to libcurl (tests).
+    package var transfersStarted: Int { state.withLock { $0.engine }.transfersAdded }
 
     /// How many TLS connections this client opened (its SSL_CTX callback ran).
     package var tlsConnectionsOpened: Int { counters.connections }

@@ -132,12 +132,24 @@ final class Transfer: @unchecked Sendable {
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_SSL_OPTIONS, partial), "ssl options")
         switch settings.trustStore {
         case .system:
-            break
+            // The distribution's CA bundle file alone, without the hashed directory libcurl adds
+            // by default: with a directory set libcurl cannot cache the store, and parsed all 140
+            // certificates of the bundle again for every new connection (28 ms of CPU per
+            // handshake here, about 12 times the handshake itself). Debian's
+            // update-ca-certificates writes the same certificates to both.
+            if let bundle = settings.systemTrustBundleOverrideForTesting ?? Self.systemTrustBundle {
+                check(pinkit_curl_easy_setopt_string(easy, CURLOPT_CAINFO, bundle), "CA bundle")
+                check(pinkit_curl_easy_setopt_string(easy, CURLOPT_CAPATH, nil), "CA path")
+            }
         case .caFile(let path):
             check(pinkit_curl_easy_setopt_string(easy, CURLOPT_CAINFO, path), "CA file")
             // Only the given file: no system CA directory beside it.
             check(pinkit_curl_easy_setopt_string(easy, CURLOPT_CAPATH, nil), "CA path")
         }
+        // The store built from the CA file is kept by the session (the multi handle) for this
+        // long, then read again: a root removed from the file stops being trusted by new
+        // connections within this bound, and a new session (a policy change) reads it at once.
+        check(pinkit_curl_easy_setopt_long(easy, CURLOPT_CA_CACHE_TIMEOUT, Self.caCacheSeconds), "CA cache")
         if let share {
             check(pinkit_curl_easy_setopt_pointer(easy, CURLOPT_SHARE, UnsafeMutableRawPointer(share)), "share")
         }
@@ -167,7 +179,7 @@ final class Transfer: @unchecked Sendable {
         }
         let version = settings.httpVersion == .http1Only ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS
         check(pinkit_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(version)), "HTTP version")
-        if settings.httpVersion == .http2IfAvailable {
+        if settings.httpVersion == .http2IfAvailable, settings.waitForMultiplexingForTesting {
             // Wait for a connection being set up to the same host instead of opening another: with
             // HTTP/2 the streams then share one connection, and one handshake check.
             check(pinkit_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1), "pipewait")
@@ -222,6 +234,20 @@ final class Transfer: @unchecked Sendable {
         didSet { if let oldValue { curl_slist_free_all(oldValue) } }
     }
 
+    /// How long a session reuses the trust store it built from a CA file.
+    static let caCacheSeconds = 300
+
+    /// The CA bundle libcurl was built to use, when that file exists; nil leaves libcurl's
+    /// defaults (bundle and directory) in place.
+    static let systemTrustBundle: String? = {
+        guard let easy = curl_easy_init() else { return nil }
+        defer { curl_easy_cleanup(easy) }
+        var path: UnsafePointer<CChar>?
+        guard pinkit_curl_easy_getinfo_string(easy, CURLINFO_CAINFO, &path) == CURLE_OK, let path else { return nil }
+        let bundle = String(cString: path)
+        return FileManager.default.isReadableFile(atPath: bundle) ? bundle : nil
+    }()
+
     static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
         return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
@@ -254,24 +280,25 @@ final class Transfer: @unchecked Sendable {
             transfer.exceededHeaderLimit = true
             return 0  // CURLE_WRITE_ERROR
         }
-        let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-        }.trimmingCharacters(in: .whitespacesAndNewlines)
         if transfer.responseConnection == nil, let easy = transfer.easy,
             let owned = pinkit_curl_connection_owned(easy)
         {
             transfer.responseConnection = Unmanaged<ConnectionVerifier>.fromOpaque(owned).takeUnretainedValue()
         }
-        if line.hasPrefix("HTTP/") {
+        let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            HeaderLine(UnsafeBufferPointer(start: $0, count: length))
+        }
+        switch line {
+        case .statusLine:
             // A new response head (after 1xx or a proxy): start over.
             transfer.headers = HTTPHeaders()
             transfer.headComplete = false
-        } else if line.isEmpty {
+        case .end:
             transfer.headComplete = true
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = String(line[..<colon])
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        case .field(let name, let value):
             transfer.headers.add(name, value)
+        case .other:
+            break
         }
         return length
     }
