@@ -269,6 +269,11 @@ struct OperatorConsoleFormsTests {
                 "a truncated body", "multipart/form-data; boundary=pinkit-test-boundary",
                 Array(chainField.prefix(chainField.count / 2))
             ),
+            (
+                "33 fields", "multipart/form-data; boundary=pinkit-test-boundary",
+                Self.multipart(
+                    [("csrf", nil, Array(csrf.utf8))] + (0..<32).map { ("f\($0)", nil, [UInt8(ascii: "x")]) })
+            ),
         ]
         for (name, type, body) in bodies {
             let response = try harness.post(
@@ -426,6 +431,36 @@ struct OperatorConsoleFormsTests {
         }
         let result = try OperatorConsoleTests.dumpDOM(chromium: chromium, url: "\(base)\(location)&token=\(Self.alice)")
         #expect(result.contains("&lt;img src=x onerror=alert(1)\\&gt;"))
+    }
+
+    @Test("serve --releases and --trust-store feed the console; an unreadable release history is a usage error")
+    func serveOptions() throws {
+        let directory = CollectorFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = directory + "/4.0.json"
+        try
+            #"{"pinSets": [{"name": "cloud", "hosts": ["api.example.com"], "pins": [{"sha256": "\#(Self.old.intermediate.pin.base64)"}, {"sha256": "\#(Self.old.backupKey.spkiPin.base64)"}]}]}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let releases = directory + "/releases.json"
+        try #"{"releases": [{"version": "4.0", "configuration": "\#(config)"}]}"#
+            .write(toFile: releases, atomically: true, encoding: .utf8)
+        let store = directory + "/store.pem"
+        try Data(Self.pem(Self.trustStore)).write(to: URL(fileURLWithPath: store))
+        let tokens = directory + "/operators"
+        try "alice:\(Self.alice)\n".write(toFile: tokens, atomically: true, encoding: .utf8)
+        let collector = try CollectorProcess(
+            dataDirectory: directory + "/data",
+            extra: ["--operator-token-file", tokens, "--releases", releases, "--trust-store", store])
+        defer { collector.terminate() }
+        let page = try LoopbackHTTP.exchange(
+            port: collector.port, "GET", "/deadlines", headers: ["Authorization": "Bearer \(Self.alice)"])
+        #expect(page.status == 200 && page.text.contains("<th scope=\"row\">4.0</th>"))
+        #expect(page.text.contains(HTMLText.escaped(Self.old.intermediate.certificate.subject)))
+        let refused = try Shell.run([
+            CollectorProcess.binary, "serve", "--data", directory + "/other", "--plain-http", "--releases",
+            directory + "/missing.json",
+        ])
+        #expect(refused.status == 2 && refused.stderr.contains("--releases"), "\(refused.stderr)")
     }
 
     /// Values of `attribute` on the given elements of a serialized DOM.
