@@ -243,6 +243,12 @@ struct OperatorConsoleFormsTests {
                 422, "CERTIFICATE block at line 1"
             ),
             ("17 certificates", Self.pem(Array(repeating: leaf.leaf, count: 17)), 422, "at most 16"),
+            (
+                "markup in a PEM label",
+                Array(
+                    "-----BEGIN <script>alert(2)</script>-----\nAAAA\n-----END <script>alert(2)</script>-----\n".utf8),
+                422, "Not a certificate chain"
+            ),
             ("an empty upload", [], 422, "the input is empty"),
             ("over 256 KiB", Array(repeating: UInt8(ascii: "A"), count: 300 * 1024), 413, "over 256 KiB"),
         ]

@@ -312,10 +312,13 @@ extension CollectorAPI {
         }
         let history = releases.history.applyingMeasuredShares(shares, now: now())
         let certificates = releases.trustStore.map(\.facts)
-        // The CLI's computation per release configuration (`pinctl deadlines --config`), merged.
+        // The CLI's computation per release configuration (`pinctl deadlines --config`), merged;
+        // each release's keys are held against its own support (a live set keeps it supported).
         let deadlines = KeyDeadlines(
             merging: history.releases.map {
-                KeyDeadlines(configuration: $0.configuration, certificates: certificates, history: history)
+                KeyDeadlines(
+                    configuration: $0.configuration, certificates: certificates,
+                    history: ReleaseHistory(releases: [$0]))
             })
         return .success((history, deadlines, releases))
     }
