@@ -122,6 +122,7 @@ struct OperatorConsoleFormsTests {
         let form = ["Content-Type": "application/x-www-form-urlencoded"]
         let refused = try harness.post("/login", Array("token=wrong-token-0000000000".utf8), headers: form)
         #expect(refused.status == 401 && refused.headers["set-cookie"] == nil)
+        #expect(harness.api.sessions.sessionCount == 0)
         #expect(!refused.text.contains("wrong-token"))
         let accepted = try harness.post("/login", Array("token=\(Self.alice)".utf8), headers: form)
         #expect(accepted.status == 303 && accepted.headers["location"] == "/rotation-check")
@@ -287,7 +288,7 @@ struct OperatorConsoleFormsTests {
             #expect(response.status == 400, "\(name)")
             #expect(response.text.contains("not a well-formed form"), "\(name)")
         }
-        #expect(harness.api.sessions.resultCount == 0)
+        #expect(harness.api.sessions.resultCount == 0 && harness.api.sessions.sessionCount == 1)
         // Replaying result ids: another operator's, a made-up one, an expired one.
         let posted = try Self.upload(harness, cookie: cookie, csrf: csrf, chain: Self.pem(leaf.chain))
         let location = try #require(posted.headers["location"])
