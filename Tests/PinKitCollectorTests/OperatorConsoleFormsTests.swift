@@ -412,6 +412,10 @@ struct OperatorConsoleFormsTests {
             ),
             ("rotation-result", "\(base)\(location)&token=\(Self.alice)", ["UNSAFE", "BRICKED", "Paths checked"]),
             ("deadlines", "\(base)/deadlines?token=\(Self.alice)", ["Pin sets by release", "Download the calendar"]),
+            (
+                "error", "\(base)/rotation-check/result?id=\(String(repeating: "f", count: 64))&token=\(Self.alice)",
+                ["No such result", "belongs to another operator"]
+            ),
         ]
         for (name, url, texts) in pages {
             let dom = try OperatorConsoleTests.dumpDOM(chromium: chromium, url: url)
