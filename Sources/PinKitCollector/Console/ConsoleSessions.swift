@@ -7,8 +7,14 @@ import Foundation
 /// every form and compares in constant time. Both are bounded in number and lifetime; a restart
 /// forgets them (operators sign in again with their token). Results belong to the operator who
 /// asked for them and expire after ``resultLifetime``.
+///
+/// The bounds are per operator: opening a session or storing a result beyond an operator's
+/// quota drops that operator's own oldest entry, never another operator's. A single table-wide
+/// bound let any token holder (or one leaked token) sign every other operator out and delete
+/// their results with 256 requests. The memory bound is the number of configured operators
+/// times the quotas.
 final class ConsoleSessions: @unchecked Sendable {
-    // @unchecked Sendable: every field is read and written under `lock`.
+    // @unchecked Sendable: every field is read and written under `lock`; `isolatesOperators` is a let.
     struct Session {
         var operatorName: String
         var csrfToken: String
@@ -24,8 +30,16 @@ final class ConsoleSessions: @unchecked Sendable {
     static let cookieName = "__Host-pinkit-session"
     static let sessionLifetime: TimeInterval = 30 * 60
     static let resultLifetime: TimeInterval = 10 * 60
-    static let maximumSessions = 256
-    static let maximumResults = 256
+    static let sessionsPerOperator = 16
+    static let resultsPerOperator = 16
+
+    /// False only in tests: one table-wide bound (256) that evicts whoever's entry is oldest,
+    /// to show the eviction attack the per-operator quotas stop.
+    private let isolatesOperators: Bool
+
+    init(isolatesOperators: Bool = true) {
+        self.isolatesOperators = isolatesOperators
+    }
 
     private let lock = NSLock()
     private var sessions: [String: Session] = [:]
@@ -38,7 +52,7 @@ final class ConsoleSessions: @unchecked Sendable {
             operatorName: operatorName, csrfToken: Self.randomToken(),
             expiresAt: now.addingTimeInterval(Self.sessionLifetime))
         lock.withLock {
-            Self.bound(&sessions, limit: Self.maximumSessions, now: now, expiry: \.expiresAt)
+            bound(&sessions, owner: operatorName, quota: Self.sessionsPerOperator, now: now, expiry: \.expiresAt)
             sessions[id] = session
         }
         return (id, session)
@@ -65,7 +79,7 @@ final class ConsoleSessions: @unchecked Sendable {
     func store(result html: String, operatorName: String, now: Date) -> String {
         let id = Self.randomToken()
         lock.withLock {
-            Self.bound(&results, limit: Self.maximumResults, now: now, expiry: \.expiresAt)
+            bound(&results, owner: operatorName, quota: Self.resultsPerOperator, now: now, expiry: \.expiresAt)
             results[id] = Result(
                 operatorName: operatorName, html: html, expiresAt: now.addingTimeInterval(Self.resultLifetime))
         }
@@ -99,15 +113,26 @@ final class ConsoleSessions: @unchecked Sendable {
             .joined()
     }
 
-    /// Drops expired entries, then the oldest-expiring ones, until there is room for one more.
-    private static func bound<Value>(
-        _ table: inout [String: Value], limit: Int, now: Date, expiry: KeyPath<Value, Date>
+    /// Drops expired entries, then `owner`'s oldest-expiring ones until `owner` has room for
+    /// one more; other operators' entries are never touched.
+    private func bound<Value: OperatorOwned>(
+        _ table: inout [String: Value], owner: String, quota: Int, now: Date, expiry: KeyPath<Value, Date>
     ) {
         table = table.filter { $0.value[keyPath: expiry] > now }
-        while table.count >= limit,
-            let oldest = table.min(by: { $0.value[keyPath: expiry] < $1.value[keyPath: expiry] })
+        let limit = isolatesOperators ? quota : 256
+        var mine = isolatesOperators ? table.filter { $0.value.operatorName == owner } : table
+        while mine.count >= limit, let oldest = mine.min(by: { $0.value[keyPath: expiry] < $1.value[keyPath: expiry] })
         {
             table[oldest.key] = nil
+            mine[oldest.key] = nil
         }
     }
 }
+
+/// A session or result: both belong to the operator who made them.
+protocol OperatorOwned {
+    var operatorName: String { get }
+}
+
+extension ConsoleSessions.Session: OperatorOwned {}
+extension ConsoleSessions.Result: OperatorOwned {}

@@ -1,0 +1,199 @@
+import Foundation
+import PinKitOpenSSL
+import Testing
+
+@testable import PinKit
+@testable import PinKitCollector
+
+/// A red-team pass over the console's forms: sessions, cookies, cross-site posts, the form
+/// parser (libmicrohttpd's post processor through the C shim) and the calendar download.
+@Suite("Operator console, hostile review: sessions, cookies, cross-site forms, form parser, calendar")
+struct OperatorConsoleHostileTests {
+    typealias Forms = OperatorConsoleFormsTests
+    static let urlencoded = ["Content-Type": "application/x-www-form-urlencoded"]
+
+    @Test("one operator cannot push another's sessions or results out of the tables")
+    func operatorsCannotEvictEachOther() throws {
+        let start = CollectorFixtures.referenceTime
+        let later = start.addingTimeInterval(1)
+        // The attack: with one table-wide bound, bob (any token holder) opening sessions and
+        // storing results signs alice out and deletes her result.
+        let shared = ConsoleSessions(isolatesOperators: false)
+        let sharedAlice = shared.open(operatorName: "alice", now: start)
+        let sharedResult = shared.store(result: "alice's verdict", operatorName: "alice", now: start)
+        for _ in 0..<256 {
+            _ = shared.open(operatorName: "bob", now: later)
+            _ = shared.store(result: "bob's", operatorName: "bob", now: later)
+        }
+        #expect(shared.session(id: sharedAlice.id, now: later) == nil)
+        #expect(shared.result(id: sharedResult, operatorName: "alice", now: later) == nil)
+        // The protection: each operator's quota only ever drops that operator's own oldest entry.
+        let sessions = ConsoleSessions()
+        let alice = sessions.open(operatorName: "alice", now: start)
+        let result = sessions.store(result: "alice's verdict", operatorName: "alice", now: start)
+        let bobsFirst = sessions.open(operatorName: "bob", now: start)
+        for _ in 0..<256 {
+            _ = sessions.open(operatorName: "bob", now: later)
+            _ = sessions.store(result: "bob's", operatorName: "bob", now: later)
+        }
+        #expect(sessions.session(id: alice.id, now: later)?.operatorName == "alice")
+        #expect(sessions.result(id: result, operatorName: "alice", now: later) == "alice's verdict")
+        #expect(sessions.session(id: bobsFirst.id, now: later) == nil)
+        #expect(sessions.sessionCount == 1 + ConsoleSessions.sessionsPerOperator)
+        #expect(sessions.resultCount == 1 + ConsoleSessions.resultsPerOperator)
+
+        // Over HTTP: bob opening the form 260 times (each opens a session) leaves alice signed in.
+        let harness = try Forms.harness()
+        defer { harness.stop() }
+        let (cookie, _) = try Forms.session(harness)
+        for _ in 0..<260 {
+            #expect(try harness.get("/rotation-check", headers: ["Authorization": "Bearer \(Forms.bob)"]).status == 200)
+        }
+        #expect(try harness.get("/rotation-check", headers: ["Cookie": cookie]).text.contains("Signed in as alice"))
+        #expect(harness.api.sessions.sessionCount == 1 + ConsoleSessions.sessionsPerOperator)
+    }
+
+    @Test("a session ends at its expiry, for every page and the calendar")
+    func sessionsEnd() throws {
+        let clock = ConsoleTestClock()
+        let harness = try Forms.harness(clock: clock)
+        defer { harness.stop() }
+        let (cookie, _) = try Forms.session(harness)
+        #expect(try harness.get("/", headers: ["Cookie": cookie]).status == 200)
+        clock.advance(ConsoleSessions.sessionLifetime - 1)
+        #expect(try harness.get("/deadlines", headers: ["Cookie": cookie]).status == 200)
+        clock.advance(1)
+        for path in ["/", "/rotation-check", "/deadlines", "/deadlines.ics"] {
+            #expect(try harness.get(path, headers: ["Cookie": cookie]).status == 401, "\(path)")
+        }
+    }
+
+    @Test("a certificate subject with CR/LF and markup stays one escaped line in the page")
+    func subjectWithLineBreaks() throws {
+        let key = try PrivateKey.generate(.ecP256)
+        let hostile = try Forms.rotated.intermediate.issue(
+            CertificateBuilder(
+                commonName: "evil\r\nX-Injected: 1\r\n<b>bold</b>\u{0}",
+                notBefore: CollectorFixtures.referenceTime.addingTimeInterval(-86_400),
+                notAfter: CollectorFixtures.referenceTime.addingTimeInterval(86_400), dnsNames: ["api.example.com"]),
+            for: key)
+        // OpenSSL's RFC 2253 form already escapes control bytes; the page escapes the rest.
+        #expect(!hostile.subject.contains("\r") && !hostile.subject.contains("\n"))
+        let harness = try Forms.harness()
+        defer { harness.stop() }
+        let (cookie, csrf) = try Forms.session(harness)
+        let posted = try Forms.upload(
+            harness, cookie: cookie, csrf: csrf, chain: Forms.pem([hostile, Forms.rotated.intermediate.certificate]))
+        #expect(posted.status == 303)
+        let location = try #require(posted.headers["location"])
+        #expect(location.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F })
+        let page = try harness.get(location, headers: ["Cookie": cookie]).text
+        #expect(page.contains("bold") && !page.contains("<b>") && !page.contains("X-Injected: 1\r"))
+    }
+
+    // MARK: The form parser (C shim over libmicrohttpd's post processor)
+
+    /// A server whose handler records each parsed form.
+    final class FormEcho: Sendable {
+        final class Seen: @unchecked Sendable {
+            // @unchecked Sendable: `forms` is read and written under `lock`.
+            let lock = NSLock()
+            var forms: [([FormField]?, Bool)] = []
+        }
+        let seen = Seen()
+        let server: HTTPServer
+
+        init() throws {
+            let seen = self.seen
+            server = try HTTPServer(address: "127.0.0.1", port: 0, tls: nil) { request in
+                seen.lock.withLock { seen.forms.append((request.form, request.formMalformed)) }
+                return HTTPResponse(status: 204, headers: [], body: [])
+            }
+        }
+
+        func post(_ body: [UInt8], type: String) throws -> (form: [FormField]?, malformed: Bool, status: Int) {
+            let response = try LoopbackHTTP.exchange(
+                port: server.port, "POST", "/", headers: ["Content-Type": type], body: body)
+            let last = try #require(seen.lock.withLock { seen.forms.last })
+            return (last.0, last.1, response.status)
+        }
+    }
+
+    @Test("form values arrive byte for byte: split across many callbacks, NUL, CR/LF, same names twice")
+    func formValuesIntact() throws {
+        let echo = try FormEcho()
+        defer { echo.server.stop() }
+        // 200 KiB of every byte value, NULs included: the post processor hands it over in pieces.
+        let value = (0..<(200 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) }
+        let multipart = Forms.multipart([
+            ("a", nil, Array("first".utf8)), ("file", "x.pem", value), ("a", nil, Array("second".utf8)),
+            ("empty", nil, []),
+        ])
+        let parsed = try echo.post(multipart, type: "multipart/form-data; boundary=pinkit-test-boundary")
+        let form = try #require(parsed.form)
+        #expect(form.map(\.name) == ["a", "file", "a", "empty"])
+        #expect(form[1].value == value && form[1].filename == "x.pem")
+        #expect(form[0].text == "first" && form[2].text == "second" && form[3].value.isEmpty)
+        // urlencoded: %00 and CR/LF decode to those bytes; a 600 KiB value in pieces.
+        let long = String(repeating: "%41", count: 200 * 1024)
+        let encoded = try echo.post(
+            Array("a=x%00y%0D%0Az&b=\(long)&a=".utf8), type: "application/x-www-form-urlencoded")
+        let fields = try #require(encoded.form)
+        #expect(fields.map(\.name) == ["a", "b", "a"])
+        #expect(fields[0].value == [0x78, 0, 0x79, 13, 10, 0x7A])
+        #expect(fields[1].value == Array(repeating: 0x41, count: 200 * 1024))
+    }
+
+    @Test("hostile form bodies are refused as malformed, never crash: a 1 MiB key, 100k tiny fields, bad parts")
+    func hostileFormBodies() throws {
+        let echo = try FormEcho()
+        defer { echo.server.stop() }
+        let bodies: [(String, String, [UInt8])] = [
+            (
+                "100,000 tiny fields", "application/x-www-form-urlencoded",
+                Array(String(repeating: "a=1&", count: 100_000).utf8.prefix(1 << 20 - 16))
+            ),
+            (
+                "100,000 empty fields", "application/x-www-form-urlencoded",
+                Array(String(repeating: "&", count: 100_000).utf8)
+            ),
+            (
+                "multipart: 33 fields", "multipart/form-data; boundary=b",
+                Array(
+                    String(repeating: "--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nx\r\n", count: 33).utf8)
+                    + Array("--b--\r\n".utf8)
+            ),
+            (
+                "multipart: no closing boundary", "multipart/form-data; boundary=b",
+                Array("--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nx".utf8)
+            ),
+            (
+                "multipart: no name", "multipart/form-data; boundary=b",
+                Array("--b\r\nContent-Disposition: form-data\r\n\r\nx\r\n--b--\r\n".utf8)
+            ),
+            ("multipart: boundary only", "multipart/form-data; boundary=b", Array("--b--".utf8)),
+        ]
+        for (name, type, body) in bodies {
+            let parsed = try echo.post(body, type: type)
+            #expect(parsed.status == 204, "\(name)")
+            // Every one is refused (no fields, marked malformed) except a run of `&`: no field at all.
+            let empty = name == "100,000 empty fields"
+            #expect(parsed.malformed == !empty, "\(name)")
+            #expect(parsed.form == (empty ? [] : nil), "\(name)")
+        }
+        // A key of nearly 1 MiB (the body limit) and a 1 MiB key in multipart: bounded, no crash.
+        let bigKey = Array(String(repeating: "k", count: (1 << 20) - 4).utf8) + Array("=v".utf8)
+        let keyed = try echo.post(bigKey, type: "application/x-www-form-urlencoded")
+        #expect(keyed.status == 204)
+        let multipartKey =
+            Array("--b\r\nContent-Disposition: form-data; name=\"".utf8)
+            + Array(repeating: UInt8(ascii: "k"), count: 1 << 19)
+            + Array("\"\r\n\r\nv\r\n--b--\r\n".utf8)
+        let multipartKeyed = try echo.post(multipartKey, type: "multipart/form-data; boundary=b")
+        #expect(multipartKeyed.status == 204)
+        // Keys longer than the post processor's 4 KiB buffer are refused, not truncated.
+        #expect(keyed.form == nil && keyed.malformed && multipartKeyed.form == nil && multipartKeyed.malformed)
+        // The server is still there.
+        #expect(try echo.post(Array("a=1".utf8), type: "application/x-www-form-urlencoded").form?.first?.text == "1")
+    }
+}
