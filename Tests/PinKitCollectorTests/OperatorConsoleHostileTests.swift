@@ -68,6 +68,40 @@ struct OperatorConsoleHostileTests {
         }
     }
 
+    @Test("a Cookie header naming the session twice, quoted, or padded is no session")
+    func ambiguousCookies() throws {
+        let harness = try Forms.harness()
+        defer { harness.stop() }
+        let alice = try Forms.session(harness).cookie
+        let bob = try Forms.session(harness, token: Forms.bob).cookie
+        let aliceID = String(alice.dropFirst(ConsoleSessions.cookieName.count + 1))
+        // Each cookie alone is a session.
+        #expect(try harness.get("/rotation-check", headers: ["Cookie": alice]).text.contains("Signed in as alice"))
+        #expect(try harness.get("/rotation-check", headers: ["Cookie": bob]).text.contains("Signed in as bob"))
+        // A planted session next to the operator's own (fixation): whichever came first used
+        // to win, so the operator worked in the attacker's session. Two values are ambiguous.
+        for header in ["\(bob); \(alice)", "\(alice); \(bob)", "\(alice); \(alice)", "\(bob);\(alice)"] {
+            let response = try harness.get("/rotation-check", headers: ["Cookie": header])
+            #expect(response.status == 401, "\(header)")
+            #expect(!response.text.contains("Signed in as"), "\(header)")
+            #expect(try harness.get("/", headers: ["Cookie": header]).status == 401, "\(header)")
+        }
+        // Quoting or case games around the name or value are not the cookie.
+        for header in [
+            "\(ConsoleSessions.cookieName)=\"\(aliceID)\"", "__host-pinkit-session=\(aliceID)",
+            "\(ConsoleSessions.cookieName)=\(aliceID)x", "x\(alice)",
+        ] {
+            #expect(try harness.get("/rotation-check", headers: ["Cookie": header]).status == 401, "\(header)")
+        }
+        // Other cookies around it are fine.
+        #expect(try harness.get("/rotation-check", headers: ["Cookie": "a=1; \(alice); b=2"]).status == 200)
+        // A cookie header past libmicrohttpd's header memory is refused; the server carries on.
+        let huge = try harness.get(
+            "/rotation-check", headers: ["Cookie": alice + "; pad=" + String(repeating: "p", count: 64 * 1024)])
+        #expect((400..<500).contains(huge.status))
+        #expect(try harness.get("/rotation-check", headers: ["Cookie": alice]).status == 200)
+    }
+
     @Test("a certificate subject with CR/LF and markup stays one escaped line in the page")
     func subjectWithLineBreaks() throws {
         let key = try PrivateKey.generate(.ecP256)

@@ -38,16 +38,22 @@ public struct HTTPRequest: Sendable {
     /// The first form field called `name`.
     public func formValue(_ name: String) -> FormField? { form?.first { $0.name == name } }
 
-    /// The value of cookie `name` from the `Cookie` header.
+    /// The value of cookie `name` from the `Cookie` header; nil when it is absent or named more
+    /// than once. Two values are ambiguous: one of them can be a cookie planted by another site
+    /// or an earlier attacker (session fixation), and "the first one wins" lets it win.
     public func cookie(_ name: String) -> String? {
         guard let header = header("cookie") else { return nil }
+        var found: String?
         for pair in header.split(separator: ";") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
-                return parts[1].trimmingCharacters(in: .whitespaces)
-            }
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            // Byte comparison: cookie names are tokens, and `==` on String would equate
+            // canonically equivalent spellings.
+            guard parts.count == 2, Array(parts[0].trimmingCharacters(in: .whitespaces).utf8) == Array(name.utf8)
+            else { continue }
+            if found != nil { return nil }
+            found = parts[1].trimmingCharacters(in: .whitespaces)
         }
-        return nil
+        return found
     }
 
     /// The headers the server copies from libmicrohttpd into a request.
