@@ -102,6 +102,49 @@ struct OperatorConsoleHostileTests {
         #expect(try harness.get("/rotation-check", headers: ["Cookie": alice]).status == 200)
     }
 
+    @Test("a cross-site form POST is refused, sign-in included: accepted with the check off, 403 with it")
+    func crossSitePosts() throws {
+        let crossSite = ["Sec-Fetch-Site": "cross-site"]
+        let login = Array("token=\(Forms.alice)".utf8)
+        // The attack (login CSRF): a page elsewhere auto-submits a sign-in form with the
+        // attacker's token, and the victim's browser gets the attacker's session.
+        let unprotected = try Forms.harness(checksCSRF: false)
+        defer { unprotected.stop() }
+        let planted = try unprotected.post(
+            "/login", login, headers: Self.urlencoded.merging(crossSite) { $1 })
+        #expect(planted.status == 303 && planted.headers["set-cookie"] != nil)
+        // The protection: browsers say where a form came from; anything but the collector's own
+        // page (or an address the operator typed) is refused before any state changes.
+        let harness = try Forms.harness()
+        defer { harness.stop() }
+        let (cookie, csrf) = try Forms.session(harness)
+        let chain = Forms.pem(try Forms.rotated.leaf(["api.example.com"]).chain)
+        for site in ["cross-site", "same-site", "Cross-Site", ""] {
+            let headers = Self.urlencoded.merging(["Sec-Fetch-Site": site]) { $1 }
+            let refused = try harness.post("/login", login, headers: headers)
+            #expect(refused.status == 403 && refused.headers["set-cookie"] == nil, "\(site)")
+            #expect(refused.text.contains("another site"), "\(site)")
+            let upload = try Forms.upload(
+                harness, cookie: cookie, csrf: csrf, chain: chain, extra: ["Sec-Fetch-Site": site])
+            #expect(upload.status == 403, "\(site)")
+            let logout = try harness.post(
+                "/logout", Array("csrf=\(csrf)".utf8), headers: headers.merging(["Cookie": cookie]) { $1 })
+            #expect(logout.status == 403, "\(site)")
+        }
+        #expect(harness.api.sessions.sessionCount == 1 && harness.api.sessions.resultCount == 0)
+        #expect(try harness.get("/rotation-check", headers: ["Cookie": cookie]).status == 200)
+        // The collector's own form, a typed address and a script (no header) still work.
+        for site in ["same-origin", "none", nil] {
+            let headers = site.map { Self.urlencoded.merging(["Sec-Fetch-Site": $0]) { $1 } } ?? Self.urlencoded
+            #expect(try harness.post("/login", login, headers: headers).status == 303, "\(site ?? "absent")")
+        }
+        #expect(
+            try Forms.upload(
+                harness, cookie: cookie, csrf: csrf, chain: chain, extra: ["Sec-Fetch-Site": "same-origin"]
+            )
+            .status == 303)
+    }
+
     @Test("a certificate subject with CR/LF and markup stays one escaped line in the page")
     func subjectWithLineBreaks() throws {
         let key = try PrivateKey.generate(.ecP256)

@@ -16,6 +16,11 @@ extension CollectorAPI {
 
     /// The response for a console form route, or nil when `request` is for another route.
     func consoleForms(_ request: HTTPRequest) -> HTTPResponse? {
+        if request.method == "POST", ["/login", "/logout", "/rotation-check"].contains(request.path),
+            let refused = crossSiteRefusal(request)
+        {
+            return refused
+        }
         switch (request.path, request.method) {
         case ("/login", "GET"), ("/login", "HEAD"): return operatorsEnabled(request) ?? html(200, forms.login())
         case ("/login", "POST"): return login(request)
@@ -129,6 +134,22 @@ extension CollectorAPI {
         sessions.close(id: session.id)
         return HTTPResponse(
             status: 303, headers: Self.htmlHeaders + [("Location", "/login"), sessionCookie("", maxAge: 0)])
+    }
+
+    /// 403 for a form a browser says came from another site (`Sec-Fetch-Site` other than
+    /// `same-origin`, or `none` for a navigation the operator started), before anything else
+    /// runs. Sign-in needs this: it has no session, so no CSRF token, and a forged sign-in with
+    /// the attacker's token would put the operator in the attacker's session. Scripts and old
+    /// browsers send no such header; the token checks alone judge them.
+    private func crossSiteRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        guard configuration.checksCSRF, let site = request.header("sec-fetch-site"), site != "same-origin",
+            site != "none"
+        else { return nil }
+        return html(
+            403,
+            forms.error(
+                title: "Forbidden",
+                detail: "this form was submitted from another site; open the collector's own page and submit it there"))
     }
 
     /// 400 for a body that is not the form, 403 for a missing or wrong CSRF token.

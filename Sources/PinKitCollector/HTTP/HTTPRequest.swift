@@ -59,7 +59,7 @@ public struct HTTPRequest: Sendable {
     /// The headers the server copies from libmicrohttpd into a request.
     static let collectedHeaders = [
         "authorization", "if-none-match", "x-forwarded-for", "content-type", "content-length",
-        CollectorHeaders.installation, CollectorHeaders.appVersion, "cookie",
+        CollectorHeaders.installation, CollectorHeaders.appVersion, "cookie", "sec-fetch-site",
     ]
     /// The query arguments the server copies.
     static let collectedQuery = ["since", "window", "token", "id"]
