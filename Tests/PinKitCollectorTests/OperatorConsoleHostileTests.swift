@@ -145,6 +145,50 @@ struct OperatorConsoleHostileTests {
             .status == 303)
     }
 
+    @Test("a calendar text value cannot start a line: CR, LF, VT, FF, NEL, LS, PS and controls are escaped")
+    func calendarLineBreaks() throws {
+        let breaks = ["\r", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"]
+        for linebreak in breaks {
+            let name = "cloud\(linebreak)X-INJECTED:1"
+            // The attack: a lenient reader (most split on any of these) sees a property line.
+            #expect(Self.lenientLines("SUMMARY:" + name).contains("X-INJECTED:1"))
+            let label = "key\(linebreak)ATTENDEE:mailto:x@example.net\u{07}"
+            let json = """
+                {"pinSets": [{"name": \(JSONValue.string(name).serialized()), "hosts": ["api.example.com"],
+                "pins": [{"sha256": "\(Forms.old.intermediate.pin.base64)", "label": \(JSONValue.string(label).serialized())},
+                {"sha256": "\(Forms.old.backupKey.spkiPin.base64)"}]}]}
+                """
+            let configuration = try PinConfiguration.parse(Data(json.utf8))
+            let deadlines = KeyDeadlines(
+                configuration: configuration, certificates: Forms.trustStore.map(\.facts))
+            let calendar = ICalendar.deadlines(deadlines, leads: [86_400], stamp: CollectorFixtures.referenceTime)
+            #expect(calendar.contains("BEGIN:VEVENT"))
+            let lines = Self.lenientLines(calendar)
+            #expect(
+                !lines.contains { $0.hasPrefix("X-INJECTED") || $0.hasPrefix("ATTENDEE") },
+                "\(linebreak.debugDescription)")
+            // Only CRLF ends a line; no control character but the folding is left in the text.
+            let unfolded = calendar.replacingOccurrences(of: "\r\n", with: "")
+            let breaking: Set<Unicode.Scalar> = ["\u{85}", "\u{2028}", "\u{2029}", "\u{7F}"]
+            let stray = unfolded.unicodeScalars.filter { $0.value < 0x20 || breaking.contains($0) }
+            #expect(stray.isEmpty, "\(linebreak.debugDescription)")
+        }
+        #expect(ICalendar.text("a\r\nb\rc\nd;e,f\\") == "a\\nb\\nc\\nd\\;e\\,f\\\\")
+    }
+
+    /// Lines as a lenient calendar reader splits them (Python's `splitlines`), unfolded.
+    static func lenientLines(_ text: String) -> [String] {
+        var lines: [String] = []
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0.isNewline }) {
+            if line.hasPrefix(" "), !lines.isEmpty {
+                lines[lines.count - 1] += line.dropFirst()
+            } else {
+                lines.append(String(line))
+            }
+        }
+        return lines
+    }
+
     @Test("a certificate subject with CR/LF and markup stays one escaped line in the page")
     func subjectWithLineBreaks() throws {
         let key = try PrivateKey.generate(.ecP256)
