@@ -1,9 +1,10 @@
 import Foundation
-import PinKitOpenSSL
+import PinKitTestSupport
 import Testing
 
 @testable import PinKit
 @testable import PinKitCollector
+@testable import PinKitOpenSSL
 
 /// A red-team pass over the console's forms: sessions, cookies, cross-site posts, the form
 /// parser (libmicrohttpd's post processor through the C shim) and the calendar download.
@@ -210,6 +211,68 @@ struct OperatorConsoleHostileTests {
         #expect(location.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F })
         let page = try harness.get(location, headers: ["Cookie": cookie]).text
         #expect(page.contains("bold") && !page.contains("<b>") && !page.contains("X-Injected: 1\r"))
+    }
+
+    /// A leaf and 15 certificates named "Hostile CA": five RSA keys whose public exponent is as
+    /// long as the modulus, three certificates per key, each key's signed by the next key, so
+    /// every step of the path search has three issuers that verify.
+    static let hostileExponents = """
+        import sys, secrets, datetime
+        from math import gcd
+        from cryptography import x509
+        from cryptography.x509.oid import NameOID
+        from cryptography.hazmat.primitives.asymmetric import rsa, ec
+        from cryptography.hazmat.primitives import hashes, serialization
+        bits = int(sys.argv[1])
+        def huge_exponent_key():
+            k = rsa.generate_private_key(65537, bits).private_numbers()
+            p, q = k.p, k.q
+            phi = (p - 1) * (q - 1)
+            while True:
+                e = secrets.randbits(bits - 2) | (1 << (bits - 3)) | 1
+                if gcd(e, phi) == 1: break
+            d = pow(e, -1, phi)
+            public = rsa.RSAPublicNumbers(e, p * q)
+            return rsa.RSAPrivateNumbers(p, q, d, d % (p - 1), d % (q - 1), pow(q, -1, p), public).private_key()
+        keys = [huge_exponent_key() for _ in range(5)]
+        ca = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Hostile CA")])
+        def cert(subject, public, signer, serial):
+            return (x509.CertificateBuilder().subject_name(subject).issuer_name(ca).public_key(public)
+                .serial_number(serial).not_valid_before(datetime.datetime(2020, 1, 1))
+                .not_valid_after(datetime.datetime(2035, 1, 1)).sign(signer, hashes.SHA256()))
+        leaf = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "api.example.com")])
+        chain = [cert(leaf, ec.generate_private_key(ec.SECP256R1()).public_key(), keys[0], 1)]
+        for i in range(5):
+            for j in range(3):
+                chain.append(cert(ca, keys[i].public_key(), keys[(i + 1) % 5], 2 + 3 * i + j))
+        sys.stdout.write("".join(c.public_bytes(serialization.Encoding.PEM).decode() for c in chain))
+        """
+
+    @Test("certificates with huge RSA exponents cost no signature check; unbounded, hundreds")
+    func costlyIssuerKeys() throws {
+        let generated = try Shell.run(["python3", "-c", Self.hostileExponents, "1024"])
+        try #require(generated.status == 0, "python3 cryptography failed: \(generated.stderr)")
+        let chain = try X509Certificate.load(bytes: Array(generated.stdout.utf8))
+        #expect(chain.count == 16 && chain.dropFirst().allSatisfy { !$0.hasBoundedPublicExponent })
+        // The attack: every signature check with such a key is a full modular exponentiation
+        // (7.4 ms of CPU at 3072 bits here, against 0.06 ms with e = 65537); this chain makes the
+        // search check 537 issuer/child pairs, 4.5 s of CPU per upload with 3072-bit keys.
+        var unbounded = CertificatePathBuilder(trustStore: Forms.trustStore)
+        unbounded.boundsSignatureWork = false
+        let attack = unbounded.paths(for: chain, at: CollectorFixtures.referenceTime)
+        #expect(attack.signatureChecks >= 500)
+        // The protection: such a key is never an issuer candidate, so it is never used.
+        let bounded = CertificatePathBuilder(trustStore: Forms.trustStore).paths(
+            for: chain, at: CollectorFixtures.referenceTime)
+        #expect(bounded.signatureChecks == 0 && bounded.paths.isEmpty && !bounded.truncated)
+        // Through the console: an answer (no path reaches the trust store), not a stalled worker.
+        let harness = try Forms.harness()
+        defer { harness.stop() }
+        let (cookie, csrf) = try Forms.session(harness)
+        let posted = try Forms.upload(harness, cookie: cookie, csrf: csrf, chain: Array(generated.stdout.utf8))
+        #expect(posted.status == 303)
+        let page = try harness.get(try #require(posted.headers["location"]), headers: ["Cookie": cookie]).text
+        #expect(page.contains("No path reaches a root of the trust store"))
     }
 
     // MARK: The form parser (C shim over libmicrohttpd's post processor)
