@@ -146,6 +146,36 @@ struct OperatorConsoleHostileTests {
             .status == 303)
     }
 
+    @Test("method confusion: other methods are 405 and change nothing; a text/plain body is no form")
+    func methodConfusion() throws {
+        let harness = try Forms.harness()
+        defer { harness.stop() }
+        let (cookie, csrf) = try Forms.session(harness)
+        let login = Array("token=\(Forms.alice)".utf8)
+        for (method, path) in [
+            ("PUT", "/login"), ("DELETE", "/logout"), ("GET", "/logout"), ("PUT", "/rotation-check"),
+            ("POST", "/deadlines"), ("POST", "/deadlines.ics"), ("POST", "/rotation-check/result"), ("POST", "/"),
+        ] {
+            let response = try LoopbackHTTP.exchange(
+                port: harness.port, method, path, headers: Self.urlencoded.merging(["Cookie": cookie]) { $1 },
+                body: login)
+            #expect(response.status == 405 && response.headers["allow"] != nil, "\(method) \(path)")
+            #expect(response.headers["set-cookie"] == nil, "\(method) \(path)")
+        }
+        // A GET with a sign-in body signs nobody in; HEAD shows the form's headers, no body.
+        let get = try LoopbackHTTP.exchange(
+            port: harness.port, "GET", "/login", headers: Self.urlencoded, body: login)
+        #expect(get.status == 200 && get.headers["set-cookie"] == nil)
+        let head = try LoopbackHTTP.exchange(port: harness.port, "HEAD", "/rotation-check", headers: ["Cookie": cookie])
+        #expect(head.status == 200 && head.body.isEmpty)
+        // A cross-origin form may be sent as text/plain without a preflight: it is not a form here.
+        let plain = try harness.post(
+            "/rotation-check", Array("csrf=\(csrf)&chainText=x".utf8),
+            headers: ["Content-Type": "text/plain", "Cookie": cookie])
+        #expect(plain.status == 400)
+        #expect(harness.api.sessions.sessionCount == 1 && harness.api.sessions.resultCount == 0)
+    }
+
     @Test("a calendar text value cannot start a line: CR, LF, VT, FF, NEL, LS, PS and controls are escaped")
     func calendarLineBreaks() throws {
         let breaks = ["\r", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"]
