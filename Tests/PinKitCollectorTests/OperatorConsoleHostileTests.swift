@@ -205,6 +205,16 @@ struct OperatorConsoleHostileTests {
             #expect(stray.isEmpty, "\(linebreak.debugDescription)")
         }
         #expect(ICalendar.text("a\r\nb\rc\nd;e,f\\") == "a\\nb\\nc\\nd\\;e\\,f\\\\")
+        // A label of one grapheme cluster (a letter and 300 combining marks) is still folded at
+        // 75 octets: folding may split between code points, never inside one (RFC 5545 3.1).
+        let cluster = "e" + String(repeating: "\u{0301}", count: 300)
+        let folded = ICalendar.fold("SUMMARY:" + cluster)
+        let foldedLines = folded.components(separatedBy: "\r\n")
+        #expect(foldedLines.count > 1 && foldedLines.allSatisfy { $0.utf8.count <= 75 })
+        let unfolded = foldedLines.enumerated().map {
+            $0.offset == 0 ? $0.element : String(String.UnicodeScalarView($0.element.unicodeScalars.dropFirst()))
+        }
+        #expect(unfolded.joined() == "SUMMARY:" + cluster)
     }
 
     /// Lines as a lenient calendar reader splits them (Python's `splitlines`), unfolded.

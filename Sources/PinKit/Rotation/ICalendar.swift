@@ -65,18 +65,20 @@ public enum ICalendar {
     }
 
     /// Folds a content line at 75 octets without splitting a UTF-8 sequence (section 3.1).
+    /// Code points, not grapheme clusters: one cluster (a letter with hundreds of combining
+    /// marks) may be any length, and folding between its code points is what the RFC allows.
     static func fold(_ line: String) -> String {
-        var result = ""
+        var result = String.UnicodeScalarView()
         var current = 0
-        for character in line {
-            let size = String(character).utf8.count
+        for scalar in line.unicodeScalars {
+            let size = UTF8.width(scalar)
             if current + size > 75 {
-                result += "\r\n "
+                result.append(contentsOf: "\r\n ".unicodeScalars)
                 current = 1
             }
-            result.append(character)
+            result.append(scalar)
             current += size
         }
-        return result
+        return String(result)
     }
 }
