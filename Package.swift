@@ -151,6 +151,7 @@ let package = Package(
             name: "PinKitCollectorTests",
             dependencies: [
                 "pinkit-collector", "PinKit", "PinKitOpenSSL", "PinKitCollector", "PinKitLab", "PinKitTestSupport",
+                "pinkit-fleet",
             ],
             swiftSettings: strictness
         ),

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <microhttpd.h>
@@ -283,3 +284,44 @@ int pk_client_address(struct MHD_Connection *connection, char *buffer, size_t si
 }
 
 int pk_tls_supported(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
+
+typedef struct {
+    pk_form_field field;
+    void *context;
+    int stopped;
+} pk_form_state;
+
+static enum MHD_Result form_trampoline(void *cls, enum MHD_ValueKind kind, const char *key, const char *filename,
+                                       const char *content_type, const char *transfer_encoding, const char *data,
+                                       uint64_t off, size_t size) {
+    (void)kind;
+    (void)content_type;
+    (void)transfer_encoding;
+    pk_form_state *state = cls;
+    if (key == NULL || state->field(state->context, key, filename, data, off, size) != 1) {
+        state->stopped = 1;
+        return MHD_NO;
+    }
+    return MHD_YES;
+}
+
+static int has_prefix_ignoring_case(const char *text, const char *prefix) {
+    return strncasecmp(text, prefix, strlen(prefix)) == 0;
+}
+
+int pk_parse_form(struct MHD_Connection *connection, const void *body, size_t length, pk_form_field field,
+                  void *context) {
+    const char *type = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    if (type == NULL) return -1;
+    if (!has_prefix_ignoring_case(type, "application/x-www-form-urlencoded") &&
+        !has_prefix_ignoring_case(type, "multipart/form-data"))
+        return -1;
+    pk_form_state state = {field, context, 0};
+    // NULL for a multipart type without a usable boundary (missing, or too long for the buffer).
+    struct MHD_PostProcessor *processor = MHD_create_post_processor(connection, 4096, &form_trampoline, &state);
+    if (processor == NULL) return 0;
+    enum MHD_Result processed = length == 0 ? MHD_YES : MHD_post_process(processor, body, length);
+    // MHD_NO from destroy: the body ended mid-field or mid-part.
+    enum MHD_Result complete = MHD_destroy_post_processor(processor);
+    return processed == MHD_YES && complete == MHD_YES && !state.stopped ? 1 : 0;
+}

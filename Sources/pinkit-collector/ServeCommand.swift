@@ -11,7 +11,10 @@ struct ServeCommand {
                  [--tls-cert F --tls-key F | --plain-http] [--operator-token-file F]
                  [--trusted-proxy CIDR]… [--kill-switch-key PEMFILE]… [--retention-days N]
                  [--max-body BYTES] [--threads N] [--request-deadline-ms MS] [--idle-timeout S]
+                 [--releases FILE [--trust-store FILE]]
         Receives pin-failure reports, audit uploads and check-ins; serves the kill switch.
+        --releases (pinctl's release history) and --trust-store (the devices' PEM bundle, default
+        the system bundle) feed the console's rotation check and deadlines pages.
         HTTPS is built in; --plain-http only behind a TLS-terminating proxy or load balancer.
         With neither, a self-signed development certificate for localhost is made in DIR/tls/.
         """
@@ -26,6 +29,7 @@ struct ServeCommand {
     var killSwitchKeys: [String: [UInt8]] = [:]
     var retentionDays = 90
     var limits = HTTPServer.Limits()
+    var consoleReleases: ConsoleReleases?
 
     init(_ words: [String]) throws {
         var options = Options(words)
@@ -91,6 +95,14 @@ struct ServeCommand {
             }
             limits.idleTimeoutSeconds = value
         }
+        if let releases = try options.value("--releases") {
+            let trustStore = try options.value("--trust-store") ?? "/etc/ssl/certs/ca-certificates.crt"
+            do {
+                consoleReleases = try ConsoleReleases.load(releases: releases, trustStore: trustStore)
+            } catch {
+                throw UsageError(error.reason)
+            }
+        }
         try options.finish()
     }
 
@@ -108,6 +120,7 @@ struct ServeCommand {
         configuration.operatorTokens = operatorTokens
         configuration.killSwitchPublicKeys = killSwitchKeys
         configuration.retention = Double(retentionDays) * 86_400
+        configuration.consoleReleases = consoleReleases
         let api = CollectorAPI(storage: storage, configuration: configuration)
         let server = try HTTPServer(
             address: address, port: port, tls: tls, limits: limits, trustedProxies: trustedProxies,

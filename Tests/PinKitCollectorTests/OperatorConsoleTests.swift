@@ -196,6 +196,68 @@ struct OperatorConsoleTests {
         #expect(denied.contains("unauthorized") && !denied.contains("api.example.com"))
     }
 
+    @Test("Chromium renders the console over a collector the fleet simulator filled (pinkit-fleet, bad rotation)")
+    func consoleOverFleetData() throws {
+        let chromium = "/usr/bin/chromium"
+        try #require(FileManager.default.isExecutableFile(atPath: chromium), "Debian chromium is required")
+        let binaries = PinctlBinary.url.deletingLastPathComponent()
+        let fleet = binaries.appendingPathComponent("pinkit-fleet").path
+        let collector = binaries.appendingPathComponent("pinkit-collector").path
+        try #require(FileManager.default.isExecutableFile(atPath: fleet), "pinkit-fleet is built with the tests")
+        // pinkit-fleet runs its own `pinkit-collector serve --data TEMP` and deletes TEMP at the
+        // end; through --collector, a wrapper runs the same binary with --data pointing here.
+        let directory = CollectorFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let data = directory + "/data"
+        let wrapper = directory + "/collector.sh"
+        try """
+        #!/bin/sh
+        previous=""
+        for argument do
+          shift
+          if [ "$previous" = "--data" ]; then set -- "$@" "\(data)"; else set -- "$@" "$argument"; fi
+          previous="$argument"
+        done
+        exec "\(collector)" "$@"
+
+        """.write(toFile: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
+        let run = try Shell.run([
+            fleet, "--devices", "1000", "--live-every", "10", "--scenario", "bad-rotation", "--output",
+            directory + "/out", "--collector", wrapper,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let summary = try JSONParser.parse(Array(run.stdout.utf8))
+        guard case .array(let runs)? = summary["runs"],
+            case .number(let installedText)? = runs.first?["collectorInstallations"],
+            case .number(let storedText)? = runs.first?["collectorStoredReports"],
+            let installations = Int(installedText), let stored = Int(storedText)
+        else {
+            Issue.record("unexpected pinkit-fleet summary: \(run.stdout)")
+            return
+        }
+        #expect(installations > 0 && stored > 0)
+        // The simulator's collector has stopped; serve its database with the console.
+        let storage = try SQLCollectorStorage.open(dataDirectory: data, databaseURL: nil)
+        var configuration = CollectorHarness.permissive()
+        configuration.operatorTokens = try OperatorTokens(text: "alice:\(Self.token)")
+        let api = CollectorAPI(storage: storage, configuration: configuration)
+        let server = try HTTPServer(address: "127.0.0.1", port: 0, tls: nil) { api.handle($0) }
+        defer {
+            server.stop()
+            storage.close()
+        }
+        let dom = try Self.dumpDOM(chromium: chromium, url: "http://127.0.0.1:\(server.port)/?token=\(Self.token)")
+        // What the simulated fleet did is what the page shows: its installations on 4.2.0, its
+        // pin failures for api.fleet.test, the kill switch it published.
+        #expect(
+            dom.contains("<th scope=\"row\">4.2.0</th><td>\(installations)</td><td>100.0 %</td>"), "\(dom.prefix(3000))"
+        )
+        #expect(dom.contains("<th scope=\"row\">api.fleet.test</th>"))
+        #expect(dom.contains("Current: serial ") && dom.contains("published by fleet"))
+        #expect(!dom.contains("No pin failure reported.") && !dom.contains("No installation checked in."))
+    }
+
     /// `chromium --headless --dump-dom`, in a throwaway profile, loopback only.
     static func dumpDOM(chromium: String, url: String) throws -> String {
         try runChromium(chromium, ["--dump-dom", url])

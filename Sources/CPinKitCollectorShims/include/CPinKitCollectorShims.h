@@ -57,6 +57,17 @@ const char *_Nullable pk_header(struct MHD_Connection *_Nonnull connection, cons
 const char *_Nullable pk_query(struct MHD_Connection *_Nonnull connection, const char *_Nonnull name);
 /// The peer's numeric address into `buffer` (NUL-terminated). 1 on success.
 int pk_client_address(struct MHD_Connection *_Nonnull connection, char *_Nonnull buffer, size_t size);
+/// One piece of a form field's value, as libmicrohttpd's post processor delivers it: `offset`
+/// is where `data` goes in the field's value. 1 to continue, 0 to stop (the form is refused).
+typedef int (*pk_form_field)(void *_Nullable context, const char *_Nonnull name, const char *_Nullable filename,
+                             const char *_Nullable data, uint64_t offset, size_t size);
+
+/// Parses a complete request body as the form its Content-Type names
+/// (`application/x-www-form-urlencoded` or `multipart/form-data`) with libmicrohttpd's post
+/// processor. 1 parsed completely; 0 malformed (a missing or unusable boundary, a truncated or
+/// garbled body, or `field` said stop); -1 the Content-Type is not a form.
+int pk_parse_form(struct MHD_Connection *_Nonnull connection, const void *_Nullable body, size_t length,
+                  pk_form_field _Nonnull field, void *_Nullable context);
 /// Whether this libmicrohttpd was built with TLS support.
 int pk_tls_supported(void);
 

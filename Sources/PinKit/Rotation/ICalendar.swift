@@ -37,34 +37,48 @@ public enum ICalendar {
         RFC3339.format(date).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
     }
 
-    /// TEXT value escaping (RFC 5545 section 3.3.11).
+    /// TEXT value escaping (RFC 5545 section 3.3.11). Every character some reader takes for a
+    /// line break (CR alone, LF, CRLF, VT, FF, NEL, U+2028, U+2029) becomes `\n`, so no value
+    /// can start a property line of its own; other control characters, which TEXT excludes,
+    /// become U+FFFD.
     static func text(_ value: String) -> String {
         var output = ""
-        for character in value {
-            switch character {
+        var afterCR = false
+        for scalar in value.unicodeScalars {
+            defer { afterCR = scalar == "\r" }
+            switch scalar {
             case "\\": output += "\\\\"
             case ";": output += "\\;"
             case ",": output += "\\,"
-            case "\n", "\r\n": output += "\\n"
-            default: output.append(character)
+            case "\n" where afterCR: continue  // CRLF: one break, already written
+            case "\r", "\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}": output += "\\n"
+            case "\t": output.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    output += "\u{FFFD}"
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
             }
         }
         return output
     }
 
     /// Folds a content line at 75 octets without splitting a UTF-8 sequence (section 3.1).
+    /// Code points, not grapheme clusters: one cluster (a letter with hundreds of combining
+    /// marks) may be any length, and folding between its code points is what the RFC allows.
     static func fold(_ line: String) -> String {
-        var result = ""
+        var result = String.UnicodeScalarView()
         var current = 0
-        for character in line {
-            let size = String(character).utf8.count
+        for scalar in line.unicodeScalars {
+            let size = UTF8.width(scalar)
             if current + size > 75 {
-                result += "\r\n "
+                result.append(contentsOf: "\r\n ".unicodeScalars)
                 current = 1
             }
-            result.append(character)
+            result.append(scalar)
             current += size
         }
-        return result
+        return String(result)
     }
 }

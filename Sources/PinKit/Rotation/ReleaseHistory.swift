@@ -40,6 +40,24 @@ public struct ReleaseHistory: Sendable {
 
     public init(releases: [Release]) { self.releases = releases }
 
+    /// The history with installed shares measured by the collector (version → share), every
+    /// release whose pin set is live at `now` kept installed whatever its share, largest share
+    /// first. Shares order and annotate; they never make a live release disappear: dormant
+    /// installs are the long tail a rotation must not brick. A release whose sets have all
+    /// expired fails open and is safe by construction.
+    public func applyingMeasuredShares(_ shares: [String: Double], now: Date) -> ReleaseHistory {
+        var releases = self.releases
+        for index in releases.indices {
+            releases[index].installedShare = shares[releases[index].version] ?? 0
+            let live = releases[index].configuration.pinSets.compactMap { $0.expires ?? .distantFuture }.max()
+            if let live, live > now {
+                releases[index].supportedUntil = max(releases[index].supportedUntil ?? live, live)
+            }
+        }
+        releases.sort { ($0.installedShare ?? 0) > ($1.installedShare ?? 0) }
+        return ReleaseHistory(releases: releases)
+    }
+
     /// Reads a history file.
     /// - Throws: ``PinKitError`` naming every problem (with paths such as `releases[2].version`).
     public static func load(contentsOf path: String) throws(PinKitError) -> ReleaseHistory {

@@ -296,6 +296,15 @@ public struct KeyDeadlines: Sendable {
         self.warnings = warnings
     }
 
+    /// Several configurations' deadlines as one, e.g. every release's for one calendar: a key a
+    /// set pins in several releases appears once, as does a repeated warning.
+    public init(merging parts: [KeyDeadlines]) {
+        var seenKeys: Set<String> = []
+        keys = parts.flatMap(\.keys).filter { seenKeys.insert($0.pinSet + "|" + $0.pin.base64).inserted }
+        var seenWarnings: Set<String> = []
+        warnings = parts.flatMap(\.warnings).filter { seenWarnings.insert($0).inserted }
+    }
+
     /// Reminder dates for `key` at each lead time before its deadline.
     public func reminders(for key: Key, leads: [TimeInterval]) -> [Date] {
         guard let deadline = key.deadline else { return [] }

@@ -25,6 +25,11 @@ public final class CollectorAPI: Sendable {
         public var killSwitchVerifier: any KillSwitchSignatureVerifying = OpenSSLSignatureVerifier()
         /// `Cache-Control: max-age` of `GET /v1/kill-switch` (a CDN may sit in front).
         public var killSwitchMaxAge = 60
+        /// The release history and trust store behind the console's rotation check and
+        /// deadlines (`serve --releases`); nil: those pages say they are not configured.
+        public var consoleReleases: ConsoleReleases?
+        /// Form POSTs must carry the session's CSRF token; tests switch it off to show the attack.
+        var checksCSRF = true
         public init() {}
     }
 
@@ -32,7 +37,9 @@ public final class CollectorAPI: Sendable {
     public let configuration: Configuration
     let now: @Sendable () -> Date
     private let installationLimiter: RateLimiter
-    private let addressLimiter: RateLimiter
+    let addressLimiter: RateLimiter
+    /// The console's browser sessions and rotation-check results (in memory).
+    let sessions = ConsoleSessions()
 
     public init(
         storage: any CollectorStorage, configuration: Configuration = Configuration(),
@@ -100,6 +107,7 @@ public final class CollectorAPI: Sendable {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let path = request.path
         if path == "/" { return console(request) }
+        if let response = consoleForms(request) { return response }
         let routes: [(String, [String: (HTTPRequest) -> HTTPResponse])] = [
             ("/v1/pin-failures", ["POST": pinFailures]),
             ("/v1/audit", ["POST": audit]),

@@ -1,17 +1,23 @@
 extension CollectorAPI {
     /// `GET /`: the operator console. The token comes as `Authorization: Bearer` or, so a plain
     /// browser can open it, as `?token=`; either way it is checked like any operator request and
-    /// never echoed, logged or written into the page (the sections link by fragment only).
+    /// never echoed, logged or written into the page (the sections link by fragment, the other
+    /// console pages by path, never with the token). The session cookie of a sign-in works too.
     func console(_ request: HTTPRequest) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             return Self.problem(
                 405, "method-not-allowed", "\(request.method) is not allowed here", headers: [("Allow", "GET, HEAD")])
         }
-        var authorized = request
-        if authorized.header("authorization") == nil, let token = request.query["token"] {
-            authorized.headers["authorization"] = "Bearer " + token
+        let signedIn =
+            configuration.operatorTokens != nil
+            && sessions.session(id: request.cookie(ConsoleSessions.cookieName), now: now()) != nil
+        if !signedIn {
+            var authorized = request
+            if authorized.header("authorization") == nil, let token = request.query["token"] {
+                authorized.headers["authorization"] = "Bearer " + token
+            }
+            if case .failure(let response) = authorize(authorized) { return response }
         }
-        if case .failure(let response) = authorize(authorized) { return response }
         let data: ConsoleData
         do {
             data = try ConsoleData.load(from: storage, configuration: configuration, now: now())

@@ -5,10 +5,11 @@ import PinKit
 /// base and audit anomalies, with inline SVG bar charts. No script, nothing loaded from
 /// elsewhere; every stored string goes through `escape`.
 public struct ConsolePage: Sendable {
-    /// The header every console response carries: only inline styles and data: images.
+    /// The header every console response carries: only inline styles and data: images; forms
+    /// post only to the collector itself.
     public static let contentSecurityPolicy =
         "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; "
-        + "form-action 'none'; base-uri 'none'"
+        + "form-action 'self'; base-uri 'none'"
 
     private let escape: @Sendable (String) -> String
 
@@ -29,6 +30,7 @@ public struct ConsolePage: Sendable {
             <nav aria-label="Sections"><ul>
             <li><a href="#kill-switch">Kill switch</a></li><li><a href="#pin-failures">Pin failures</a></li>
             <li><a href="#installed-base">Installed base</a></li><li><a href="#anomalies">Audit anomalies</a></li>
+            <li><a href="/rotation-check">Rotation check</a></li><li><a href="/deadlines">Deadlines</a></li>
             </ul></nav></header><main>
 
             """

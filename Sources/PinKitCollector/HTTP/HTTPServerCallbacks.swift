@@ -71,9 +71,47 @@ enum HTTPServerCallbacks {
         let peer = pk_client_address(connection, &buffer, buffer.count) == 1 ? String(cString: buffer) : ""
         let client = ClientAddress.resolve(
             peer: peer, forwardedFor: headers["x-forwarded-for"], trustedProxies: server.trustedProxies)
-        return HTTPRequest(
+        var request = HTTPRequest(
             method: method, path: url, query: query, headers: headers, body: state.body, clientAddress: client,
             bodyTooLarge: state.tooLarge)
+        if method == "POST", !state.tooLarge {
+            let form = FormCollector()
+            let parsed = withExtendedLifetime(form) {
+                state.body.withUnsafeBytes { body in
+                    pk_parse_form(
+                        connection, body.baseAddress, body.count, formField, Unmanaged.passUnretained(form).toOpaque())
+                }
+            }
+            if parsed == 1 {
+                request.form = form.fields
+            } else if parsed == 0 {
+                request.formMalformed = true
+            }
+        }
+        return request
+    }
+
+    /// The fields of one form as the post processor hands them over, bounded in number.
+    final class FormCollector {
+        static let maximumFields = 32
+        var fields: [FormField] = []
+    }
+
+    static let formField: pk_form_field = { context, name, filename, data, offset, size in
+        guard let context else { return 0 }
+        let form = Unmanaged<FormCollector>.fromOpaque(context).takeUnretainedValue()
+        let key = String(cString: name)
+        // A new field starts at offset 0; later pieces continue the last field of that name.
+        if offset == 0 || form.fields.last?.name != key {
+            guard form.fields.count < FormCollector.maximumFields else { return 0 }
+            form.fields.append(FormField(name: key, filename: filename.map { String(cString: $0) }, value: []))
+        }
+        if let data, size > 0 {
+            data.withMemoryRebound(to: UInt8.self, capacity: size) {
+                form.fields[form.fields.count - 1].value.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+            }
+        }
+        return 1
     }
 
     private static func respond(_ connection: OpaquePointer, _ response: HTTPResponse) -> Int32 {

@@ -33,13 +33,19 @@ public struct RejectedCertificatePath: Sendable {
 /// verified by OpenSSL (`X509_verify_cert`, the path's anchor as the only trusted certificate,
 /// partial chains off, at `time`), so only paths OpenSSL itself accepts are returned.
 ///
-/// The search is bounded (`maximumDepth`, `maximumCandidates` signature checks) so a hostile
-/// store full of same-name certificates costs a bounded amount of work.
+/// The search is bounded (`maximumDepth`, `maximumCandidates` candidates, each issuer and child
+/// pair checked once) so a hostile store full of same-name certificates costs a bounded amount
+/// of work. A certificate whose RSA public exponent is over 33 bits is never an issuer: one
+/// signature check with it costs a full modular exponentiation (about 120 times a normal one at
+/// 3072 bits), and devices refuse such keys anyway (BoringSSL's limit is 33 bits).
 public struct CertificatePathBuilder: Sendable {
     /// The devices' trust store: only its self-signed certificates end a path.
     public let trustStore: [X509Certificate]
     public var maximumDepth = 8
     public var maximumCandidates = 4096
+    /// False only in tests: no per-pair memo and no exponent limit, to show the work a hostile
+    /// upload could cause without them.
+    var boundsSignatureWork = true
 
     public init(trustStore: [X509Certificate]) {
         var seen = Set<[UInt8]>()
@@ -60,6 +66,8 @@ public struct CertificatePathBuilder: Sendable {
         public var rejected: [RejectedCertificatePath]
         /// True when a bound stopped the search (more paths may exist).
         public var truncated: Bool
+        /// Signature checks the search made (`X509_verify` with a candidate issuer's key).
+        public var signatureChecks = 0
     }
 
     /// Every path from `served[0]` (the leaf) to a self-signed certificate of the trust store.
@@ -74,7 +82,9 @@ public struct CertificatePathBuilder: Sendable {
     public func paths(for served: [X509Certificate], at time: Date = Date()) -> Result {
         guard let leaf = served.first else { return Result(paths: [], rejected: [], truncated: false) }
         var seen = Set<[UInt8]>()
-        let pool = (Array(served.dropFirst()) + trustStore).filter { seen.insert($0.der).inserted }
+        let pool = (Array(served.dropFirst()) + trustStore).filter {
+            seen.insert($0.der).inserted && (!boundsSignatureWork || $0.hasBoundedPublicExponent)
+        }
         // Issuer candidates by the hash of their canonical subject name, the form X509_NAME_cmp
         // and X509_check_issued compare: a child's issuer can only be a certificate of that name,
         // so certificates of other names cost no lookup and no share of the bound. Without the
@@ -86,6 +96,16 @@ public struct CertificatePathBuilder: Sendable {
         var candidates: [[X509Certificate]] = []
         var budget = maximumCandidates
         var truncated = false
+        var signatureChecks = 0
+        var verdicts: [IssuerAndChild: Bool] = [:]
+        func issued(_ issuer: X509Certificate, _ child: X509Certificate) -> Bool {
+            let pair = IssuerAndChild(issuer: ObjectIdentifier(issuer), child: ObjectIdentifier(child))
+            if boundsSignatureWork, let known = verdicts[pair] { return known }
+            signatureChecks += 1
+            let verdict = issuer.issued(child)
+            verdicts[pair] = verdict
+            return verdict
+        }
 
         func extend(_ path: [X509Certificate]) {
             let last = path[path.count - 1]
@@ -104,7 +124,7 @@ public struct CertificatePathBuilder: Sendable {
                     return
                 }
                 budget -= 1
-                if issuer.issued(last) { extend(path + [issuer]) }
+                if issued(issuer, last) { extend(path + [issuer]) }
             }
         }
         extend([leaf])
@@ -121,7 +141,13 @@ public struct CertificatePathBuilder: Sendable {
             }
         }
         paths.sort { $0.certificates.count < $1.certificates.count }
-        return Result(paths: paths, rejected: rejected, truncated: truncated)
+        return Result(paths: paths, rejected: rejected, truncated: truncated, signatureChecks: signatureChecks)
+    }
+
+    /// One issuer candidate for one child; the certificates of one search outlive it.
+    private struct IssuerAndChild: Hashable {
+        var issuer: ObjectIdentifier
+        var child: ObjectIdentifier
     }
 
     /// OpenSSL's verdict on exactly this path: its anchor as the only trusted certificate, its
@@ -178,6 +204,19 @@ extension X509Certificate {
         defer { OpenSSLErrorQueue.clear() }
         guard X509_check_issued(x509, child.x509) == X509_V_OK, let key = X509_get0_pubkey(x509) else { return false }
         return X509_verify(child.x509, key) == 1
+    }
+
+    /// False for an RSA key whose public exponent is over 33 bits (BoringSSL's limit; real CAs
+    /// use 65537): verifying with it costs a full modular exponentiation.
+    var hasBoundedPublicExponent: Bool {
+        guard let key = X509_get0_pubkey(x509) else { return true }
+        var exponent: OpaquePointer?
+        guard EVP_PKEY_get_bn_param(key, "e", &exponent) == 1, let exponent else {
+            OpenSSLErrorQueue.clear()
+            return true
+        }
+        defer { BN_free(exponent) }
+        return BN_num_bits(exponent) <= 33
     }
 
     /// The hash of the canonical subject name (OpenSSL's `X509_NAME_hash_ex`, the `c_rehash` name).

@@ -78,18 +78,9 @@ struct InstalledBaseSource {
     }
 
     /// The history with measured shares, and every release whose pin set is live at `now`
-    /// kept installed whatever its share.
+    /// kept installed whatever its share (``ReleaseHistory/applyingMeasuredShares(_:now:)``,
+    /// the rule the collector console applies too).
     func apply(to history: ReleaseHistory, now: Date) -> ReleaseHistory {
-        var releases = history.releases
-        for index in releases.indices {
-            let measured = shares[releases[index].version] ?? 0
-            releases[index].installedShare = measured
-            let live = releases[index].configuration.pinSets.compactMap { $0.expires ?? .distantFuture }.max()
-            if let live, live > now {
-                releases[index].supportedUntil = max(releases[index].supportedUntil ?? live, live)
-            }
-        }
-        releases.sort { ($0.installedShare ?? 0) > ($1.installedShare ?? 0) }
-        return ReleaseHistory(releases: releases)
+        history.applyingMeasuredShares(shares, now: now)
     }
 }
