@@ -9,7 +9,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// The credential spans and the URL spans, sorted by start.
     func spans(urls: [LogSanitizer.Span]) -> [LogSanitizer.Span] {
         let end = text.count
-        var result: [LogSanitizer.Span] = []
+        var credentials: [LogSanitizer.Span] = []
         // A credential lies in one gap between URL spans: a value stops at a URL (whose host stays).
         var equals = CachedFinder(UInt8(ascii: "="))
         var colons = CachedFinder(UInt8(ascii: ":"))
@@ -29,14 +29,26 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 guard keyMayEnd(before: trigger, bound: bound),
                     let match = credential(separator: trigger, gapStart: bound, urls: urls, urlIndex: urlIndex)
                 else { continue }
-                result.append(match)
+                credentials.append(match)
                 p = match.end
                 bound = match.end
             }
             guard urlIndex < urls.count else { break }
-            result.append(urls[urlIndex])
             gapStart = urls[urlIndex].end
         }
+        // Most text has no credential: the URL spans go back as they are, not copied.
+        guard !credentials.isEmpty else { return urls }
+        var result: [LogSanitizer.Span] = []
+        result.reserveCapacity(urls.count + credentials.count)
+        var urlIndex = 0
+        for credential in credentials {
+            while urlIndex < urls.count, urls[urlIndex].start < credential.start {
+                result.append(urls[urlIndex])
+                urlIndex += 1
+            }
+            result.append(credential)
+        }
+        result.append(contentsOf: urls[urlIndex...])
         return result
     }
 
