@@ -24,6 +24,15 @@ enum SanitizerBenchmark {
     static func run(_ options: Options) -> JSONValue {
         // PINKIT_BENCH_SANITIZER_PROFILE=N: only N scanner passes over the corpus (for callgrind).
         if let passes = ProcessInfo.processInfo.environment["PINKIT_BENCH_SANITIZER_PROFILE"].flatMap(Int.init) {
+            // PINKIT_BENCH_SANITIZER_FAMILY=name: one adversarial family's 1 MiB line instead.
+            if let name = ProcessInfo.processInfo.environment["PINKIT_BENCH_SANITIZER_FAMILY"],
+                let unit = families.first(where: { $0.0 == name })?.1
+            {
+                let line = Self.line(unit, bytes: 1 << 20)
+                var sink = 0
+                for _ in 0..<passes { sink &+= LogSanitizer.redact(bytes: line).count }
+                return ["profilePasses": .int(passes), "family": .string(name), "checksum": .int(sink & 0xFFFF)]
+            }
             var corpus = LogCorpus(seed: 42)
             let lines = (0..<20_000).map { _ in Array(corpus.line().utf8) }
             var sink = 0

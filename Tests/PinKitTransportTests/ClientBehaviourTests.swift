@@ -181,4 +181,29 @@ struct TransportLoggingTests {
         #expect(text.contains("pinning refused api.example.com"))
         #expect(!text.contains("s3cret") && !text.contains("/v1/users"))
     }
+
+    @Test("a real pin failure logged through the redacting logger keeps every served key and every expected pin")
+    func pinFailureKeysStayReadable() async throws {
+        let server = try LabTLSServer(identity: try lab.rogue.leaf(["api.example.com"]))
+        defer { server.stop() }
+        let store = InMemoryLogStore()
+        let logger = RedactingLogger(category: "transport", configuration: .development(sinks: [.memory(store)]))
+        let pinned = try lab.client(try lab.policy(), server: server) { $0.logger = logger }
+        let error = await transportError {
+            try await pinned.get(server.url(host: "api.example.com", path: "/v1/users/42"))
+        }
+        let failure = try #require(error?.pinFailure)
+        let served = failure.verifiedChain.map(\.spki.base64)
+        #expect(served.count >= 2, "the leaf and its issuers")
+        // Without the label: the same keys printed bare, as the message did before, are taken
+        // for tokens by the redaction.
+        let unlabelled = LogSanitizer.redact(
+            "verified chain " + served.map { "[1] CN=x \($0)" }.joined(separator: "; "))
+        #expect(served.allSatisfy { !unlabelled.contains($0) }, "bare base64 keys are redacted")
+        // With it: every served key survives the logger, labelled, and so does every expected pin.
+        let text = store.records.map(\.text).joined(separator: "\n")
+        #expect(text.contains("pinning refused api.example.com"))
+        for key in served { #expect(text.contains("sha256/" + key), "served key \(key) in: \(text)") }
+        for pin in failure.expectedPins { #expect(text.contains(pin.base64), "expected pin \(pin.base64)") }
+    }
 }

@@ -436,8 +436,10 @@ extension PinConfiguration {
         ]
     }
 
+    /// The chain's subjects and keys, each key as `sha256/<base64>`: the label keeps it readable
+    /// after log redaction (an unlabelled 44-character base64 value is redacted as a token).
     static func describe(_ chain: [CertificateFacts]) -> String {
-        chain.enumerated().map { "[\($0.offset + 1)] \($0.element.subject) \($0.element.spki.base64)" }
+        chain.enumerated().map { "[\($0.offset + 1)] \($0.element.subject) sha256/\($0.element.spki.base64)" }
             .joined(separator: "; ")
     }
 }

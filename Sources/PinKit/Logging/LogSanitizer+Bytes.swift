@@ -46,6 +46,8 @@ extension LogSanitizer {
         /// ASCII white space and control characters, DEL included.
         static let control: UInt32 = 1 << 16
         static let quote: UInt32 = 1 << 17  // " ' `
+        /// The last letter of a credential key, any case: n e d t y.
+        static let keyEnd: UInt32 = 1 << 18
 
         /// Allocated once and never freed or written after initialisation, so sharing it is safe.
         nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
@@ -75,6 +77,7 @@ extension LogSanitizer {
             mark(lowerCase, lower)
             mark(letters + digits, alphanumeric)
             mark("\"'`", quote)
+            mark("nedtyNEDTY", keyEnd)
             for byte in 0...0x20 { table[byte] |= control | afterClosingQuote | valueStop }
             table[0x7F] |= control | afterClosingQuote | valueStop
             return UnsafePointer(table)

@@ -9,46 +9,59 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// The credential spans and the URL spans, sorted by start.
     func spans(urls: [LogSanitizer.Span]) -> [LogSanitizer.Span] {
         let end = text.count
-        var result: [LogSanitizer.Span] = []
-        result.reserveCapacity(urls.count)
-        var urlIndex = 0
+        var credentials: [LogSanitizer.Span] = []
+        // A credential lies in one gap between URL spans: a value stops at a URL (whose host stays).
         var equals = CachedFinder(UInt8(ascii: "="))
         var colons = CachedFinder(UInt8(ascii: ":"))
-        var search = 0
-        // A credential lies in one gap between URL spans: a value stops at a URL (whose host stays).
-        while search < end {
-            while urlIndex < urls.count, urls[urlIndex].end <= search {
+        var gapStart = 0
+        for urlIndex in 0...urls.count {
+            let gapEnd = urlIndex < urls.count ? urls[urlIndex].start : end
+            // A key looks back no further than the gap's start or the previous credential's end.
+            var bound = gapStart
+            var p = gapStart
+            while p < gapEnd {
+                let equal = equals.next(from: p, to: end, in: text) ?? end
+                let colon = colons.next(from: p, to: end, in: text) ?? end
+                let trigger = min(equal, colon)
+                guard trigger < gapEnd else { break }
+                p = trigger + 1
+                // The byte before the key's end rejects most separators before any further look.
+                guard keyMayEnd(before: trigger, bound: bound),
+                    let match = credential(separator: trigger, gapStart: bound, urls: urls, urlIndex: urlIndex)
+                else { continue }
+                credentials.append(match)
+                p = match.end
+                bound = match.end
+            }
+            guard urlIndex < urls.count else { break }
+            gapStart = urls[urlIndex].end
+        }
+        // Most text has no credential: the URL spans go back as they are, not copied.
+        guard !credentials.isEmpty else { return urls }
+        var result: [LogSanitizer.Span] = []
+        result.reserveCapacity(urls.count + credentials.count)
+        var urlIndex = 0
+        for credential in credentials {
+            while urlIndex < urls.count, urls[urlIndex].start < credential.start {
                 result.append(urls[urlIndex])
                 urlIndex += 1
             }
-            let gapStart = urlIndex > 0 ? max(search, urls[urlIndex - 1].end) : search
-            let gapEnd = urlIndex < urls.count ? urls[urlIndex].start : end
-            if urlIndex < urls.count, urls[urlIndex].start <= search {
-                // `search` is inside a URL span: continue after it.
-                search = urls[urlIndex].end
-                continue
-            }
-            let equal = equals.next(from: search, to: end, in: text) ?? end
-            let colon = colons.next(from: search, to: end, in: text) ?? end
-            let trigger = min(equal, colon)
-            guard trigger < end else { break }
-            if trigger >= gapEnd {
-                search = gapEnd
-                continue
-            }
-            guard let match = credential(separator: trigger, gapStart: gapStart, urls: urls, urlIndex: urlIndex)
-            else {
-                search = trigger + 1
-                continue
-            }
-            result.append(match)
-            search = match.end
+            result.append(credential)
         }
-        while urlIndex < urls.count {
-            result.append(urls[urlIndex])
-            urlIndex += 1
-        }
+        result.append(contentsOf: urls[urlIndex...])
         return result
+    }
+
+    /// Whether a key can end before the separator at `separator`: after `[ \t]*` and an optional
+    /// closing quote, the last byte is one a key ends in (`n e d t y`, any case).
+    @inline(__always) func keyMayEnd(before separator: Int, bound: Int) -> Bool {
+        var k = separator
+        while k > bound, text.byte(k - 1) == 0x20 || text.byte(k - 1) == 0x09 { k -= 1 }
+        if k > bound, text.has(k - 1, Classes.quote) {
+            k -= 1
+            if k > bound, text.byte(k - 1) == UInt8(ascii: "\\") { k -= 1 }
+        }
+        return k > bound && text.has(k - 1, Classes.keyEnd)
     }
 
     func credential(

@@ -22,18 +22,23 @@ struct URLRule<Counter: LogSanitizerCounting> {
         var colons = CachedFinder(UInt8(ascii: ":"))
         var percents = CachedFinder(UInt8(ascii: "%"))
         var search = 0
-        while search < end {
-            let colon = colons.next(from: search, to: end, in: text) ?? end
-            let percent = percents.next(from: search, to: end, in: text) ?? end
+        var from = 0
+        while from < end {
+            let colon = colons.next(from: from, to: end, in: text) ?? end
+            let percent = percents.next(from: from, to: end, in: text) ?? end
             let candidate = min(colon, percent)
-            guard candidate < end else { break }
-            guard let separatorLength = separatorLength(at: candidate, end: end) else {
-                search = candidate + 1
-                continue
-            }
+            guard candidate + 2 < end else { break }
+            from = candidate + 1
+            // The byte after rejects most candidates (a separator starts `:/`, `:\` or `%3`).
+            let next = text.byte(candidate + 1)
+            let possible =
+                candidate == colon
+                ? next == UInt8(ascii: "/") || next == UInt8(ascii: "\\") : next == UInt8(ascii: "3")
+            guard possible, let separatorLength = separatorLength(at: candidate, end: end) else { continue }
             let span = url(separator: candidate, length: separatorLength, lowerBound: search, end: end)
             spans.append(span)
             search = max(span.end, candidate + separatorLength)
+            from = search
         }
         return spans
     }

@@ -427,6 +427,12 @@ struct WordRules<Counter: LogSanitizerCounting> {
             }
             // Every position before both failure marks is known to fail: skip to the first that is not.
             p = max(p + length, min(state.runFailedBefore, state.tokenFailedBefore))
+            // Inside a failed base64 run only a token character can start a match: `+ / =` go at once.
+            while p < state.runFailedBefore {
+                let byte = text.byte(p)
+                guard byte < 0x80, text.table[Int(byte)] & Classes.token == 0 else { break }
+                p += 1
+            }
         }
         return nil
     }

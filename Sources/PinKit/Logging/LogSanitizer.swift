@@ -57,9 +57,12 @@
 /// - Trigger bytes (`:`, `%`, `=`, `b`/`B`, `@`, `-`, `2`) are found with `memchr`, and each
 ///   trigger's next position is remembered (`CachedFinder`), so a byte is searched at most once
 ///   per trigger byte and rule, however many candidates fail. (The old scanner searched the rest
-///   of the line for `b` once per `B`: quadratic.)
+///   of the line for `b` once per `B`: quadratic.) A candidate is first rejected with a load or
+///   two: a URL separator needs `:/`, `:\` or `%3`; a credential separator needs, after the
+///   `[ \t]*` run and an optional quote before it, a byte a key ends in (`n e d t y`, any case).
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
-///   13 bytes after the `[ \t]*` run, which belongs to one separator only; an email's local part
+///   13 bytes after the `[ \t]*` run, which belongs to one separator only (its rejection check
+///   and its key check read that run, so twice at most); an email's local part
 ///   stops at the previous `@` (it cannot contain one), so local parts of different candidates
 ///   never overlap; a UUID's eight digits stop at the previous `-`.
 /// - A candidate's look-ahead either becomes the match (the search resumes after it) or is
@@ -70,6 +73,7 @@
 /// - Token runs: a JWT, base64 or token run that fails from one position fails from every later
 ///   position inside the same run (the run only shrinks), so each run is measured once per kind
 ///   (`*FailedBefore`); a JWT's second and third segments are measured at most three times.
+///   Inside a failed run, `+ / =` (which start no token) are stepped over at one examination each.
 /// - Rules apply in turn to the gaps earlier rules left, so the total is at most the number of
 ///   rules times the input; the output is at most a constant factor longer than the input.
 /// The test "linear on adversarial input" counts these byte examinations at n and 4n.
@@ -137,9 +141,9 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     init(input: SanitizerInput<Counter>) { text = input }
 
     mutating func run() -> [UInt8] {
-        output.reserveCapacity(text.count + 64)
         let urls = URLRule(text: text).spans()
         let spans = CredentialRule(text: text).spans(urls: urls)
+        output.reserveCapacity(text.count + 64)
         var cursor = 0
         for span in spans {
             apply(rule: 0, from: cursor, to: span.start)
