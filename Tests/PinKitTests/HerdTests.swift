@@ -5,9 +5,9 @@ import Testing
 private let start = Date(timeIntervalSince1970: 1_800_000_000)
 
 /// A small fleet in virtual time against a collector that takes `capacity` requests per second
-/// and sheds the rest with 503 + the same `Retry-After` for everyone: the one synchronising event
-/// the fleet simulator found in an honest model. Without jitter the shed devices come back in the
-/// same second, are shed again and stay a herd; with jitter they spread and drain.
+/// and sheds the rest with 503 + the same `Retry-After` for everyone (the fleet simulator's
+/// `--capacity`). Without jitter the shed devices come back in the same second, are shed again and
+/// stay a herd; with jitter they spread and drain.
 @Suite("Herd under a capacity limit")
 struct HerdTests {
     struct Outcome {
