@@ -4,13 +4,15 @@ import PinKit
 /// `pinkit-fleet`: options, one run per scenario and jitter setting, files and the summary.
 struct FleetCommand {
     static let help = """
-        USAGE: pinkit-fleet [--devices N] [--live-every K] [--scenario steady|outage|kill-switch|bad-rotation|all]
+        USAGE: pinkit-fleet [--devices N] [--live-every K] [--scenario steady|outage|maintenance|kill-switch|bad-rotation|all]
                             [--jitter full|none|both] [--output DIR] [--collector PATH] [--database postgres://…]
-                            [--seed N] [--png]
+                            [--seed N] [--capacity X] [--png]
         Simulates N devices (the library's own kill-switch and upload schedules, virtual time) against a
         real pinkit-collector on loopback; one device in K sends its requests for real. Writes
         DIR/<scenario>[-no-jitter].json and .svg (and .png with --png, through headless
-        Chromium when installed) and prints a JSON summary. Exit 0 when every goal holds,
+        Chromium when installed) and prints a JSON summary. --capacity X models a collector tier
+        that takes X times the fleet's design steady rate per virtual second and sheds the rest
+        with 503 and Retry-After: 30 (default: unlimited). Exit 0 when every goal holds,
         1 when one does not, 2 on a usage error, 3 when the collector cannot be run.
         """
 
@@ -57,6 +59,11 @@ struct FleetCommand {
             case "--collector": collectorPath = try value(word)
             case "--database": databaseURL = try value(word)
             case "--png": png = true
+            case "--capacity":
+                guard let value = Double(try value(word)), value.isFinite, (0.1...1000).contains(value) else {
+                    throw FleetError("--capacity expects a multiple of the steady rate in 0.1…1000")
+                }
+                options.capacity = value
             case "--seed":
                 guard let value = UInt64(try value(word)) else { throw FleetError("--seed expects a number") }
                 options.seed = value
@@ -125,6 +132,9 @@ struct FleetCommand {
                 .init(
                     label: "report uploads/s", color: "#9c1f4e",
                     values: series.bins.map { Double($0.reportUploads) * perSecond }),
+                .init(
+                    label: "busiest second", color: "#9a9a9a",
+                    values: series.bins.indices.map { series.peakRate(window: 1, in: series.seconds(ofBin: $0)) }),
             ], topUnit: "requests per second",
             bottom: [
                 .init(
@@ -137,7 +147,9 @@ struct FleetCommand {
         try svg.write(toFile: svgPath, atomically: true, encoding: .utf8)
         if png { Self.rasterize(svgPath) }
 
-        let bound = UploadSchedule.Settings().maximum + options.tick
+        // A queue may wait out the backoff ceiling, plus a Retry-After and a tick when it was shed.
+        let bound =
+            UploadSchedule.Settings().maximum + options.tick + (options.capacity == nil ? 0 : options.retryAfter)
         var goals: [(String, JSONValue)] = []
         var holds =
             summary.lostRecords == 0 && summary.liveErrorsWhileUp == 0
@@ -160,11 +172,26 @@ struct FleetCommand {
             ]
         }
         func number(_ value: Double?) -> JSONValue { value.map { .number(String(format: "%.2f", $0)) } ?? .null }
+        func overSteady(_ value: Double?) -> JSONValue {
+            value.map { .number(String(format: "%.3f", $0 / max(1e-9, summary.steadyRequestsPerSecond))) } ?? .null
+        }
+        // Herd measures at one-second and ten-second resolution, over the steady mean; the steady
+        // window's own busiest second is the noise floor they compare with.
+        goals += [
+            ("steadyBusiestSecondOverSteady", overSteady(summary.steadyBusiestSecond)),
+            ("steadyBusiest10sOverSteady", overSteady(summary.steadyBusiest10s)),
+            ("busiestSecondOverSteady", overSteady(summary.busiestSecond)),
+            ("recoveryBusiestSecondOverSteady", overSteady(summary.recoveryBusiestSecond)),
+            ("recoveryBusiest10sOverSteady", overSteady(summary.recoveryBusiest10s)),
+        ]
         let result: JSONValue = .object(
             [
                 ("scenario", .string(scenario.kind.rawValue)), ("jitter", .string(options.jitter.rawValue)),
                 ("steadyRequestsPerSecond", number(summary.steadyRequestsPerSecond)),
                 ("peakRequestsPerSecond", number(summary.peakRequestsPerSecond)),
+                ("busiestSecondRequests", number(summary.busiestSecond)),
+                ("capacityRequestsPerSecond", summary.capacityPerSecond.map { .int($0) } ?? .null),
+                ("shedRequests", .int(summary.shedRequests)),
                 ("recoveryPeakRequestsPerSecond", number(summary.recoveryPeakRequestsPerSecond)),
                 ("maximumDrainAfterRecoverySeconds", number(summary.maximumDrainAfterRecovery)),
                 ("acceptedRecords", .int(summary.acceptedRecords)), ("queuedRecordsAtEnd", .int(summary.queuedAtEnd)),

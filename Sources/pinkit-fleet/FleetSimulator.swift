@@ -19,12 +19,34 @@ final class FleetSimulator {
         /// Mean time between a device's API connections (bad-rotation scenario).
         var connectionInterval = 2 * 3600.0
         var appVersion = "4.2.0"
+        /// The collector tier's capacity, as a multiple of the fleet's design steady rate
+        /// (``designSteadyRate``): what exceeds it within one virtual second is shed with `503` and
+        /// `Retry-After: retryAfter`, as an overloaded tier answers. Nil: unlimited.
+        var capacity: Double?
+        /// The collector's own `Retry-After` on a 503 (CollectorAPI's storage-unavailable answer).
+        var retryAfter = 30.0
+
+        /// Requests per second of this fleet in a steady state at the design defaults: every
+        /// device refreshes the kill switch once per 0.875 × its interval (the mean of the jitter
+        /// band) and checks in daily.
+        var designSteadyRate: Double {
+            Double(devices) * (1 / (0.875 * killSwitchInterval) + 1 / 86_400)
+        }
     }
 
     struct Summary {
         var steadyRequestsPerSecond = 0.0
         var peakRequestsPerSecond = 0.0
         var recoveryPeakRequestsPerSecond: Double?
+        /// The busiest single second and 10-second stretch, in the steady window and after recovery.
+        var steadyBusiestSecond = 0.0
+        var steadyBusiest10s = 0.0
+        var busiestSecond = 0.0
+        var recoveryBusiestSecond: Double?
+        var recoveryBusiest10s: Double?
+        /// Requests shed with 503 by the capacity model, and that capacity (nil: unlimited).
+        var shedRequests = 0
+        var capacityPerSecond: Int?
         var acceptedRecords = 0
         var lostRecords = 0
         var queuedAtEnd = 0
@@ -52,8 +74,23 @@ final class FleetSimulator {
     private var killSwitchWheel: [[Int32]]
     private var uploadWheel: [[Int32]]
     private var connectionWheel: [[Int32]]
-    private var killSwitchSlot: [Int32] = []
-    private var uploadSlot: [Int32] = []
+    /// Each device's next kill-switch, upload and API-connection event, in exact virtual seconds
+    /// (-1: none). A wheel slot only finds the events of its minute; each runs at its own time, so
+    /// the simulation puts no one-minute grid of its own on the fleet.
+    private var killSwitchAt: [Double] = []
+    private var uploadAt: [Double] = []
+    private var connectionAt: [Double] = []
+    /// The tick being run, and the earliest time an event may be scheduled for now (the live
+    /// devices' answers arrive after their tick has run, so they schedule from the next one).
+    private var currentTick = 0
+    private var earliest = 0.0
+    /// Requests the collector tier took in each virtual second (capacity model only).
+    private var admittedPerSecond: [Int32] = []
+    /// In maintenance, the end of the window as a device reads it from the `Retry-After` date.
+    private lazy var maintenanceEnd: Double? = {
+        guard scenario.answersDuringOutage, let end = scenario.outage?.upperBound else { return nil }
+        return RetryAfter.delay(Self.httpDate(date(end)), now: base)
+    }()
     private var documentVersion: Int8 = 0
     private var liveTags: [Int8: String] = [:]
     private var devicesWithQueue = 0
@@ -82,32 +119,107 @@ final class FleetSimulator {
             reason: "pin mismatch")
     }
 
-    private func tickIndex(_ time: Double) -> Int { max(0, Int((time / options.tick).rounded(.up))) }
+    private func tickIndex(_ time: Double) -> Int { max(0, Int((time / options.tick).rounded(.down))) }
     private func seconds(_ date: Date) -> Double { date.timeIntervalSince(base) }
     private func date(_ time: Double) -> Date { base.addingTimeInterval(time) }
     private func isLive(_ device: Int) -> Bool { device % options.liveEvery == 0 }
     private func simulatedTag(_ version: Int8) -> String { "\"simulated-\(version)\"" }
 
     private func scheduleKillSwitch(_ device: Int, at time: Double) {
+        let time = max(time, earliest)
+        killSwitchAt[device] = time
         let slot = tickIndex(time)
-        killSwitchSlot[device] = Int32(slot)
         if slot < killSwitchWheel.count { killSwitchWheel[slot].append(Int32(device)) }
     }
 
     private func scheduleUpload(_ device: Int, at time: Double) {
+        let time = max(time, earliest)
+        uploadAt[device] = time
         let slot = tickIndex(time)
-        uploadSlot[device] = Int32(slot)
         if slot < uploadWheel.count { uploadWheel[slot].append(Int32(device)) }
     }
 
     private func scheduleConnection(_ device: Int, after time: Double) {
         let gap = -log(1 - devices[device].draw(0..<1)) * options.connectionInterval
-        let slot = tickIndex(time + gap)
+        let time = max(time + gap, earliest)
+        connectionAt[device] = time
+        let slot = tickIndex(time)
         if slot < connectionWheel.count { connectionWheel[slot].append(Int32(device)) }
+    }
+
+    /// The devices whose event of `wheel` falls in the current tick, each once, with its time;
+    /// events the handler schedules into this same tick are run too.
+    private func drain(
+        _ wheel: ReferenceWritableKeyPath<FleetSimulator, [[Int32]]>,
+        _ times: ReferenceWritableKeyPath<FleetSimulator, [Double]>, _ handle: (Int, Double) -> Void
+    ) {
+        var cursor = 0
+        while cursor < self[keyPath: wheel][currentTick].count {
+            let index = Int(self[keyPath: wheel][currentTick][cursor])
+            cursor += 1
+            let time = self[keyPath: times][index]
+            // Superseded by a later schedule, or already run.
+            guard time >= 0, tickIndex(time) == currentTick else { continue }
+            self[keyPath: times][index] = -1
+            handle(index, time)
+        }
+        self[keyPath: wheel][currentTick] = []
+    }
+
+    /// `time` as a date, or the date a schedule asked for when the two differ only by the
+    /// rounding of the seconds ↔ Date conversion (so a due event is never found "not yet due").
+    private func eventDate(_ time: Double, due: Date?) -> Date {
+        let date = date(time)
+        guard let due, due > date, due.timeIntervalSince(date) < 0.001 else { return date }
+        return due
+    }
+
+    enum Admission {
+        case refused
+        /// Answered 503 with this `Retry-After` (parsed by the library, as a device would).
+        case shed(retryAfter: TimeInterval?)
+        case taken
+    }
+
+    /// One request reaching the collector tier at `time`: counted in its second; refused while
+    /// the collector is down, or answered 503 until the window's end in maintenance; shed when
+    /// the capacity model's second is full.
+    private func admit(at time: Double) -> Admission {
+        series.countRequest(at: time)
+        if scenario.isDown(at: time) {
+            guard let end = maintenanceEnd else { return .refused }
+            series[time].throttled += 1
+            // What RetryAfter.delay gives for that date at `time` (parsed once: it is one date).
+            return .shed(retryAfter: max(0, end - time))
+        }
+        guard let capacity = summary.capacityPerSecond else { return .taken }
+        let second = series.second(time)
+        guard admittedPerSecond[second] < capacity else {
+            summary.shedRequests += 1
+            series[time].throttled += 1
+            return .shed(retryAfter: options.retryAfter)
+        }
+        admittedPerSecond[second] += 1
+        return .taken
+    }
+
+    /// An HTTP date (RFC 9110 IMF-fixdate), as a load balancer's maintenance answer sends it.
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
     }
 
     /// Devices in a steady state: each fetched the document some time within its interval and
     /// checks in some time within the day.
+    ///
+    /// The time since the last fetch (the age) is drawn from the refresh process's equilibrium: an
+    /// age drawn uniformly in the interval is kept only when the device's own refresh draw exceeds
+    /// it, which gives the stationary age density P(refresh > age) / E[refresh] and the right wait
+    /// for what is left. Without jitter that is a uniform phase; with it, the same stationary
+    /// mixture a long-running fleet has. Neither mode starts bunched by the set-up.
     private func populate(liveTag: String) {
         var fetch = KillSwitchFetchSchedule.Settings()
         fetch.minimumInterval = options.killSwitchInterval
@@ -115,16 +227,19 @@ final class FleetSimulator {
         var upload = UploadSchedule.Settings()
         upload.jitter = options.jitter
         devices.reserveCapacity(options.devices)
-        killSwitchSlot = Array(repeating: -1, count: options.devices)
-        uploadSlot = Array(repeating: -1, count: options.devices)
+        killSwitchAt = Array(repeating: -1, count: options.devices)
+        uploadAt = Array(repeating: -1, count: options.devices)
+        connectionAt = Array(repeating: -1, count: scenario.rotation == nil ? 0 : options.devices)
         for index in 0..<options.devices {
             var generator = SplitMix64(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index))
-            var killSwitch = KillSwitchFetchSchedule(settings: fetch)
-            // Phases spread so that no refresh falls before the start (that would be a herd of our own making).
-            let fetchedAt = -Double.random(in: 0..<(0.75 * options.killSwitchInterval), using: &generator)
-            killSwitch.answered(
-                status: 200, etag: isLive(index) ? liveTag : simulatedTag(0), cacheControl: "public, max-age=60",
-                now: date(fetchedAt), using: &generator)
+            var killSwitch: KillSwitchFetchSchedule
+            repeat {
+                killSwitch = KillSwitchFetchSchedule(settings: fetch)
+                let age = Double.random(in: 0..<options.killSwitchInterval, using: &generator)
+                killSwitch.answered(
+                    status: 200, etag: isLive(index) ? liveTag : simulatedTag(0), cacheControl: "public, max-age=60",
+                    now: date(-age), using: &generator)
+            } while seconds(killSwitch.nextFetch!) <= 0
             let checkIn = Double.random(in: 0..<86_400, using: &generator)
             var device = SimulatedDevice(
                 killSwitch: killSwitch, uploads: UploadSchedule(settings: upload), generator: generator,
@@ -141,12 +256,19 @@ final class FleetSimulator {
 
     func run() async throws -> Summary {
         let started = Date()
+        if let capacity = options.capacity {
+            summary.capacityPerSecond = max(1, Int((capacity * options.designSteadyRate).rounded()))
+            admittedPerSecond = Array(repeating: 0, count: series.secondCounts.count)
+        }
         try await publish(serial: 1, pinning: .on, version: 0)
         populate(liveTag: liveTags[0]!)
         let ticks = Int(scenario.duration / options.tick)
         var collectorUp = true
         for tick in 0..<ticks {
             let time = Double(tick) * options.tick
+            currentTick = tick
+            earliest = time
+            // Outage boundaries fall on whole minutes, so the real collector's state holds for the tick.
             let down = scenario.isDown(at: time)
             if down && collectorUp {
                 collector.stop()
@@ -158,15 +280,22 @@ final class FleetSimulator {
             if let at = scenario.killSwitchAt, time >= at, documentVersion == 0 {
                 try await publish(serial: 2, pinning: .off, version: 1)
             }
-            var urgentFetches: [Int] = []
-            if scenario.rotation != nil { connections(tick: tick, time: time, urgent: &urgentFetches) }
-            var liveCalls: [(LiveTransport.Call, LiveKind)] = []
-            killSwitchFetches(tick: tick, time: time, down: down, urgent: urgentFetches, live: &liveCalls)
-            uploads(tick: tick, time: time, down: down, live: &liveCalls)
-            if !liveCalls.isEmpty {
-                let outcomes = await transport.run(liveCalls.map(\.0))
-                for ((call, kind), outcome) in zip(liveCalls, outcomes) {
-                    applyLive(kind, device: call.device, outcome: outcome, time: time, down: down)
+            var live: [LiveRequest] = []
+            if scenario.rotation != nil { connections(live: &live) }
+            drain(\.killSwitchWheel, \.killSwitchAt) { index, at in
+                let now = eventDate(at, due: devices[index].killSwitch.nextFetch)
+                switch devices[index].killSwitch.poll(now: now) {
+                case .fetch(let tag): fetch(index, tag: tag, at: at, live: &live)
+                case .wait(let until): scheduleKillSwitch(index, at: seconds(until))
+                case .inFlight: break
+                }
+            }
+            drain(\.uploadWheel, \.uploadAt) { index, at in upload(index, at: at, live: &live) }
+            if !live.isEmpty {
+                earliest = time + options.tick
+                let outcomes = await transport.run(live.map(\.call))
+                for (request, outcome) in zip(live, outcomes) {
+                    applyLive(request.kind, device: request.call.device, outcome: outcome, time: request.time)
                 }
             }
             var bin = series[time]
@@ -177,11 +306,8 @@ final class FleetSimulator {
             if documentVersion == 1, devicesOff == devices.count, summary.secondsUntilAllOff == nil,
                 let at = scenario.killSwitchAt
             {
-                summary.secondsUntilAllOff = time - at
+                summary.secondsUntilAllOff = time + options.tick - at
             }
-            killSwitchWheel[tick] = []
-            uploadWheel[tick] = []
-            connectionWheel[tick] = []
         }
         if !collectorUp { try collector.start() }
         summarize()
@@ -196,13 +322,19 @@ final class FleetSimulator {
         case reports([String])
     }
 
-    private func connections(tick: Int, time: Double, urgent: inout [Int]) {
+    /// A live device's request, sent when its tick has run; `time` is when the device sent it.
+    struct LiveRequest {
+        var call: LiveTransport.Call
+        var kind: LiveKind
+        var time: Double
+    }
+
+    private func connections(live: inout [LiveRequest]) {
         guard let rotation = scenario.rotation else { return }
-        for entry in connectionWheel[tick] {
-            let index = Int(entry)
+        drain(\.connectionWheel, \.connectionAt) { index, time in
             scheduleConnection(index, after: time)
             guard time >= rotation.at, devices[index].breaksOnRotation, devices[index].documentVersion == 0 else {
-                continue
+                return
             }
             // A pin failure: a report (a duplicate only raises the queued one's count) ...
             if devices[index].pendingReports == 0 {
@@ -217,50 +349,36 @@ final class FleetSimulator {
                 }
             }
             // ... and an immediate kill-switch refetch, rate-limited.
-            if case .fetch = devices[index].killSwitch.pinFailure(now: date(time)) { urgent.append(index) }
+            if case .fetch(let tag) = devices[index].killSwitch.pinFailure(now: date(time)) {
+                fetch(index, tag: tag, at: time, live: &live)
+            }
         }
     }
 
-    private func killSwitchFetches(
-        tick: Int, time: Double, down: Bool, urgent: [Int], live: inout [(LiveTransport.Call, LiveKind)]
-    ) {
+    private func fetch(_ index: Int, tag: String?, at time: Double, live: inout [LiveRequest]) {
         let now = date(time)
-        func fetch(_ index: Int, tag: String?) {
-            series[time].killSwitchFetches += 1
-            if isLive(index) {
-                var headers = LiveTransport.deviceHeaders(index, appVersion: options.appVersion)
-                if let tag { headers.set("If-None-Match", tag) }
-                live.append(
-                    (
-                        .init(
-                            device: index, request: HTTPRequest(url: collector.url("/v1/kill-switch"), headers: headers)
-                        ),
-                        .killSwitch
-                    ))
-                return
-            }
-            if down {
-                series[time].failures += 1
-                devices[index].fetchFailed(at: now)
-            } else {
-                let current = simulatedTag(documentVersion)
-                let status = tag == current ? 304 : 200
-                devices[index].fetchAnswered(status: status, etag: current, cacheControl: "public, max-age=60", at: now)
-                received(index, status: status, time: time)
-            }
-            scheduleKillSwitch(index, at: seconds(devices[index].killSwitch.nextFetch!))
+        series[time].killSwitchFetches += 1
+        let admission = admit(at: time)
+        switch admission {
+        case .taken where isLive(index), .refused where isLive(index):
+            // A live device really tries, also against the stopped collector (the refusal is real);
+            // a 503 (capacity, maintenance) is the model's answer, since no collector gives it here.
+            var headers = LiveTransport.deviceHeaders(index, appVersion: options.appVersion)
+            if let tag { headers.set("If-None-Match", tag) }
+            let request = HTTPRequest(url: collector.url("/v1/kill-switch"), headers: headers)
+            live.append(LiveRequest(call: .init(device: index, request: request), kind: .killSwitch, time: time))
+            return
+        case .taken:
+            let current = simulatedTag(documentVersion)
+            let status = tag == current ? 304 : 200
+            devices[index].fetchAnswered(status: status, etag: current, cacheControl: "public, max-age=60", at: now)
+            received(index, status: status, time: time)
+        case .refused, .shed:
+            // The fetch schedule treats every failure alike (it takes no Retry-After).
+            series[time].failures += 1
+            devices[index].fetchFailed(at: now)
         }
-        for index in urgent {
-            fetch(index, tag: devices[index].killSwitch.etag)
-        }
-        for entry in killSwitchWheel[tick] where killSwitchSlot[Int(entry)] == Int32(tick) {
-            let index = Int(entry)
-            switch devices[index].killSwitch.poll(now: now) {
-            case .fetch(let tag): fetch(index, tag: tag)
-            case .wait(let until): scheduleKillSwitch(index, at: seconds(until))
-            case .inFlight: break
-            }
-        }
+        scheduleKillSwitch(index, at: seconds(devices[index].killSwitch.nextFetch!))
     }
 
     private func received(_ index: Int, status: Int, time: Double) {
@@ -275,44 +393,39 @@ final class FleetSimulator {
         }
     }
 
-    private func uploads(tick: Int, time: Double, down: Bool, live: inout [(LiveTransport.Call, LiveKind)]) {
-        let now = date(time)
-        for entry in uploadWheel[tick] where uploadSlot[Int(entry)] == Int32(tick) {
-            let index = Int(entry)
-            if !devices[index].checkInPending, devices[index].nextCheckIn <= time {
-                devices[index].checkInPending = true
-                enqueued(index, records: 1, time: time)
-            }
-            guard devices[index].hasPendingWork else {
-                scheduleUpload(index, at: devices[index].nextCheckIn)
-                continue
-            }
-            switch devices[index].uploads.begin(now: now) {
-            case .notDue(let until):
-                scheduleUpload(index, at: seconds(until))
-                continue
-            case .inFlight: continue
-            case .start: break
-            }
-            let reports = devices[index].pendingReports > 0
-            if reports { series[time].reportUploads += 1 } else { series[time].checkIns += 1 }
-            if isLive(index) {
-                var headers = LiveTransport.deviceHeaders(index, appVersion: options.appVersion)
-                headers.set("Content-Type", "application/json")
-                let ids = devices[index].liveReportIDs
-                let body = reports ? reportBody(ids) : checkInBody()
-                let path = reports ? "/v1/pin-failures" : "/v1/check-in"
-                live.append(
-                    (
-                        .init(
-                            device: index,
-                            request: HTTPRequest(method: "POST", url: collector.url(path), headers: headers, body: body)
-                        ),
-                        reports ? .reports(ids) : .checkIn
-                    ))
-                continue
-            }
-            finishUpload(index, reports: reports, outcome: down ? .failed : .succeeded, time: time)
+    private func upload(_ index: Int, at time: Double, live: inout [LiveRequest]) {
+        if !devices[index].checkInPending, devices[index].nextCheckIn <= time {
+            devices[index].checkInPending = true
+            enqueued(index, records: 1, time: time)
+        }
+        guard devices[index].hasPendingWork else {
+            scheduleUpload(index, at: devices[index].nextCheckIn)
+            return
+        }
+        switch devices[index].uploads.begin(now: eventDate(time, due: devices[index].uploads.notBefore)) {
+        case .notDue(let until):
+            scheduleUpload(index, at: seconds(until))
+            return
+        case .inFlight: return
+        case .start: break
+        }
+        let reports = devices[index].pendingReports > 0
+        if reports { series[time].reportUploads += 1 } else { series[time].checkIns += 1 }
+        switch admit(at: time) {
+        case .shed(let retryAfter):
+            finishUpload(index, reports: reports, outcome: .throttled(retryAfter: retryAfter), time: time)
+        case .taken where isLive(index), .refused where isLive(index):
+            var headers = LiveTransport.deviceHeaders(index, appVersion: options.appVersion)
+            headers.set("Content-Type", "application/json")
+            let ids = devices[index].liveReportIDs
+            let body = reports ? reportBody(ids) : checkInBody()
+            let path = reports ? "/v1/pin-failures" : "/v1/check-in"
+            let request = HTTPRequest(method: "POST", url: collector.url(path), headers: headers, body: body)
+            live.append(
+                LiveRequest(
+                    call: .init(device: index, request: request), kind: reports ? .reports(ids) : .checkIn, time: time))
+        case .taken: finishUpload(index, reports: reports, outcome: .succeeded, time: time)
+        case .refused: finishUpload(index, reports: reports, outcome: .failed, time: time)
         }
     }
 
@@ -332,12 +445,10 @@ final class FleetSimulator {
                 drained(index, records: 1, time: time)
             }
         case .failed: series[time].failures += 1
-        case .throttled:
-            series[time].failures += 1
-            series[time].throttled += 1
+        case .throttled: series[time].failures += 1
         }
         if devices[index].hasPendingWork {
-            scheduleUpload(index, at: max(time + options.tick, devices[index].uploads.notBefore.map(seconds) ?? time))
+            scheduleUpload(index, at: max(time, devices[index].uploads.notBefore.map(seconds) ?? time))
         } else {
             scheduleUpload(index, at: devices[index].nextCheckIn)
         }
@@ -367,8 +478,9 @@ final class FleetSimulator {
     // MARK: Live devices
 
     private func applyLive(
-        _ kind: LiveKind, device index: Int, outcome: LiveTransport.Outcome, time: Double, down: Bool
+        _ kind: LiveKind, device index: Int, outcome: LiveTransport.Outcome, time: Double
     ) {
+        let down = scenario.isDown(at: time)
         series[time].liveRequests += 1
         if case .failed = outcome, !down { summary.liveErrorsWhileUp += 1 }
         if case .answered(let status, _, _) = outcome, !down, !(200...304).contains(status) {
@@ -498,10 +610,18 @@ final class FleetSimulator {
         summary.steadyRequestsPerSecond =
             steady.isEmpty ? 0 : steady.map { rates[$0] }.reduce(0, +) / Double(steady.count)
         summary.peakRequestsPerSecond = rates.max() ?? 0
+        let end = Int(scenario.duration)
+        let steadySeconds = 3600..<max(3600, Int(steadyEnd))
+        summary.steadyBusiestSecond = series.peakRate(window: 1, in: steadySeconds)
+        summary.steadyBusiest10s = series.peakRate(window: 10, in: steadySeconds)
+        summary.busiestSecond = series.peakRate(window: 1, in: 0..<end)
         if let outage = scenario.outage {
             summary.recoveryPeakRequestsPerSecond = series.bins.indices.filter {
                 Double($0) * series.binSeconds >= outage.upperBound
             }.map { rates[$0] }.max()
+            let recovery = Int(outage.upperBound)..<end
+            summary.recoveryBusiestSecond = series.peakRate(window: 1, in: recovery)
+            summary.recoveryBusiest10s = series.peakRate(window: 10, in: recovery)
         }
         summary.queuedAtEnd = queuedRecords
         summary.lostRecords =

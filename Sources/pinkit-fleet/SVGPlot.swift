@@ -70,9 +70,9 @@ enum SVGPlot {
                 let points = line.values.enumerated().map { "\(fmt(x($0.offset))),\(fmt(y($0.element)))" }
                 svg += """
                     <polyline fill="none" stroke="\(line.color)" stroke-width="1.6" points="\(points.joined(separator: " "))"/>
-                    <rect x="\(fmt(left + 10 + Double(lineIndex) * 200))" y="\(fmt(y0 + 8))" width="12" height="4" \
+                    <rect x="\(fmt(left + 10 + Double(lineIndex) * 175))" y="\(fmt(y0 + 8))" width="12" height="4" \
                     fill="\(line.color)"/>
-                    <text x="\(fmt(left + 26 + Double(lineIndex) * 200))" y="\(fmt(y0 + 14))" fill="#111">\(escape(line.label))</text>
+                    <text x="\(fmt(left + 26 + Double(lineIndex) * 175))" y="\(fmt(y0 + 14))" fill="#111">\(escape(line.label))</text>
 
                     """
             }

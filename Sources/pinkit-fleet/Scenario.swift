@@ -7,12 +7,16 @@ struct Scenario: Sendable {
         case outage
         case killSwitch = "kill-switch"
         case badRotation = "bad-rotation"
+        /// The outage as planned maintenance: the load balancer answers every request with `503`
+        /// and `Retry-After` set to the HTTP date the window ends, the same instant for everyone.
+        case maintenance
     }
 
     let kind: Kind
     /// Virtual seconds simulated.
     let duration: Double
-    /// The collector is down (connection refused) in this interval.
+    /// The collector is down in this interval: connections are refused, or in maintenance they
+    /// are answered 503 with the window's end as `Retry-After`.
     let outage: Range<Double>?
     /// An operator publishes an "off" document at this time.
     let killSwitchAt: Double?
@@ -25,7 +29,7 @@ struct Scenario: Sendable {
         switch kind {
         case .steady:
             return Scenario(kind: kind, duration: 12 * hour, outage: nil, killSwitchAt: nil, rotation: nil)
-        case .outage:
+        case .outage, .maintenance:
             // 4 h of steady state, a 6-hour outage, then the upload backoff ceiling and a margin.
             return Scenario(
                 kind: kind, duration: 18 * hour, outage: (4 * hour)..<(10 * hour), killSwitchAt: nil, rotation: nil)
@@ -39,4 +43,7 @@ struct Scenario: Sendable {
     }
 
     func isDown(at time: Double) -> Bool { outage?.contains(time) ?? false }
+
+    /// Whether a request in the outage gets a maintenance answer rather than a refused connection.
+    var answersDuringOutage: Bool { kind == .maintenance }
 }

@@ -56,6 +56,46 @@ struct FleetSimulatorTests {
         #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>\n") && svg.contains("<title>"))
     }
 
+    static func number(_ value: JSONValue?) -> Double? {
+        if case .number(let text)? = value { return Double(text) }
+        return nil
+    }
+
+    @Test("maintenance answered with one Retry-After date: the herd without jitter, spread with it")
+    func maintenanceHerd() throws {
+        let (result, summary, directory) = try run([
+            "--devices", "2000", "--live-every", "40", "--scenario", "maintenance", "--jitter", "both",
+        ])
+        defer { directory.remove() }
+        #expect(result.status == 0, "\(result.stderr)")
+        guard case .array(let runs)? = summary?["runs"], runs.count == 2 else {
+            Issue.record("no summary: \(result.stdout)")
+            return
+        }
+        let (jittered, herd) = (runs[0], runs[1])
+        #expect(jittered["jitter"] == .string("full") && herd["jitter"] == .string("none"))
+        for run in runs {
+            #expect(Self.int(run["lostRecords"]) == 0 && Self.int(run["queuedRecordsAtEnd"]) == 0)
+        }
+        // Without jitter every device held back returns in the same second as the date.
+        let herdSecond = Self.number(herd["recoveryBusiestSecondOverSteady"]) ?? 0
+        let herdFiveMinutes = Self.number(herd["recoveryPeakOverSteady"]) ?? 0
+        #expect(herdSecond > 100 && herdFiveMinutes > 2, "\(herdSecond), \(herdFiveMinutes)")
+        let series = try JSONParser.parse(
+            Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("maintenance-no-jitter.json")))))
+        guard case .array(let tens)? = series["requestsPer10Seconds"] else {
+            Issue.record("no 10-second series")
+            return
+        }
+        let counts = tens.map { Self.int($0) ?? 0 }
+        let busiest = counts.indices.max { counts[$0] < counts[$1] }!
+        #expect(busiest * 10 == 10 * 3600 + 30, "at the date plus the first backoff step: \(busiest * 10) s")
+        // With jitter: the 5-minute goal holds and the busiest second is a small fraction of the herd's.
+        #expect(jittered["recoveryPeakAtMost2x"] == .bool(true) && jittered["drainedWithinBound"] == .bool(true))
+        let jitteredSecond = Self.number(jittered["recoveryBusiestSecondOverSteady"]) ?? .infinity
+        #expect(jitteredSecond * 20 < herdSecond, "\(jitteredSecond) vs \(herdSecond)")
+    }
+
     @Test("a bad rotation: failing devices report over the real collector, the kill switch reaches every device")
     func badRotation() throws {
         let (result, summary, directory) = try run([

@@ -161,14 +161,19 @@ struct UploadScheduleTests {
         #expect(delays == ceilings)
     }
 
-    @Test("a 429 or 503 Retry-After is honoured, with the jittered backoff on top")
+    @Test("a 429 or 503 Retry-After is honoured, with a jittered wait on top: the backoff window or the asked delay")
     func retryAfter() {
         var generator = SplitMix64(seed: 10)
+        var short = UploadSchedule()
+        _ = short.begin(now: start)
+        short.finish(.throttled(retryAfter: 10), now: start, using: &generator)
+        let soon = short.notBefore!.timeIntervalSince(start)
+        #expect(soon >= 10 && soon <= 10 + 30, "a short Retry-After: the first backoff window on top")
         var schedule = UploadSchedule()
         _ = schedule.begin(now: start)
         schedule.finish(.throttled(retryAfter: 600), now: start, using: &generator)
         let notBefore = schedule.notBefore!
-        #expect(notBefore >= start.addingTimeInterval(600) && notBefore <= start.addingTimeInterval(630))
+        #expect(notBefore >= start.addingTimeInterval(600) && notBefore <= start.addingTimeInterval(1200))
         #expect(schedule.begin(now: start.addingTimeInterval(599)) == .notDue(until: notBefore))
         #expect(schedule.begin(now: notBefore) == .start)
         schedule.finish(.succeeded, now: notBefore, using: &generator)

@@ -12,9 +12,9 @@ public import Foundation
 /// - At launch it fetches only when the cached answer is older than its freshness; otherwise it
 ///   waits for the periodic refresh, which is drawn in a jitter band below the freshness so that
 ///   devices launched together spread out.
-/// - A failed fetch changes nothing but the time of the next try: the first retry comes after
-///   ``Settings/failureBase``, doubling up to the freshness, with jitter; a failure never makes
-///   the device poll faster than ``Settings/failureBase``.
+/// - A failed fetch changes nothing but the time of the next try: the first retry is drawn in
+///   1…2 × ``Settings/failureBase``, each further one in a window twice as long, up to 0.5…1 × the
+///   freshness; a failure never makes the device poll faster than ``Settings/failureBase``.
 /// - A pin failure asks for an immediate refetch (an operator's "off" then reaches a failing fleet
 ///   in one round trip), at most once per ``Settings/pinFailureRefetchInterval``.
 /// - At most one fetch is in flight.
@@ -27,7 +27,8 @@ public struct KillSwitchFetchSchedule: Hashable, Sendable {
         /// The periodic refresh is drawn in `(1 - jitterBand)…1` times the freshness.
         public var jitterBand = 0.25
         public var jitter = Jitter.full
-        /// The first retry after a failed fetch; doubles per consecutive failure up to the freshness.
+        /// The earliest retry after a failed fetch; the retry window doubles per consecutive failure
+        /// up to the freshness.
         public var failureBase: TimeInterval = 300
         public var pinFailureRefetchInterval: TimeInterval = 5 * 60
 
@@ -110,9 +111,13 @@ public struct KillSwitchFetchSchedule: Hashable, Sendable {
         isInFlight = false
         consecutiveFailures += 1
         let exponent = Double(min(consecutiveFailures - 1, 40))
-        let delay = min(lifetime, settings.failureBase * pow(2, exponent))
+        // The window starts at twice the base so that its lower half never falls under the floor:
+        // with the window at the base, the floor made every first retry exactly failureBase, and
+        // devices that failed together (shed in one second by an overloaded collector) retried
+        // together (HerdTests).
+        let window = min(lifetime, 2 * settings.failureBase * pow(2, exponent))
         let draw = settings.jitter.draw(0.5, 1, using: &generator)
-        nextFetch = now.addingTimeInterval(max(settings.failureBase, delay * draw))
+        nextFetch = now.addingTimeInterval(max(settings.failureBase, window * draw))
     }
 
     /// Forgets the validator, so the next fetch is unconditional (e.g. the stored document was lost).

@@ -7,7 +7,12 @@ public import Foundation
 ///   is drawn uniformly in `0…min(maximum, base·2ⁿ⁻¹)`, so devices that failed together during an
 ///   outage come back spread over the whole window instead of together.
 /// - A `429` or `503` with `Retry-After` is honoured: the next attempt is never earlier than the
-///   server asked, and the jittered backoff is added on top so the fleet does not return in step.
+///   server asked, and a jittered wait is added on top so the fleet does not return in step. That
+///   wait is drawn over the backoff window or over the asked delay itself, whichever is longer (at
+///   most ``Settings/maximum``): a maintenance page that tells every device to come back at one
+///   HTTP date sees them return spread over about as long as it held them back, not within the
+///   30-second first backoff window (the fleet simulator's `maintenance` scenario measured that
+///   burst at 28 times the steady rate in one second).
 /// - At most one upload is in flight per client.
 /// - A per-installation daily cap on *new* pin-failure reports: beyond it a new report is not
 ///   queued (it is counted in ``suppressedByCap``); duplicates of queued reports only raise counts,
@@ -73,16 +78,22 @@ public struct UploadSchedule: Hashable, Sendable {
         case .throttled(let retryAfter):
             consecutiveFailures += 1
             let asked = min(settings.maximumRetryAfter, max(0, retryAfter ?? 0))
-            notBefore = now.addingTimeInterval(asked + backoffDelay(using: &generator))
+            // Without jitter this is the textbook client: exactly what was asked plus the backoff step.
+            let window = settings.jitter == .full ? max(backoffCeiling, min(settings.maximum, asked)) : backoffCeiling
+            notBefore = now.addingTimeInterval(asked + settings.jitter.draw(0, window, using: &generator))
         }
     }
 
     /// The full-jitter draw for the current failure count (its upper bound with jitter disabled).
     public func backoffDelay(using generator: inout some RandomNumberGenerator) -> TimeInterval {
+        settings.jitter.draw(0, backoffCeiling, using: &generator)
+    }
+
+    /// `min(maximum, base·2ⁿ⁻¹)` after n consecutive failures; 0 before any.
+    var backoffCeiling: TimeInterval {
         guard consecutiveFailures > 0 else { return 0 }
         let exponent = Double(min(consecutiveFailures - 1, 40))
-        let ceiling = min(settings.maximum, settings.base * pow(2, exponent))
-        return settings.jitter.draw(0, ceiling, using: &generator)
+        return min(settings.maximum, settings.base * pow(2, exponent))
     }
 
     /// Whether a *new* pin-failure report may be queued now (and counts it when so). Call it only
