@@ -47,9 +47,13 @@ struct ReferenceServerBenchmark {
     func run() async throws -> JSONValue {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var sections: [(String, JSONValue)] = []
-        let nginxPort = Int(try LabLoopback.freePort())
-        let nginx = try startNginx(port: nginxPort)
-        defer { stop(nginx) }
+        // keepaliveRequests: nginx ends an HTTP/2 connection after 1,000 requests by default (GOAWAY),
+        // the several connections seen here before; the h2 section measures one connection.
+        let nginx = try LabNginx(
+            identity: identity, directory: directory,
+            options: .init(keepaliveRequests: 1_000_000, sessionResumption: false, okAtRoot: true))
+        defer { nginx.stop() }
+        let nginxPort = Int(nginx.port)
         sections.append(("nginx", try await handshakes(port: nginxPort, path: "/", sTimePath: "/")))
         let sServerPort = Int(try LabLoopback.freePort())
         let sServer = try start(
@@ -327,41 +331,6 @@ struct ReferenceServerBenchmark {
     }
 
     // MARK: Processes
-
-    func startNginx(port: Int) throws -> Process {
-        let prefix = directory + "/nginx"
-        try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
-        let configuration = """
-            daemon off;
-            master_process off;
-            worker_processes 1;
-            pid \(prefix)/nginx.pid;
-            error_log \(prefix)/logs/error.log;
-            events { worker_connections 1024; }
-            http {
-                access_log off;
-                # nginx ends an HTTP/2 connection after 1,000 requests by default (GOAWAY): the
-                # several connections seen here before; the h2 section measures one connection.
-                keepalive_requests 1000000;
-                client_body_temp_path \(prefix)/body;
-                proxy_temp_path \(prefix)/proxy;
-                fastcgi_temp_path \(prefix)/fastcgi;
-                uwsgi_temp_path \(prefix)/uwsgi;
-                scgi_temp_path \(prefix)/scgi;
-                server {
-                    listen 127.0.0.1:\(port) ssl http2;
-                    ssl_certificate \(directory)/chain.pem;
-                    ssl_certificate_key \(directory)/key.pem;
-                    ssl_session_cache off;
-                    ssl_session_tickets off;
-                    root \(directory)/www;
-                    location = / { return 200 "ok\\n"; }
-                }
-            }
-            """
-        try configuration.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
-        return try start("/usr/sbin/nginx", ["-p", prefix, "-c", prefix + "/nginx.conf"], port: port)
-    }
 
     func start(_ executable: String, _ arguments: [String], port: Int) throws -> Process {
         let process = Process()

@@ -1,6 +1,7 @@
 import Foundation
 import PinKit
 import PinKitLab
+import PinKitTestSupport
 import PinKitTransport
 import Testing
 
@@ -22,7 +23,7 @@ struct HTTP2MultiplexingTests {
 
     /// `count` concurrent GETs, all handed to libcurl while the server is stopped, so none can
     /// finish a handshake before the last one starts: the order is fixed without timing.
-    func concurrentGets(_ client: PinnedHTTPClient, _ server: NginxServer, _ url: String, count: Int) async
+    func concurrentGets(_ client: PinnedHTTPClient, _ server: LabNginx, _ url: String, count: Int) async
         -> [HTTPResponse?]
     {
         let before = client.transfersStarted
@@ -37,7 +38,10 @@ struct HTTP2MultiplexingTests {
 
     @Test("16 concurrent requests: one connection and one pin check; without PIPEWAIT, several")
     func oneConnection() async throws {
-        let server = try NginxServer(identity: try lab.pki.leaf(["api.example.com"]), files: ["n": Array("n".utf8)])
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = try LabNginx(
+            identity: try lab.pki.leaf(["api.example.com"]), directory: directory.path, files: ["n": Array("n".utf8)])
         defer { server.stop() }
         let url = server.url(path: "/n")
 
