@@ -67,10 +67,12 @@ let package = Package(
         ),
         // The API client: auth, re-auth, idempotency, server change, wiring of reports and audit.
         .target(name: "PinKitClient", dependencies: ["PinKit", "PinKitTransport"], swiftSettings: strictness),
+        // Child-process launches kept apart from code holding many descriptors (a Foundation bug).
+        .target(name: "PinKitProcessGate", swiftSettings: strictness),
         // A PKI factory and a loopback TLS server for tests, benchmarks and `pinctl lab`.
         .target(
             name: "PinKitLab",
-            dependencies: ["PinKit", "PinKitOpenSSL", "COpenSSL", "CPinKitShims"],
+            dependencies: ["PinKit", "PinKitOpenSSL", "COpenSSL", "CPinKitShims", "PinKitProcessGate"],
             swiftSettings: strictness
         ),
         .executableTarget(
@@ -94,7 +96,8 @@ let package = Package(
         ),
         // The fleet simulator: the library's schedules in virtual time against a real pinkit-collector.
         .executableTarget(
-            name: "pinkit-fleet", dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab"],
+            name: "pinkit-fleet",
+            dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab", "PinKitProcessGate"],
             swiftSettings: strictness),
         // Prints JSON measurements; never a timed test.
         .executableTarget(
@@ -107,7 +110,9 @@ let package = Package(
             swiftSettings: strictness
         ),
         // Helpers shared by the test targets: running the openssl CLI and pinctl, temp dirs.
-        .target(name: "PinKitTestSupport", path: "Tests/PinKitTestSupport", swiftSettings: strictness),
+        .target(
+            name: "PinKitTestSupport", dependencies: ["PinKitProcessGate"], path: "Tests/PinKitTestSupport",
+            swiftSettings: strictness),
         .testTarget(name: "PinKitTests", dependencies: ["PinKit", "PinKitTestSupport"], swiftSettings: strictness),
         .testTarget(
             name: "PinKitOpenSSLTests",
@@ -116,7 +121,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PinKitTransportTests",
-            dependencies: ["PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab", "PinKitTestSupport"],
+            dependencies: [
+                "PinKit", "PinKitOpenSSL", "PinKitTransport", "PinKitLab", "PinKitTestSupport", "PinKitProcessGate",
+            ],
             swiftSettings: strictness
         ),
         .testTarget(
@@ -144,6 +151,7 @@ let package = Package(
             name: "PinctlTests",
             dependencies: [
                 "pinctl", "pinkit-keyring-demo", "PinKit", "PinKitOpenSSL", "PinKitLab", "PinKitTestSupport",
+                "PinKitProcessGate",
             ],
             swiftSettings: strictness
         ),
@@ -151,7 +159,7 @@ let package = Package(
             name: "PinKitCollectorTests",
             dependencies: [
                 "pinkit-collector", "PinKit", "PinKitOpenSSL", "PinKitCollector", "PinKitLab", "PinKitTestSupport",
-                "pinkit-fleet",
+                "pinkit-fleet", "PinKitProcessGate",
             ],
             swiftSettings: strictness
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import PinKit
+import PinKitProcessGate
 
 #if canImport(Glibc)
     import Glibc
@@ -80,7 +81,7 @@ public final class LabNginx: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { throw LabError("cannot start /usr/sbin/nginx: \(error)") }
+        do { try ProcessGate.run(process) } catch { throw LabError("cannot start /usr/sbin/nginx: \(error)") }
         self.port = port
         self.process = process
         for _ in 0..<200 where process.isRunning {

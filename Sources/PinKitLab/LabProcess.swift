@@ -1,5 +1,6 @@
 import Foundation
 import PinKit
+import PinKitProcessGate
 
 /// Runs a program to completion and collects what it printed: the lab's child processes (the
 /// D-Bus tools, the keyring demo client) and the tests that drive them.
@@ -26,7 +27,7 @@ public enum LabProcess {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ProcessGate.run(process)
         let errData = Locked(Data())
         let group = DispatchGroup()
         group.enter()

@@ -1,4 +1,5 @@
 import Foundation
+import PinKitProcessGate
 
 /// A private D-Bus session bus and, on it, a `gnome-keyring-daemon` serving the Secret Service,
 /// with HOME and the XDG directories in a directory of its own. Nothing touches the user's own
@@ -83,7 +84,7 @@ public final class PrivateSecretService: @unchecked Sendable {
         let busLog = (home as NSString).appendingPathComponent("bus.log")
         _ = FileManager.default.createFile(atPath: busLog, contents: nil)
         bus.standardError = FileHandle(forWritingAtPath: busLog)
-        try bus.run()
+        try ProcessGate.run(bus)
         // The daemon prints its address once it listens; the first line is all there is.
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
@@ -118,7 +119,7 @@ public final class PrivateSecretService: @unchecked Sendable {
         let logFile = (home as NSString).appendingPathComponent("keyring.log")
         _ = FileManager.default.createFile(atPath: logFile, contents: nil)
         daemon.standardError = FileHandle(forWritingAtPath: logFile)
-        try daemon.run()
+        try ProcessGate.run(daemon)
         self.keyring = daemon
         // Ready when it owns its name: a bounded number of polls, no clock in any decision.
         for _ in 0..<400 {

@@ -2,6 +2,7 @@ import Foundation
 import PinKit
 import PinKitLab
 import PinKitOpenSSL
+import PinKitProcessGate
 
 /// A real `pinkit-collector serve` on loopback: HTTPS with a lab certificate, SQLite in a temp
 /// directory (or a PostgreSQL URL), the simulator's loopback address as a trusted proxy so that
@@ -53,7 +54,7 @@ final class CollectorProcess {
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
+        try ProcessGate.run(process)
         self.process = process
         // Ready when the port accepts a connection.
         for _ in 0..<200 {

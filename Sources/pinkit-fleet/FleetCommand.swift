@@ -1,5 +1,6 @@
 import Foundation
 import PinKit
+import PinKitProcessGate
 
 /// `pinkit-fleet`: options, one run per scenario and jitter setting, files and the summary.
 struct FleetCommand {
@@ -227,7 +228,7 @@ struct FleetCommand {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try? process.run()
+        try? ProcessGate.run(process)
         process.waitUntilExit()
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PinKit
 import PinKitCollector
+import PinKitProcessGate
 import Testing
 
 @Suite("Collector device API over HTTP")
@@ -228,33 +229,39 @@ struct DeviceAPITests {
 
     @Test("a thousand uploads at once on a thousand connections are all acknowledged and stored")
     func thousandConcurrentUploads() throws {
-        let harness = try CollectorHarness()
-        defer { harness.stop() }
-        let template = try CollectorFixtures.reportUpload([CollectorFixtures.event()])
-        let text = String(decoding: template.body, as: UTF8.self)
-        let ids = (0..<1_000).map { String(format: "report-%06d", $0) }
-        // Every connection is open and every request sent before any answer is read.
-        var clients: [LoopbackHTTP] = []
-        defer { for client in clients { client.close() } }
-        for id in ids {
-            let client = try LoopbackHTTP(port: harness.port)
-            clients.append(client)
-            let body = Array(text.replacingOccurrences(of: template.ids[0], with: id).utf8)
-            #expect(
-                client.send(
-                    LoopbackHTTP.request(
-                        "POST", "/v1/pin-failures", headers: CollectorHarness.deviceHeaders, body: body)))
-        }
-        var accepted = 0
-        for (client, id) in zip(clients, ids) {
-            if let response = client.receive(), response.status == 200,
-                try JSONParser.parse(response.body)["accepted"] == [.string(id)]
-            {
-                accepted += 1
+        // Two thousand descriptors (both ends of every connection) in this process: no child
+        // process may be launched meanwhile (ProcessGate: Foundation's Process.run() reads past
+        // its readdir buffer at about 1,500 descriptors).
+        try ProcessGate.withManyDescriptors {
+            let harness = try CollectorHarness()
+            defer { harness.stop() }
+            let template = try CollectorFixtures.reportUpload([CollectorFixtures.event()])
+            let text = String(decoding: template.body, as: UTF8.self)
+            let ids = (0..<1_000).map { String(format: "report-%06d", $0) }
+            // Every connection is open and every request sent before any answer is read.
+            var clients: [LoopbackHTTP] = []
+            defer { for client in clients { client.close() } }
+            for id in ids {
+                let client = try LoopbackHTTP(port: harness.port)
+                clients.append(client)
+                let body = Array(text.replacingOccurrences(of: template.ids[0], with: id).utf8)
+                #expect(
+                    client.send(
+                        LoopbackHTTP.request(
+                            "POST", "/v1/pin-failures", headers: CollectorHarness.deviceHeaders, body: body)))
             }
+            var accepted = 0
+            for (client, id) in zip(clients, ids) {
+                if let response = client.receive(), response.status == 200,
+                    try JSONParser.parse(response.body)["accepted"] == [.string(id)]
+                {
+                    accepted += 1
+                }
+            }
+            #expect(accepted == 1_000)
+            #expect(try harness.storage.reportIDs() == ids)
+
         }
-        #expect(accepted == 1_000)
-        #expect(try harness.storage.reportIDs() == ids)
     }
 
     @Test("check-in feeds the installed base; the operator endpoint needs a valid token")

@@ -1,5 +1,6 @@
 import Foundation
 import PinKit
+import PinKitProcessGate
 import PinKitTestSupport
 import Testing
 
@@ -276,7 +277,7 @@ struct OperatorConsoleTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessGate.run(process)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)

@@ -1,4 +1,5 @@
 public import Foundation
+import PinKitProcessGate
 
 /// Runs external programs (the openssl CLI, python3, the built pinctl) for oracle and CLI tests.
 public enum Shell {
@@ -24,7 +25,7 @@ public enum Shell {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = inPipe
-        try process.run()
+        try ProcessGate.run(process)
         // Read both pipes concurrently so that a full stderr pipe cannot block the child.
         let errData = LockedData()
         let group = DispatchGroup()

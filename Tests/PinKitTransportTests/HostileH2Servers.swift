@@ -1,5 +1,6 @@
 import Foundation
 import PinKitLab
+import PinKitProcessGate
 import PinKitTestSupport
 
 #if canImport(Glibc)
@@ -32,7 +33,7 @@ final class NghttpdServer: Sendable {
             ["nghttpd", "--address=127.0.0.1", "--htdocs=\(root)"] + arguments + ["\(port)", key, chain]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessGate.run(process)
         try Loopback.waitUntilListening(port, while: { process.isRunning })
     }
 
@@ -134,7 +135,7 @@ final class ContinuationFloodServer: Sendable {
         output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessGate.run(process)
         try Loopback.waitUntilListening(port, while: { process.isRunning })
     }
 

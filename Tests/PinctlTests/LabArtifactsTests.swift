@@ -2,6 +2,7 @@ import Foundation
 import PinKit
 import PinKitLab
 import PinKitOpenSSL
+import PinKitProcessGate
 import PinKitTestSupport
 import Testing
 
@@ -81,7 +82,7 @@ struct LabArtifactsTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessGate.run(process)
         var text = ""
         let reader = output.fileHandleForReading
         while !text.contains("Ctrl-C stops them") {

@@ -1,4 +1,5 @@
 import Foundation
+import PinKitProcessGate
 
 /// The built `pinkit-collector` binary run as a child process, so a test can `kill -9` it.
 final class CollectorProcess {
@@ -26,7 +27,7 @@ final class CollectorProcess {
             ["serve", "--data", dataDirectory, "--plain-http", "--listen", "127.0.0.1:0"] + extra
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessGate.run(process)
         var text = ""
         while !text.contains("\n") {
             let data = output.fileHandleForReading.availableData
