@@ -89,7 +89,7 @@ final class FleetSimulator {
     /// In maintenance, the end of the window as a device reads it from the `Retry-After` date.
     private lazy var maintenanceEnd: Double? = {
         guard scenario.answersDuringOutage, let end = scenario.outage?.upperBound else { return nil }
-        return RetryAfter.delay(Self.httpDate(date(end)), now: base)
+        return RetryAfter.delay(RetryAfter.httpDate(date(end)), now: base)
     }()
     private var documentVersion: Int8 = 0
     private var liveTags: [Int8: String] = [:]
@@ -201,15 +201,6 @@ final class FleetSimulator {
         }
         admittedPerSecond[second] += 1
         return .taken
-    }
-
-    /// An HTTP date (RFC 9110 IMF-fixdate), as a load balancer's maintenance answer sends it.
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
     }
 
     /// Devices in a steady state: each fetched the document some time within its interval and

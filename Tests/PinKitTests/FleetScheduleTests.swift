@@ -218,6 +218,8 @@ struct UploadScheduleTests {
         let now = RFC3339.parse("2027-01-15T08:00:00Z")!
         #expect(RetryAfter.delay("Fri, 15 Jan 2027 08:00:10 GMT", now: now) == 10)
         #expect(RetryAfter.delay("Fri, 15 Jan 2027 07:00:00 GMT", now: now) == 0)
+        // RFC 9110's own example of an IMF-fixdate, written back in the same form.
+        #expect(RetryAfter.httpDate(Date(timeIntervalSince1970: 784_111_777)) == "Sun, 06 Nov 1994 08:49:37 GMT")
     }
 }
 

@@ -140,7 +140,7 @@ struct SharedRetryAfterDateTests {
             let now = start.addingTimeInterval(tried)
             #expect(schedule.begin(now: now) == .start)
             let end = start.addingTimeInterval(window)
-            let header = SharedRetryAfterDateTests.httpDate(end)
+            let header = RetryAfter.httpDate(end)
             schedule.finish(.throttled(retryAfter: RetryAfter.delay(header, now: now)), now: now, using: &generator)
             let back = schedule.notBefore!.timeIntervalSince(end)
             #expect(back >= 0, "never before the date the server gave")
@@ -148,14 +148,6 @@ struct SharedRetryAfterDateTests {
             latest = max(latest, back)
         }
         return (counts.values.max() ?? 0, latest)
-    }
-
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
     }
 
     @Test("without jitter the whole fleet returns in one second; with it, spread over about the time it waited")

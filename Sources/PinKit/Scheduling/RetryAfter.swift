@@ -9,12 +9,20 @@ public enum RetryAfter {
             guard let seconds = Double(text.prefix(12)) else { return nil }
             return min(maximum, seconds)
         }
+        guard let date = imfFixdate().date(from: text) else { return nil }
+        return min(maximum, max(0, date.timeIntervalSince(now)))
+    }
+
+    /// `date` as an HTTP date (IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`), the form a server or
+    /// a load balancer's maintenance page sends.
+    public static func httpDate(_ date: Date) -> String { imfFixdate().string(from: date) }
+
+    private static func imfFixdate() -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        guard let date = formatter.date(from: text) else { return nil }
-        return min(maximum, max(0, date.timeIntervalSince(now)))
+        return formatter
     }
 }
 
