@@ -25,12 +25,11 @@ struct HerdTests {
     static let horizon = 6 * 3600
 
     /// Every device sends at second 0; the collector takes `capacity` per second and sheds the rest.
-    /// Devices run the library's `UploadSchedule` (429/503 with Retry-After) with `jitter`.
-    static func uploads(_ jitter: Jitter) -> Outcome {
-        var settings = UploadSchedule.Settings()
-        settings.jitter = jitter
-        var schedules = [UploadSchedule](repeating: UploadSchedule(settings: settings), count: devices)
-        var generators = (0..<devices).map { SplitMix64(seed: UInt64($0) &+ 77) }
+    /// `send` starts device `d`'s request (checking its schedule wants it), `accepted` records a
+    /// success, `shed` records the 503 and returns when the device's schedule lets it try again.
+    static func run(
+        send: (Int, Date) -> Void, accepted: (Int, Date) -> Void, shed: (Int, Date) -> Date
+    ) -> Outcome {
         var due = [[Int]](repeating: [], count: horizon + 1)
         due[0] = Array(0..<devices)
         var outcome = Outcome()
@@ -39,15 +38,14 @@ struct HerdTests {
             if second > 0 { outcome.busiestSecond = max(outcome.busiestSecond, due[second].count) }
             let now = start.addingTimeInterval(Double(second))
             for (position, device) in due[second].enumerated() {
-                #expect(schedules[device].begin(now: now) == .start)
+                send(device, now)
                 if position < capacity {
-                    schedules[device].finish(.succeeded, now: now, using: &generators[device])
+                    accepted(device, now)
                     remaining -= 1
                     continue
                 }
                 if second > 0 { outcome.shed += 1 }
-                schedules[device].finish(.throttled(retryAfter: retryAfter), now: now, using: &generators[device])
-                let next = Int(schedules[device].notBefore!.timeIntervalSince(start).rounded(.up))
+                let next = Int(shed(device, now).timeIntervalSince(start).rounded(.up))
                 if next <= horizon { due[next].append(device) }
             }
             if remaining == 0 {
@@ -56,6 +54,21 @@ struct HerdTests {
             }
         }
         return outcome
+    }
+
+    /// Devices run the library's `UploadSchedule` (429/503 with Retry-After) with `jitter`.
+    static func uploads(_ jitter: Jitter) -> Outcome {
+        var settings = UploadSchedule.Settings()
+        settings.jitter = jitter
+        var schedules = [UploadSchedule](repeating: UploadSchedule(settings: settings), count: devices)
+        var generators = (0..<devices).map { SplitMix64(seed: UInt64($0) &+ 77) }
+        return run(
+            send: { device, now in #expect(schedules[device].begin(now: now) == .start) },
+            accepted: { device, now in schedules[device].finish(.succeeded, now: now, using: &generators[device]) },
+            shed: { device, now in
+                schedules[device].finish(.throttled(retryAfter: retryAfter), now: now, using: &generators[device])
+                return schedules[device].notBefore!
+            })
     }
 
     @Test("uploads shed together: without jitter the herd returns as one, with jitter it spreads and drains")
@@ -79,32 +92,16 @@ struct HerdTests {
         var schedules = [KillSwitchFetchSchedule](
             repeating: KillSwitchFetchSchedule(settings: settings), count: devices)
         var generators = (0..<devices).map { SplitMix64(seed: UInt64($0) &+ 99) }
-        var due = [[Int]](repeating: [], count: horizon + 1)
-        due[0] = Array(0..<devices)
-        var outcome = Outcome()
-        var remaining = devices
-        for second in 0..<horizon where !due[second].isEmpty {
-            if second > 0 { outcome.busiestSecond = max(outcome.busiestSecond, due[second].count) }
-            let now = start.addingTimeInterval(Double(second))
-            for (position, device) in due[second].enumerated() {
-                #expect(schedules[device].poll(now: now) == .fetch(ifNoneMatch: nil))
-                if position < capacity {
-                    schedules[device].answered(
-                        status: 200, etag: "\"v\"", cacheControl: "max-age=3600", now: now, using: &generators[device])
-                    remaining -= 1
-                    continue
-                }
-                if second > 0 { outcome.shed += 1 }
+        return run(
+            send: { device, now in #expect(schedules[device].poll(now: now) == .fetch(ifNoneMatch: nil)) },
+            accepted: { device, now in
+                schedules[device].answered(
+                    status: 200, etag: "\"v\"", cacheControl: "max-age=3600", now: now, using: &generators[device])
+            },
+            shed: { device, now in
                 schedules[device].failed(now: now, using: &generators[device])
-                let next = Int(schedules[device].nextFetch!.timeIntervalSince(start).rounded(.up))
-                if next <= horizon { due[next].append(device) }
-            }
-            if remaining == 0 {
-                outcome.drainedAfter = second
-                break
-            }
-        }
-        return outcome
+                return schedules[device].nextFetch!
+            })
     }
 
     @Test("kill-switch fetches shed together: without jitter they retry in one second, with jitter they spread")
