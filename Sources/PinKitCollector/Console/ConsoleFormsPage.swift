@@ -106,9 +106,7 @@ public struct ConsoleFormsPage: Sendable {
         }
         html += "</section><section aria-labelledby=\"releases-title\"><h2 id=\"releases-title\">Releases</h2>"
         html += "<table><caption>Installed releases and whether the chain keeps them working</caption><thead><tr>"
-        html += ["Release", "Installed", "Verdict", "Matched pin", "Backup pins"].map {
-            "<th scope=\"col\">\($0)</th>"
-        }.joined()
+        html += ConsolePage.columnHeaders(["Release", "Installed", "Verdict", "Matched pin", "Backup pins"])
         html += "</tr></thead><tbody>"
         for result in check.releases {
             let installed =
@@ -163,9 +161,7 @@ public struct ConsoleFormsPage: Sendable {
         html += "</p></section>"
         html += "<section aria-labelledby=\"pin-sets-title\"><h2 id=\"pin-sets-title\">Pin sets by release</h2>"
         html += "<table><caption>Pin-set expiry per app version (an expired set fails open)</caption><thead><tr>"
-        html += ["App version", "Installed share", "Pin set", "Hosts", "Set expires"].map {
-            "<th scope=\"col\">\($0)</th>"
-        }.joined()
+        html += ConsolePage.columnHeaders(["App version", "Installed share", "Pin set", "Hosts", "Set expires"])
         html += "</tr></thead><tbody>"
         for release in history.releases {
             for set in release.configuration.pinSets {
@@ -186,8 +182,7 @@ public struct ConsoleFormsPage: Sendable {
         html += "<section aria-labelledby=\"keys-title\"><h2 id=\"keys-title\">Pinned keys</h2>"
         html += "<table><caption>Each pinned key's deadline: the latest notAfter of a certificate carrying it</caption>"
         html += "<thead><tr>"
-        html += ["Key", "Pin set", "Role", "Deadline", "Set by", "Reminders"].map { "<th scope=\"col\">\($0)</th>" }
-            .joined()
+        html += ConsolePage.columnHeaders(["Key", "Pin set", "Role", "Deadline", "Set by", "Reminders"])
         html += "</tr></thead><tbody>"
         for key in deadlines.keys {
             html += "<tr><th scope=\"row\"><code>" + escape(key.label ?? key.pin.base64) + "</code></th><td>"

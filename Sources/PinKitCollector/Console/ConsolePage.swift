@@ -58,7 +58,7 @@ public struct ConsolePage: Sendable {
             html += "<p class=\"state\">No kill-switch document is published: devices enforce their pins.</p>"
         }
         html += "<table><caption>Publications, newest first</caption><thead><tr>"
-        html += header(["Serial", "Published", "Operator", "Pinning", "Expires", "Reason"])
+        html += Self.columnHeaders(["Serial", "Published", "Operator", "Pinning", "Expires", "Reason"])
         html += "</tr></thead><tbody>"
         for publication in data.publications.sorted(by: { $0.serial > $1.serial }) {
             html += "<tr><th scope=\"row\">\(publication.serial)</th>"
@@ -86,7 +86,7 @@ public struct ConsolePage: Sendable {
                 )
             })
         html += "<table><caption>Pin-failure groups and the keys the servers presented</caption><thead><tr>"
-        html += header([
+        html += Self.columnHeaders([
             "Host", "Pin set", "App version", "Occurrences", "Reports", "Installations", "First seen", "Last seen",
             "Likely cause", "Served keys (SPKI SHA-256)",
         ])
@@ -114,7 +114,7 @@ public struct ConsolePage: Sendable {
             id: "installed-base-chart", title: "Installations by app version",
             bars: data.installedBase.map { ($0.version, $0.installations) })
         html += "<table><caption>Installations by app version</caption><thead><tr>"
-        html += header(["App version", "Installations", "Share", "Pin-set fingerprints"])
+        html += Self.columnHeaders(["App version", "Installations", "Share", "Pin-set fingerprints"])
         html += "</tr></thead><tbody>"
         for version in data.installedBase {
             html += "<tr><th scope=\"row\">" + escape(version.version) + "</th>"
@@ -132,7 +132,9 @@ public struct ConsolePage: Sendable {
         var html = "<section id=\"anomalies\" aria-labelledby=\"anomalies-title\">"
         html += "<h2 id=\"anomalies-title\">Audit anomalies (broken chains per installation)</h2>"
         html += "<table><caption>Audit-log uploads whose hash chain did not continue</caption><thead><tr>"
-        html += header(["Installation", "Sequence", "Kind", "App version", "Detected", "Expected hash", "Seen hash"])
+        html += Self.columnHeaders([
+            "Installation", "Sequence", "Kind", "App version", "Detected", "Expected hash", "Seen hash",
+        ])
         html += "</tr></thead><tbody>"
         let sorted = data.anomalies.sorted { ($0.installationID, $0.seq) < ($1.installationID, $1.seq) }
         for anomaly in sorted {
@@ -181,7 +183,8 @@ public struct ConsolePage: Sendable {
         label.count <= limit ? label : String(label.prefix(limit - 1)) + "…"
     }
 
-    private func header(_ names: [String]) -> String {
+    /// A table's column headers (`th scope="col"`); the names are the page's own, not escaped.
+    static func columnHeaders(_ names: [String]) -> String {
         names.map { "<th scope=\"col\">\($0)</th>" }.joined()
     }
 
