@@ -6,7 +6,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     typealias Kind = LogSanitizer.CredentialKind
 
-    /// The credential spans and the URL spans, sorted by start.
+    /// The credential spans, sorted by start; each lies in a gap between the URL spans `urls`.
     func spans(urls: [LogSanitizer.Span]) -> [LogSanitizer.Span] {
         let end = text.count
         var credentials: [LogSanitizer.Span] = []
@@ -29,6 +29,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 guard keyMayEnd(before: trigger, bound: bound),
                     let match = credential(separator: trigger, gapStart: bound, urls: urls, urlIndex: urlIndex)
                 else { continue }
+                // One allocation for a typical line's credentials, not one per doubling.
+                if credentials.isEmpty { credentials.reserveCapacity(8) }
                 credentials.append(match)
                 p = match.end
                 bound = match.end
@@ -36,20 +38,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             guard urlIndex < urls.count else { break }
             gapStart = urls[urlIndex].end
         }
-        // Most text has no credential: the URL spans go back as they are, not copied.
-        guard !credentials.isEmpty else { return urls }
-        var result: [LogSanitizer.Span] = []
-        result.reserveCapacity(urls.count + credentials.count)
-        var urlIndex = 0
-        for credential in credentials {
-            while urlIndex < urls.count, urls[urlIndex].start < credential.start {
-                result.append(urls[urlIndex])
-                urlIndex += 1
-            }
-            result.append(credential)
-        }
-        result.append(contentsOf: urls[urlIndex...])
-        return result
+        return credentials
     }
 
     /// Whether a key can end before the separator at `separator`: after `[ \t]*` and an optional

@@ -8,11 +8,19 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var start: Int
         var end: Int
         /// nil: the match is kept as it is (a labelled pin).
-        var placeholder: [UInt8]?
+        var placeholder: StaticString?
     }
 
-    /// Per-region search state, so no byte is searched twice for the same trigger.
+    /// Search state, so no byte is searched twice for the same trigger. Each field belongs to one
+    /// rule, and a rule's regions come left to right, so one state serves every region of the
+    /// input: the finders search to the end of the input, and a trigger found past a region's end
+    /// is kept for the next region instead of being searched for again.
     struct State {
+        /// How far the finders search.
+        let searchEnd: Int
+        /// The previous engine (``LogSanitizer/Engine/regionByRegion``): each rule's fields are
+        /// reset at the start of each of its regions and its finders stop at the region's end.
+        let regionByRegion: Bool
         var lowerB = CachedFinder(UInt8(ascii: "b"))
         var upperB = CachedFinder(UInt8(ascii: "B"))
         var at = CachedFinder(UInt8(ascii: "@"))
@@ -24,6 +32,33 @@ struct WordRules<Counter: LogSanitizerCounting> {
         /// JWT and base64 runs starting before this are known to fail.
         var runFailedBefore = -1
         var tokenFailedBefore = -1
+
+        init(searchEnd: Int, regionByRegion: Bool = false) {
+            self.searchEnd = searchEnd
+            self.regionByRegion = regionByRegion
+        }
+
+        /// Where a finder stops searching when asked about a region that ends at `end`.
+        @inline(__always) func limit(_ end: Int) -> Int { regionByRegion ? end : searchEnd }
+
+        /// The previous engine's fresh start for `rule` in a new region.
+        mutating func reset(rule: Int) {
+            switch rule {
+            case 0:
+                lowerB = CachedFinder(UInt8(ascii: "b"))
+                upperB = CachedFinder(UInt8(ascii: "B"))
+            case 1: at = CachedFinder(UInt8(ascii: "@"))
+            case 2: dash = CachedFinder(UInt8(ascii: "-"))
+            case 3:
+                two = CachedFinder(UInt8(ascii: "2"))
+                x = CachedFinder(UInt8(ascii: "x"))
+                pinList = nil
+                pinListSearchedFrom = -1
+            default:
+                runFailedBefore = -1
+                tokenFailedBefore = -1
+            }
+        }
     }
 
     /// The next match of `rule` starting at or after `from` in `[regionStart, end)`. Look-behind
@@ -43,8 +78,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
     func nextBearer(_ from: Int, _ regionStart: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
         while search < end {
-            let lower = state.lowerB.next(from: search, to: end, in: text) ?? end
-            let upper = state.upperB.next(from: search, to: end, in: text) ?? end
+            let lower = state.lowerB.next(from: search, to: state.limit(end), in: text) ?? end
+            let upper = state.upperB.next(from: search, to: state.limit(end), in: text) ?? end
             let s = min(lower, upper)
             guard s + 6 < end else { return nil }
             search = s + 1
@@ -144,7 +179,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextEmail(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let at = state.at.next(from: search, to: end, in: text) {
+        while let at = state.at.next(from: search, to: state.limit(end), in: text), at < end {
             search = at + 1
             var localStart = at
             while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
@@ -196,7 +231,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextUUID(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let dash = state.dash.next(from: search, to: end, in: text) {
+        while let dash = state.dash.next(from: search, to: state.limit(end), in: text), dash < end {
             search = dash + 1
             // Eight hex digits before the first dash (invisible separators between them and before it).
             var p = dash
@@ -255,7 +290,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// `expected one of ` (as the transport writes it) and a list of pins joined by `, `.
     func nextPinList(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let x = state.x.next(from: search, to: end, in: text) {
+        while let x = state.x.next(from: search, to: state.limit(end), in: text), x < end {
             search = x + 1
             let start = x - 1
             let label: StaticString = "expected one of "
@@ -282,7 +317,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextLabelledPin(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let two = state.two.next(from: search, to: end, in: text) {
+        while let two = state.two.next(from: search, to: state.limit(end), in: text), two < end {
             search = two + 1
             guard two - 3 >= from, text.matches("sha256", at: two - 3, end: end) else { continue }
             // The labels are shortest first, so the first that fits gives the leftmost value.
@@ -326,8 +361,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var end = 0
         var count = 0
         var seen: UInt32 = 0
-        /// The first `eyJ` in the run's last `[A-Za-z0-9_-]` stretch, or -1.
-        var eyJ = -1
+        /// Where the run's last `[A-Za-z0-9_-]` stretch starts (after its last `+ / =`).
+        var lastStretch = 0
         var tokenEnd = 0
         var tokenCount = 0
     }
@@ -335,18 +370,16 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// Measures the runs from `p`; with `tokenOnly`, just the token run.
     @inline(__always) func runs(from p: Int, _ end: Int, tokenOnly: Bool) -> Runs {
         var runs = Runs()
+        runs.lastStretch = p
         var q = p
+        // Bytes of invisible separators beyond their first: the count is characters, not bytes.
+        var extra = 0
         var inToken = true
         while q < end {
             let byte = text.byte(q)
             if byte < 0x80 {
                 let flags = text.table[Int(byte)]
                 if flags & Classes.token != 0 {
-                    if runs.eyJ < 0, byte == UInt8(ascii: "e"), q + 2 < end, text.byte(q + 1) == UInt8(ascii: "y"),
-                        text.byte(q + 2) == UInt8(ascii: "J")
-                    {
-                        runs.eyJ = q
-                    }
                     runs.seen |= flags
                     q += 1
                 } else if flags & Classes.base64 != 0 {
@@ -354,11 +387,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
                     if inToken {
                         inToken = false
                         runs.tokenEnd = q
-                        runs.tokenCount = runs.count
+                        runs.tokenCount = q - p - extra
                         if tokenOnly { return runs }
                     }
-                    runs.eyJ = -1
                     q += 1
+                    runs.lastStretch = q
                 } else {
                     break
                 }
@@ -366,15 +399,31 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 let length = text.invisibleLength(at: q, end: end)
                 guard length > 0 else { break }
                 q += length
+                extra += length - 1
             }
-            runs.count += 1
         }
         runs.end = q
+        runs.count = q - p - extra
         if inToken {
             runs.tokenEnd = q
             runs.tokenCount = runs.count
         }
         return runs
+    }
+
+    /// Whether the run's last stretch `[start, runEnd)` holds `eyJ` with a character after it
+    /// (a JWT's first segment). Asked only when a `.` follows the run, so most runs skip it.
+    @inline(__always) func holdsJWTStart(_ start: Int, _ runEnd: Int) -> Bool {
+        var q = start
+        while q + 3 < runEnd {
+            if text.byte(q) == UInt8(ascii: "e"), text.byte(q + 1) == UInt8(ascii: "y"),
+                text.byte(q + 2) == UInt8(ascii: "J")
+            {
+                return true
+            }
+            q += 1
+        }
+        return false
     }
 
     func nextToken(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
@@ -407,7 +456,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 let runs = self.runs(from: p, end, tokenOnly: !needRun)
                 if needRun {
                     // 1. A JWT, with whatever base64 characters are glued before it in the same run.
-                    if runs.eyJ >= 0, runs.eyJ + 3 < runs.end, let jwtEnd = jwtTail(runs.end, end) {
+                    if runs.end < end, text.byte(runs.end) == UInt8(ascii: "."),
+                        holdsJWTStart(runs.lastStretch, runs.end),
+                        let jwtEnd = jwtTail(runs.end, end)
+                    {
                         return Match(start: p, end: jwtEnd, placeholder: LogSanitizer.tokenBytes)
                     }
                     // 2. 32 or more base64 characters with a digit or both letter cases.

@@ -54,9 +54,11 @@
 ///
 /// **Linear by construction.** No regular expressions and no backtracking: each rule is a forward
 /// scan in which every byte is examined a bounded number of times, whatever the input.
-/// - Trigger bytes (`:`, `%`, `=`, `b`/`B`, `@`, `-`, `2`) are found with `memchr`, and each
+/// - Trigger bytes (`:`, `%`, `=`, `b`/`B`, `@`, `-`, `2`, `x`) are found with `memchr`, and each
 ///   trigger's next position is remembered (`CachedFinder`), so a byte is searched at most once
-///   per trigger byte and rule, however many candidates fail. (The old scanner searched the rest
+///   per trigger byte and rule, however many candidates fail. Rules 3–7 keep one search state for
+///   the whole input (each trigger belongs to one rule, whose regions come left to right): a
+///   trigger found past a region's end waits there for the rule's next region. (The old scanner searched the rest
 ///   of the line for `b` once per `B`: quadratic.) A candidate is first rejected with a load or
 ///   two: a URL separator needs `:/`, `:\` or `%3`; a credential separator needs, after the
 ///   `[ \t]*` run and an optional quote before it, a byte a key ends in (`n e d t y`, any case).
@@ -72,7 +74,8 @@
 ///   checked for at most five dashes.
 /// - Token runs: a JWT, base64 or token run that fails from one position fails from every later
 ///   position inside the same run (the run only shrinks), so each run is measured once per kind
-///   (`*FailedBefore`); a JWT's second and third segments are measured at most three times.
+///   (`*FailedBefore`); a JWT's second and third segments are measured at most three times. A
+///   JWT's `eyJ` is looked for only when a `.` follows the run, in its last stretch: once more.
 ///   Inside a failed run, `+ / =` (which start no token) are stepped over at one examination each.
 /// - Rules apply in turn to the gaps earlier rules left, so the total is at most the number of
 ///   rules times the input; the output is at most a constant factor longer than the input.
@@ -94,12 +97,14 @@ public enum LogSanitizer {
     /// A URL with no host: nothing of it is kept, and a bare "https://" cannot glue onto what follows.
     public static let urlPlaceholder = "[redacted-url]"
 
-    static let bearerBytes = Array(bearerPlaceholder.utf8)
-    static let emailBytes = Array(emailPlaceholder.utf8)
-    static let uuidBytes = Array(uuidPlaceholder.utf8)
-    static let tokenBytes = Array(tokenPlaceholder.utf8)
-    static let secretBytes = Array(secretPlaceholder.utf8)
-    static let urlBytes = Array(urlPlaceholder.utf8)
+    // The placeholders as static strings: a span or match that carries one stays a plain value
+    // (no reference count to update as the spans and matches are copied).
+    static var bearerBytes: StaticString { "[redacted-bearer]" }
+    static var emailBytes: StaticString { "[redacted-email]" }
+    static var uuidBytes: StaticString { "[redacted-uuid]" }
+    static var tokenBytes: StaticString { "[redacted-token]" }
+    static var secretBytes: StaticString { "[redacted-secret]" }
+    static var urlBytes: StaticString { "[redacted-url]" }
 
     /// The redacted form of `text`.
     public static func redact(_ text: String) -> String {
@@ -123,46 +128,98 @@ public enum LogSanitizer {
     public static func operationCount(redacting bytes: [UInt8]) -> Int { countingRedact(bytes).operations }
 
     /// The redacted bytes and the number of byte examinations it took (for the linearity test).
-    static func countingRedact(_ bytes: [UInt8]) -> (output: [UInt8], operations: Int) {
+    static func countingRedact(_ bytes: [UInt8], engine: Engine = .current) -> (output: [UInt8], operations: Int) {
         let counter = OperationCounter()
         let output = bytes.withUnsafeBufferPointer {
-            var run = SanitizerRun(input: SanitizerInput(input: $0, counter: counter))
+            var run = SanitizerRun(input: SanitizerInput(input: $0, counter: counter), engine: engine)
             return run.run()
         }
         return (output, counter.operations)
+    }
+
+    /// How the word rules (3–7) keep their search state. The tests run both and compare them byte
+    /// for byte: the previous engine stays as an oracle while the scanner is rebuilt in steps.
+    enum Engine: Sendable {
+        /// One search state for the whole input: each trigger byte is searched for once per line.
+        case current
+        /// A fresh state for every region every rule sees, finders bounded by the region (the
+        /// implementation before the single-pass work; kept for differential tests).
+        case regionByRegion
     }
 }
 
 /// One redaction: URL and credential spans over the whole input, then rules 3–7 in its gaps.
 struct SanitizerRun<Counter: LogSanitizerCounting> {
     let text: SanitizerInput<Counter>
+    let engine: LogSanitizer.Engine
     var output: [UInt8] = []
+    /// Input bytes decided to go out as they are but not yet copied: adjacent kept ranges (gaps
+    /// between matches, kept hosts and pins) go out in one copy.
+    var pending = 0..<0
 
-    init(input: SanitizerInput<Counter>) { text = input }
+    init(input: SanitizerInput<Counter>, engine: LogSanitizer.Engine = .current) {
+        text = input
+        self.engine = engine
+    }
 
     mutating func run() -> [UInt8] {
         let urls = URLRule(text: text).spans()
-        let spans = CredentialRule(text: text).spans(urls: urls)
-        output.reserveCapacity(text.count + 64)
+        let credentials = CredentialRule(text: text).spans(urls: urls)
+        // Placeholders are longer than the shortest matches: room for some growth, so a typical
+        // line is one allocation.
+        output.reserveCapacity(text.count + text.count / 2 + 64)
+        var words = WordRules<Counter>.State(searchEnd: text.count, regionByRegion: engine == .regionByRegion)
         var cursor = 0
-        for span in spans {
-            apply(rule: 0, from: cursor, to: span.start)
+        // The URL and credential spans in order of start (they never overlap).
+        var urlIndex = 0
+        var credentialIndex = 0
+        while urlIndex < urls.count || credentialIndex < credentials.count {
+            let span: LogSanitizer.Span
+            if credentialIndex == credentials.count
+                || (urlIndex < urls.count && urls[urlIndex].start < credentials[credentialIndex].start)
+            {
+                span = urls[urlIndex]
+                urlIndex += 1
+            } else {
+                span = credentials[credentialIndex]
+                credentialIndex += 1
+            }
+            apply(rule: 0, from: cursor, to: span.start, state: &words)
             emit(span.keep.0)
             emit(span.keep.1)
-            if let placeholder = span.placeholder { output.append(contentsOf: placeholder) }
+            if let placeholder = span.placeholder { emit(placeholder) }
             cursor = span.end
         }
-        apply(rule: 0, from: cursor, to: text.count)
+        apply(rule: 0, from: cursor, to: text.count, state: &words)
+        flush()
         return output
     }
 
-    mutating func emit(_ range: Range<Int>) {
+    /// Input bytes that go out as they are.
+    @inline(__always) mutating func emit(_ range: Range<Int>) {
         guard !range.isEmpty else { return }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: text.input[range]))
+        if range.lowerBound == pending.upperBound {
+            pending = pending.lowerBound..<range.upperBound
+            return
+        }
+        flush()
+        pending = range
+    }
+
+    mutating func flush() {
+        guard !pending.isEmpty else { return }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: text.input[pending]))
+        pending = 0..<0
+    }
+
+    mutating func emit(_ placeholder: StaticString) {
+        flush()
+        output.append(
+            contentsOf: UnsafeBufferPointer(start: placeholder.utf8Start, count: placeholder.utf8CodeUnitCount))
     }
 
     /// Applies word rules `rule…` to `[start, end)`, emitting the result.
-    mutating func apply(rule: Int, from start: Int, to end: Int) {
+    mutating func apply(rule: Int, from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
         guard start < end else { return }
         // No word rule matches fewer than 5 bytes (`a@b.c`): a short gap goes out as it is.
         guard rule < LogSanitizer.wordRuleCount, end - start >= 5 else {
@@ -170,17 +227,18 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             return
         }
         let rules = WordRules(text: text)
-        var state = WordRules<Counter>.State()
+        // The previous engine: this rule starts afresh in every region.
+        if state.regionByRegion { state.reset(rule: rule) }
         var cursor = start
         while let match = rules.next(rule: rule, from: cursor, regionStart: start, end: end, state: &state) {
-            apply(rule: rule + 1, from: cursor, to: match.start)
+            apply(rule: rule + 1, from: cursor, to: match.start, state: &state)
             if let placeholder = match.placeholder {
-                output.append(contentsOf: placeholder)
+                emit(placeholder)
             } else {
                 emit(match.start..<match.end)
             }
             cursor = match.end
         }
-        apply(rule: rule + 1, from: cursor, to: end)
+        apply(rule: rule + 1, from: cursor, to: end, state: &state)
     }
 }
