@@ -152,7 +152,7 @@ public enum LogSanitizer {
 struct SanitizerRun<Counter: LogSanitizerCounting> {
     let text: SanitizerInput<Counter>
     let engine: LogSanitizer.Engine
-    var output: [UInt8] = []
+    var output: OutputBuffer
     /// Input bytes decided to go out as they are but not yet copied: adjacent kept ranges (gaps
     /// between matches, kept hosts and pins) go out in one copy.
     var pending = 0..<0
@@ -160,14 +160,15 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     init(input: SanitizerInput<Counter>, engine: LogSanitizer.Engine = .current) {
         text = input
         self.engine = engine
+        // Placeholders are longer than the shortest matches: room for some growth, so a typical
+        // line is one allocation.
+        output = OutputBuffer(capacity: input.count + input.count / 2 + 64)
     }
 
     mutating func run() -> [UInt8] {
+        defer { output.deallocate() }
         let urls = URLRule(text: text).spans()
         let credentials = CredentialRule(text: text).spans(urls: urls)
-        // Placeholders are longer than the shortest matches: room for some growth, so a typical
-        // line is one allocation.
-        output.reserveCapacity(text.count + text.count / 2 + 64)
         var words = WordRules<Counter>.State(searchEnd: text.count, regionByRegion: engine == .regionByRegion)
         var cursor = 0
         // The URL and credential spans in order of start (they never overlap).
@@ -192,7 +193,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         }
         apply(rule: 0, from: cursor, to: text.count, state: &words)
         flush()
-        return output
+        return output.array()
     }
 
     /// Input bytes that go out as they are.
@@ -208,14 +209,13 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
 
     mutating func flush() {
         guard !pending.isEmpty else { return }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: text.input[pending]))
+        output.append(text.input.baseAddress! + pending.lowerBound, count: pending.count)
         pending = 0..<0
     }
 
     mutating func emit(_ placeholder: StaticString) {
         flush()
-        output.append(
-            contentsOf: UnsafeBufferPointer(start: placeholder.utf8Start, count: placeholder.utf8CodeUnitCount))
+        output.append(placeholder.utf8Start, count: placeholder.utf8CodeUnitCount)
     }
 
     /// Applies word rules `rule…` to `[start, end)`, emitting the result.
@@ -241,4 +241,36 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         }
         apply(rule: rule + 1, from: cursor, to: end, state: &state)
     }
+}
+
+/// The redacted bytes as they are produced: a plain growable buffer, because `Array.append`
+/// costs tens of instructions a call and a line makes a call per match. Copied into an array once.
+struct OutputBuffer {
+    var base: UnsafeMutablePointer<UInt8>
+    var count = 0
+    var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    @inline(__always) mutating func append(_ source: UnsafePointer<UInt8>, count length: Int) {
+        if count + length > capacity { grow(to: count + length) }
+        (base + count).initialize(from: source, count: length)
+        count += length
+    }
+
+    mutating func grow(to needed: Int) {
+        let newCapacity = max(needed, 2 * capacity)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    func array() -> [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    func deallocate() { base.deallocate() }
 }
