@@ -452,6 +452,27 @@ struct WordRules<Counter: LogSanitizerCounting> {
             // same run (the run only shrinks), and so does a token run: each is measured once.
             let needRun = p >= state.runFailedBefore
             let needToken = isToken && p >= state.tokenFailedBefore
+            // Most words are short: a run of fewer than 32 ASCII token characters ended by a byte
+            // that no run continues with (not base64, not an invisible separator) and that cannot
+            // start a JWT's second segment (not `.`) fails all three alternatives. One tight loop.
+            if needRun, needToken, length == 1 {
+                var q = p + 1
+                while q < end, q - p < 32, case let next = text.byte(q), next < 0x80,
+                    text.table[Int(next)] & Classes.token != 0
+                {
+                    q += 1
+                }
+                if q - p < 32 {
+                    let stops =
+                        q == end || (text.byte(q) < 0x80 && !text.has(q, Classes.base64) && text.byte(q) != 0x2E)
+                    if stops {
+                        state.runFailedBefore = q
+                        state.tokenFailedBefore = q
+                        p = q
+                        continue
+                    }
+                }
+            }
             if needRun || needToken {
                 let runs = self.runs(from: p, end, tokenOnly: !needRun)
                 if needRun {

@@ -76,6 +76,8 @@
 ///   position inside the same run (the run only shrinks), so each run is measured once per kind
 ///   (`*FailedBefore`); a JWT's second and third segments are measured at most three times. A
 ///   JWT's `eyJ` is looked for only when a `.` follows the run, in its last stretch: once more.
+///   A short word is measured by a tight loop first; past 32 characters it is measured again in
+///   full (at most 32 bytes twice per run).
 ///   Inside a failed run, `+ / =` (which start no token) are stepped over at one examination each.
 /// - Rules apply in turn to the gaps earlier rules left, so the total is at most the number of
 ///   rules times the input; the output is at most a constant factor longer than the input.
