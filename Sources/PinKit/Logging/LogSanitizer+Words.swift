@@ -1,15 +1,18 @@
+/// A word rule's match.
+struct WordMatch {
+    var start: Int
+    var end: Int
+    /// nil: the match is kept as it is (a labelled pin).
+    var placeholder: StaticString?
+}
+
 /// Rules 3–7, applied to the gaps the URL and credential rules left: bearer tokens, email
 /// addresses, UUIDs, labelled pins (kept), and tokens.
 struct WordRules<Counter: LogSanitizerCounting> {
     let text: SanitizerInput<Counter>
     typealias Classes = LogSanitizer.Classes
 
-    struct Match {
-        var start: Int
-        var end: Int
-        /// nil: the match is kept as it is (a labelled pin).
-        var placeholder: StaticString?
-    }
+    typealias Match = WordMatch
 
     /// Search state, so no byte is searched twice for the same trigger. Each field belongs to one
     /// rule, and a rule's regions come left to right, so one state serves every region of the

@@ -228,6 +228,10 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             emit(start..<end)
             return
         }
+        if rule == 0, !state.regionByRegion {
+            applyFlat(from: start, to: end, state: &state)
+            return
+        }
         let rules = WordRules(text: text)
         // The previous engine: this rule starts afresh in every region.
         if state.regionByRegion { state.reset(rule: rule) }
@@ -242,6 +246,72 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             cursor = match.end
         }
         apply(rule: rule + 1, from: cursor, to: end, state: &state)
+    }
+
+    /// The word rules' cascade without recursion: the same matches as ``apply(rule:from:to:state:)``
+    /// (each rule's leftmost-first matches in the gaps of the rules before it), found with the same
+    /// calls to each rule in the same order of position, but no call per rule and gap.
+    ///
+    /// Each rule keeps its next match. Rule `k`'s window runs from its cursor to the start of the
+    /// next match of a rule before it (all of which are final: a rule's matches depend only on the
+    /// rules before it). The next match to go out is the one of the last rule that has one in its
+    /// window, since each window ends where the one before it found something. After it goes out,
+    /// that rule searches on from its end, and every later rule starts a new region there; the rules
+    /// before it keep their next match, which lies beyond.
+    mutating func applyFlat(from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
+        withUnsafeTemporaryAllocation(of: WordLane.self, capacity: LogSanitizer.wordRuleCount) { lanes in
+            let count = LogSanitizer.wordRuleCount
+            let rules = WordRules(text: text)
+            for rule in 0..<count { (lanes.baseAddress! + rule).initialize(to: WordLane(start: start)) }
+            var emitted = start
+            while true {
+                var windowEnd = end
+                var last = -1
+                for rule in 0..<count {
+                    let lane = lanes.baseAddress! + rule
+                    if !lane.pointee.searched {
+                        lane.pointee.searched = true
+                        // No word rule matches fewer than 5 bytes.
+                        lane.pointee.match =
+                            windowEnd - lane.pointee.cursor < 5
+                            ? nil
+                            : rules.next(
+                                rule: rule, from: lane.pointee.cursor, regionStart: lane.pointee.regionStart,
+                                end: windowEnd, state: &state)
+                    }
+                    if let match = lane.pointee.match {
+                        windowEnd = match.start
+                        last = rule
+                    }
+                }
+                guard last >= 0, let match = lanes[last].match else { break }
+                emit(emitted..<match.start)
+                if let placeholder = match.placeholder {
+                    emit(placeholder)
+                } else {
+                    emit(match.start..<match.end)
+                }
+                emitted = match.end
+                lanes[last].cursor = match.end
+                lanes[last].searched = false
+                for rule in (last + 1)..<count { lanes[rule] = WordLane(start: match.end) }
+            }
+            emit(emitted..<end)
+        }
+    }
+}
+
+/// One word rule's place in ``SanitizerRun/applyFlat(from:to:state:)``.
+struct WordLane {
+    var regionStart: Int
+    var cursor: Int
+    /// Whether `match` is the rule's next match in its current window (nil: none there).
+    var searched = false
+    var match: WordMatch?
+
+    init(start: Int) {
+        regionStart = start
+        cursor = start
     }
 }
 
