@@ -51,6 +51,8 @@ extension LogSanitizer {
         /// Printable ASCII that decides nothing inside a URL's body in running text: everything but
         /// `/ ? # % ( [ { < ) ] } >`, quotes and `\`.
         static let urlPlain: UInt32 = 1 << 19
+        /// Bytes 0x80–0xFF (part of a multi-byte character): one test tells ASCII from the rest.
+        static let high: UInt32 = 1 << 20
 
         /// Allocated once and never freed or written after initialisation, so sharing it is safe.
         nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
@@ -84,6 +86,7 @@ extension LogSanitizer {
             for byte in 0x21...0x7E { table[byte] |= urlPlain }
             for byte in "/?#%([{<)]}>\"'`\\".utf8 { table[Int(byte)] &= ~urlPlain }
             for byte in 0...0x20 { table[byte] |= control | afterClosingQuote | valueStop }
+            for byte in 0x80...0xFF { table[byte] |= high }
             table[0x7F] |= control | afterClosingQuote | valueStop
             return UnsafePointer(table)
         }()

@@ -370,39 +370,39 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var tokenCount = 0
     }
 
-    /// Measures the runs from `p`; with `tokenOnly`, just the token run.
-    @inline(__always) func runs(from p: Int, _ end: Int, tokenOnly: Bool) -> Runs {
+    /// Measures the runs from `p`; with `tokenOnly`, just the token run. `measured` and `seen`: the
+    /// ASCII token characters `[p, measured)` are already known, with their classes in `seen`.
+    @inline(__always) func runs(from p: Int, _ end: Int, tokenOnly: Bool, measured: Int, seen: UInt32) -> Runs {
         var runs = Runs()
         runs.lastStretch = p
-        var q = p
+        runs.seen = seen
+        var q = measured
         // Bytes of invisible separators beyond their first: the count is characters, not bytes.
         var extra = 0
         var inToken = true
+        let table = text.table
         while q < end {
-            let byte = text.byte(q)
-            if byte < 0x80 {
-                let flags = text.table[Int(byte)]
-                if flags & Classes.token != 0 {
-                    runs.seen |= flags
-                    q += 1
-                } else if flags & Classes.base64 != 0 {
-                    // "+", "/" or "=": the token run ends; a JWT's first segment starts after it.
-                    if inToken {
-                        inToken = false
-                        runs.tokenEnd = q
-                        runs.tokenCount = q - p - extra
-                        if tokenOnly { return runs }
-                    }
-                    q += 1
-                    runs.lastStretch = q
-                } else {
-                    break
+            let flags = table[Int(text.byte(q))]
+            if flags & Classes.token != 0 {
+                runs.seen |= flags
+                q &+= 1
+            } else if flags & Classes.base64 != 0 {
+                // "+", "/" or "=": the token run ends; a JWT's first segment starts after it.
+                if inToken {
+                    inToken = false
+                    runs.tokenEnd = q
+                    runs.tokenCount = q - p - extra
+                    if tokenOnly { return runs }
                 }
-            } else {
+                q &+= 1
+                runs.lastStretch = q
+            } else if flags & Classes.high != 0 {
                 let length = text.invisibleLength(at: q, end: end)
                 guard length > 0 else { break }
-                q += length
-                extra += length - 1
+                q &+= length
+                extra &+= length - 1
+            } else {
+                break
             }
         }
         runs.end = q
@@ -430,23 +430,26 @@ struct WordRules<Counter: LogSanitizerCounting> {
     }
 
     func nextToken(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        let table = text.table
         var p = from
         while p < end {
-            let byte = text.byte(p)
+            // A byte that starts no run (neither base64 nor part of a multi-byte character) goes
+            // at one look.
+            var flags = table[Int(text.byte(p))]
+            while flags & (Classes.base64 | Classes.high) == 0 {
+                p &+= 1
+                guard p < end else { return nil }
+                flags = table[Int(text.byte(p))]
+            }
             let isToken: Bool
             let length: Int
-            if byte < 0x80 {
-                let flags = text.table[Int(byte)]
-                guard flags & Classes.base64 != 0 else {
-                    p += 1
-                    continue
-                }
+            if flags & Classes.high == 0 {
                 isToken = flags & Classes.token != 0
                 length = 1
             } else {
                 length = text.invisibleLength(at: p, end: end)
                 guard length > 0 else {
-                    p += 1
+                    p &+= 1
                     continue
                 }
                 isToken = true
@@ -455,29 +458,38 @@ struct WordRules<Counter: LogSanitizerCounting> {
             // same run (the run only shrinks), and so does a token run: each is measured once.
             let needRun = p >= state.runFailedBefore
             let needToken = isToken && p >= state.tokenFailedBefore
-            // Most words are short: a run of fewer than 32 ASCII token characters ended by a byte
-            // that no run continues with (not base64, not an invisible separator) and that cannot
-            // start a JWT's second segment (not `.`) fails all three alternatives. One tight loop.
+            var measured = p
+            var seen: UInt32 = 0
+            // Most runs are ASCII token characters ended by a byte that no run continues with (not
+            // base64, not a multi-byte character) and that cannot start a JWT's second segment
+            // (not `.`): then all three alternatives are decided by the run's length and classes,
+            // and each gives the same match. One tight loop measures it.
             if needRun, needToken, length == 1 {
-                var q = p + 1
-                while q < end, q - p < 32, case let next = text.byte(q), next < 0x80,
-                    text.table[Int(next)] & Classes.token != 0
+                var q = p &+ 1
+                seen = flags
+                while q < end {
+                    let next = table[Int(text.byte(q))]
+                    guard next & Classes.token != 0 else { break }
+                    seen |= next
+                    q &+= 1
+                }
+                if q == end
+                    || (table[Int(text.byte(q))] & (Classes.base64 | Classes.high) == 0
+                        && text.byte(q) != UInt8(ascii: "."))
                 {
-                    q += 1
+                    // 32 or more: the base64 alternative (a digit or both cases) or else the token
+                    // alternative, both `[p, q)`.
+                    if q - p >= 32 { return Match(start: p, end: q, placeholder: LogSanitizer.tokenBytes) }
+                    state.runFailedBefore = q
+                    state.tokenFailedBefore = q
+                    p = q
+                    continue
                 }
-                if q - p < 32 {
-                    let stops =
-                        q == end || (text.byte(q) < 0x80 && !text.has(q, Classes.base64) && text.byte(q) != 0x2E)
-                    if stops {
-                        state.runFailedBefore = q
-                        state.tokenFailedBefore = q
-                        p = q
-                        continue
-                    }
-                }
+                // The run goes on (or a `.` follows): measure the rest from where this loop stopped.
+                measured = q
             }
             if needRun || needToken {
-                let runs = self.runs(from: p, end, tokenOnly: !needRun)
+                let runs = self.runs(from: p, end, tokenOnly: !needRun, measured: measured, seen: seen)
                 if needRun {
                     // 1. A JWT, with whatever base64 characters are glued before it in the same run.
                     if runs.end < end, text.byte(runs.end) == UInt8(ascii: "."),
@@ -502,12 +514,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 }
             }
             // Every position before both failure marks is known to fail: skip to the first that is not.
-            p = max(p + length, min(state.runFailedBefore, state.tokenFailedBefore))
+            p = max(p &+ length, min(state.runFailedBefore, state.tokenFailedBefore))
             // Inside a failed base64 run only a token character can start a match: `+ / =` go at once.
             while p < state.runFailedBefore {
-                let byte = text.byte(p)
-                guard byte < 0x80, text.table[Int(byte)] & Classes.token == 0 else { break }
-                p += 1
+                guard table[Int(text.byte(p))] & (Classes.token | Classes.high) == 0 else { break }
+                p &+= 1
             }
         }
         return nil
