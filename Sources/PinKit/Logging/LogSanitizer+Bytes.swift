@@ -219,17 +219,33 @@ struct CachedFinder {
     mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
         if found >= from { return found }
         if from >= exhaustedFrom { return nil }
-        // A few bytes inline first: a dense run of the trigger then costs no memchr call per byte.
-        let inlineEnd = min(end, from + 8)
+        // The next 64 bytes eight at a time first (most triggers are that close, and a library
+        // call costs more than the search); memchr beyond. The lowest byte of `(x - 0x01…) & ~x &
+        // 0x80…` that is set marks the first zero byte of `x` exactly (a false mark can only
+        // follow a true one), and `x` is zero where the input equals `value`.
+        let nearEnd = min(end, from &+ 8)
         var index = from
-        while index < inlineEnd {
+        if let base = input.input.baseAddress {
+            let pattern = UInt64(value) &* 0x0101_0101_0101_0101
+            while index &+ 8 <= nearEnd {
+                let x = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian ^ pattern
+                input.counter.tick(8)
+                let zero = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+                if zero != 0 {
+                    found = index &+ zero.trailingZeroBitCount >> 3
+                    return found
+                }
+                index &+= 8
+            }
+        }
+        while index < nearEnd {
             if input.byte(index) == value {
                 found = index
                 return index
             }
-            index += 1
+            index &+= 1
         }
-        if let index = input.find(value, from: inlineEnd, to: end) {
+        if let index = input.find(value, from: nearEnd, to: end) {
             found = index
             return index
         }
