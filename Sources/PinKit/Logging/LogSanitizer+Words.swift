@@ -39,6 +39,15 @@ struct WordRules<Counter: LogSanitizerCounting> {
         init(searchEnd: Int, regionByRegion: Bool = false) {
             self.searchEnd = searchEnd
             self.regionByRegion = regionByRegion
+            guard !regionByRegion else { return }
+            // The current engine's finders pass over what their rule rejects at the byte before
+            // (the previous engine keeps plain finders, so the tests compare the two).
+            lowerB = CachedFinder(UInt8(ascii: "b"), forbidBefore: Classes.alphanumeric)
+            upperB = CachedFinder(UInt8(ascii: "B"), forbidBefore: Classes.alphanumeric)
+            at = CachedFinder(UInt8(ascii: "@"), requireBefore: Classes.emailLocal | Classes.high)
+            dash = CachedFinder(UInt8(ascii: "-"), requireBefore: Classes.hex | Classes.high)
+            two = CachedFinder(UInt8(ascii: "2"), requireBefore: Classes.letterA)
+            x = CachedFinder(UInt8(ascii: "x"), requireBefore: Classes.lowerE)
         }
 
         /// Where a finder stops searching when asked about a region that ends at `end`.
@@ -81,9 +90,16 @@ struct WordRules<Counter: LogSanitizerCounting> {
     func nextBearer(_ from: Int, _ regionStart: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
         while search < end {
-            let lower = state.lowerB.next(from: search, to: state.limit(end), in: text) ?? end
-            let upper = state.upperB.next(from: search, to: state.limit(end), in: text) ?? end
-            let s = min(lower, upper)
+            // The current engine's finders skip a `b` after a letter or digit, but the rule does not
+            // look behind its region's start: a `b` there is a candidate whatever precedes it.
+            let s: Int
+            if search == regionStart, !state.regionByRegion, text.byte(search) | 0x20 == UInt8(ascii: "b") {
+                s = search
+            } else {
+                let lower = state.lowerB.next(from: search, to: state.limit(end), in: text) ?? end
+                let upper = state.upperB.next(from: search, to: state.limit(end), in: text) ?? end
+                s = min(lower, upper)
+            }
             guard s + 6 < end else { return nil }
             search = s + 1
             // Not inside a word, and not right after a placeholder (a second pass must not find
@@ -323,8 +339,12 @@ struct WordRules<Counter: LogSanitizerCounting> {
         while let two = state.two.next(from: search, to: state.limit(end), in: text), two < end {
             search = two + 1
             guard two - 3 >= from, text.matches("sha256", at: two - 3, end: end) else { continue }
-            // The labels are shortest first, so the first that fits gives the leftmost value.
-            for label in LogSanitizer.pinLabels where text.matches(label, at: two + 3, end: end) {
+            // The labels are shortest first, so the first that fits gives the leftmost value. Only
+            // those that start with the byte after "sha256" are compared.
+            guard two + 3 < end else { continue }
+            let first = text.byte(two + 3)
+            for label in LogSanitizer.pinLabels
+            where label.utf8Start.pointee == first && text.matches(label, at: two + 3, end: end) {
                 let value = two + 3 + label.utf8CodeUnitCount
                 if isPin(value, end) { return Match(start: two - 3, end: value + 44, placeholder: nil) }
             }
