@@ -54,14 +54,18 @@
 ///
 /// **Linear by construction.** No regular expressions and no backtracking: each rule is a forward
 /// scan in which every byte is examined a bounded number of times, whatever the input.
-/// - Trigger bytes (`:`, `%`, `=`, `b`/`B`, `@`, `-`, `2`, `x`) are found with `memchr`, and each
-///   trigger's next position is remembered (`CachedFinder`), so a byte is searched at most once
-///   per trigger byte and rule, however many candidates fail. Rules 3–7 keep one search state for
-///   the whole input (each trigger belongs to one rule, whose regions come left to right): a
-///   trigger found past a region's end waits there for the rule's next region. (The old scanner searched the rest
-///   of the line for `b` once per `B`: quadratic.) A candidate is first rejected with a load or
-///   two: a URL separator needs `:/`, `:\` or `%3`; a credential separator needs, after the
-///   `[ \t]*` run and an optional quote before it, a byte a key ends in (`n e d t y`, any case).
+/// - Trigger bytes (`:`, `%`, `=`, `b`/`B`, `@`, `-`, `2`, `x`) are found eight at a time (one
+///   word compare) and then with `memchr`, and each trigger's next position is remembered
+///   (`CachedFinder`), so a byte is searched at most once per trigger byte and rule, however many
+///   candidates fail. Rules 3–7 keep one search state for the whole input (each trigger belongs to
+///   one rule, whose regions come left to right): a trigger found past a region's end waits there
+///   for the rule's next region. (The old scanner searched the rest of the line for `b` once per
+///   `B`: quadratic.) Their finders also pass over an occurrence the rule rejects at the byte
+///   before it (a `b` after a letter or digit, an `@` after no local-part character, a `-` after
+///   no hex digit, a `2` not after `a`, an `x` not after `e`) inside the same search: one more
+///   byte read per occurrence. A candidate is first rejected with a load or two: a URL separator
+///   needs `:/`, `:\` or `%3`; a credential separator needs, after the `[ \t]*` run and an
+///   optional quote before it, a byte a key ends in (`n e d t y`, any case).
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
 ///   13 bytes after the `[ \t]*` run, which belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
@@ -76,11 +80,14 @@
 ///   position inside the same run (the run only shrinks), so each run is measured once per kind
 ///   (`*FailedBefore`); a JWT's second and third segments are measured at most three times. A
 ///   JWT's `eyJ` is looked for only when a `.` follows the run, in its last stretch: once more.
-///   A short word is measured by a tight loop first; past 32 characters it is measured again in
-///   full (at most 32 bytes twice per run).
+///   A run of ASCII token characters is measured by one tight loop, which the full measurement
+///   continues from where it stopped when the run goes on with `+ / =`, `.` or a multi-byte
+///   character.
 ///   Inside a failed run, `+ / =` (which start no token) are stepped over at one examination each.
 /// - Rules apply in turn to the gaps earlier rules left, so the total is at most the number of
-///   rules times the input; the output is at most a constant factor longer than the input.
+///   rules times the input; the output is at most a constant factor longer than the input. (Rules
+///   3–7 are driven without recursion, each keeping its next match, but each is asked the same
+///   questions in the same order of position as when they apply in turn.)
 /// The test "linear on adversarial input" counts these byte examinations at n and 4n.
 ///
 /// Redaction never fails (any bytes, including invalid UTF-8 and NUL) and is idempotent: every
