@@ -68,4 +68,28 @@ struct LogSanitizerEngineTests {
         let mixed = before + line + Array(" Bearer x a@b.c ".utf8) + after + line
         #expect(Self.mismatch(mixed) == nil, "\(name) between its neighbours")
     }
+
+    @Test("a word rule sees its region's start as the start of the text, whichever engine finds its candidates")
+    func regionStartIsABoundary() {
+        // The current engine's finders skip a `b` right after a letter or digit, but the bearer rule
+        // does not look behind its region's start: there the byte before does not count, as in the
+        // previous engine. (Each email, UUID and pin filter only drops what its rule rejects
+        // anyway, whatever the region.)
+        let bytes = Array("xyzabearer tok1 Bbearer tok2".utf8)
+        bytes.withUnsafeBufferPointer { buffer in
+            let text = SanitizerInput(input: buffer, counter: LogSanitizer.Uncounted())
+            let rules = WordRules(text: text)
+            // Each "bearer" right after a letter: "xyza|bearer tok1 B|bearer tok2".
+            for regionStart in [4, 17] {
+                var current = WordRules<LogSanitizer.Uncounted>.State(searchEnd: bytes.count)
+                var previous = WordRules<LogSanitizer.Uncounted>.State(searchEnd: bytes.count, regionByRegion: true)
+                let found = rules.next(
+                    rule: 0, from: regionStart, regionStart: regionStart, end: bytes.count, state: &current)
+                let expected = rules.next(
+                    rule: 0, from: regionStart, regionStart: regionStart, end: bytes.count, state: &previous)
+                #expect(expected?.start == regionStart, "the previous engine finds the bearer at \(regionStart)")
+                #expect(found?.start == expected?.start && found?.end == expected?.end, "at \(regionStart)")
+            }
+        }
+    }
 }

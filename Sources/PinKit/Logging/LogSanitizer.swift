@@ -146,6 +146,12 @@ public enum LogSanitizer {
         return (output, counter.operations)
     }
 
+    /// `bytes` redacted by the previous engine (``Engine/regionByRegion``): the fuzz target
+    /// compares it with ``redact(bytes:)`` byte for byte. Not for use outside tests.
+    @_spi(EngineOracle) public static func redactWithPreviousEngine(bytes: [UInt8]) -> [UInt8] {
+        countingRedact(bytes, engine: .regionByRegion).output
+    }
+
     /// How the word rules (3–7) keep their search state. The tests run both and compare them byte
     /// for byte: the previous engine stays as an oracle while the scanner is rebuilt in steps.
     enum Engine: Sendable {
