@@ -106,7 +106,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             // "[redacted-uuid]bearer x" where the first found "…uuid…bearer x" inside a word).
             if s > regionStart, text.has(s - 1, Classes.alphanumeric) { continue }
             if s > regionStart, text.byte(s - 1) == UInt8(ascii: "]"), followsPlaceholder(s, regionStart) { continue }
-            guard var p = bearerGroupEnd(s, end) else { continue }
+            // Most candidates are a word that starts with `b` and goes on with something else.
+            guard text.byte(s + 1) | 0x20 == UInt8(ascii: "e"), var p = bearerGroupEnd(s, end) else { continue }
             var lastGroup = s
             var groups = 1
             while let next = bearerGroupEnd(p, end) {
@@ -200,6 +201,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var search = from
         while let at = state.at.next(from: search, to: state.limit(end), in: text), at < end {
             search = at + 1
+            // The local part cannot reach back past the region's start or the last match.
+            guard at > from else { continue }
             var localStart = at
             while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
                 localStart -= 1
