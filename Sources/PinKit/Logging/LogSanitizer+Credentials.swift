@@ -3,42 +3,39 @@
 struct CredentialRule<Counter: LogSanitizerCounting> {
     let text: SanitizerInput<Counter>
     typealias Classes = LogSanitizer.Classes
+    var equals = CachedFinder(UInt8(ascii: "="))
+    var colons = CachedFinder(UInt8(ascii: ":"))
 
     typealias Kind = LogSanitizer.CredentialKind
 
-    /// The credential spans, sorted by start; each lies in a gap between the URL spans `urls`.
-    func spans(urls: [LogSanitizer.Span]) -> [LogSanitizer.Span] {
+    init(text: SanitizerInput<Counter>) { self.text = text }
+
+    /// The next credential in a gap between URL spans, from `position` up to `gapEnd`; `stop` is
+    /// the start of the URL after the gap (`Int.max`: none), where a value stops (the URL's host
+    /// stays). A key looks back no further than `keyBound` (the gap's start or the previous
+    /// credential's end). Both advance past the credential found.
+    mutating func next(from position: inout Int, keyBound: inout Int, gapEnd: Int, stop: Int) -> LogSanitizer.Span? {
         let end = text.count
-        var credentials: [LogSanitizer.Span] = []
-        // A credential lies in one gap between URL spans: a value stops at a URL (whose host stays).
-        var equals = CachedFinder(UInt8(ascii: "="))
-        var colons = CachedFinder(UInt8(ascii: ":"))
-        var gapStart = 0
-        for urlIndex in 0...urls.count {
-            let gapEnd = urlIndex < urls.count ? urls[urlIndex].start : end
-            // A key looks back no further than the gap's start or the previous credential's end.
-            var bound = gapStart
-            var p = gapStart
-            while p < gapEnd {
-                let equal = equals.next(from: p, to: end, in: text) ?? end
-                let colon = colons.next(from: p, to: end, in: text) ?? end
-                let trigger = min(equal, colon)
-                guard trigger < gapEnd else { break }
-                p = trigger + 1
-                // The byte before the key's end rejects most separators before any further look.
-                guard keyMayEnd(before: trigger, bound: bound),
-                    let match = credential(separator: trigger, gapStart: bound, urls: urls, urlIndex: urlIndex)
-                else { continue }
-                // One allocation for a typical line's credentials, not one per doubling.
-                if credentials.isEmpty { credentials.reserveCapacity(8) }
-                credentials.append(match)
-                p = match.end
-                bound = match.end
+        var p = position
+        defer { position = p }
+        while p < gapEnd {
+            let equal = equals.next(from: p, to: end, in: text) ?? end
+            let colon = colons.next(from: p, to: end, in: text) ?? end
+            let trigger = min(equal, colon)
+            guard trigger < gapEnd else {
+                p = gapEnd
+                break
             }
-            guard urlIndex < urls.count else { break }
-            gapStart = urls[urlIndex].end
+            p = trigger + 1
+            // The byte before the key's end rejects most separators before any further look.
+            guard keyMayEnd(before: trigger, bound: keyBound),
+                let match = credential(separator: trigger, gapStart: keyBound, stop: stop)
+            else { continue }
+            p = match.end
+            keyBound = match.end
+            return match
         }
-        return credentials
+        return nil
     }
 
     /// Whether a key can end before the separator at `separator`: after `[ \t]*` and an optional
@@ -53,9 +50,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return k > bound && text.has(k - 1, Classes.keyEnd)
     }
 
-    func credential(
-        separator: Int, gapStart: Int, urls: [LogSanitizer.Span], urlIndex: Int
-    ) -> LogSanitizer.Span? {
+    func credential(separator: Int, gapStart: Int, stop: Int) -> LogSanitizer.Span? {
         let end = text.count
         // Backwards: [ \t]*, an optional closing quote of the key (", \" or '), the key.
         var k = separator
@@ -85,14 +80,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         guard let kind else { return nil }
         // Forwards: [ \t]*, an optional opening quote, the value.
         var v = separator + 1
-        var spans = SanitizerScan.Spans(spans: urls, index: urlIndex)
-        while v < end, !spans.starts(at: v), text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
+        while v < end, v != stop, text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
         var quote: UInt8?
         var escaped = false
-        if v < end, !spans.starts(at: v) {
+        if v < end, v != stop {
             let byte = text.byte(v)
-            if byte == UInt8(ascii: "\\"), v + 1 < end, !spans.starts(at: v + 1), text.byte(v + 1) == UInt8(ascii: "\"")
-            {
+            if byte == UInt8(ascii: "\\"), v + 1 < end, v + 1 != stop, text.byte(v + 1) == UInt8(ascii: "\"") {
                 escaped = true
                 v += 2
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
@@ -102,19 +95,19 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
         // A value that already is a placeholder stays as it is, and so does its key: a second pass
         // then sees the same spans and gaps as the first.
-        if let placeholderEnd = placeholderEnd(at: v, end: end, spans: spans) {
+        if let placeholderEnd = placeholderEnd(at: v, end: end, stop: stop) {
             return LogSanitizer.Span(start: keyStart, end: placeholderEnd, keep: (keyStart..<placeholderEnd, 0..<0))
         }
         let valueEnd: Int
         let length: Int
         if escaped {
-            (valueEnd, length) = SanitizerScan.escapedQuoteEnd(text, from: v, end: end, spans: spans)
+            (valueEnd, length) = SanitizerScan.escapedQuoteEnd(text, from: v, end: end, stop: stop)
         } else if let quote {
-            (valueEnd, length) = SanitizerScan.quotedEnd(text, from: v, end: end, quote: quote, spans: spans)
+            (valueEnd, length) = SanitizerScan.quotedEnd(text, from: v, end: end, quote: quote, stop: stop)
         } else if kind == .header {
-            (valueEnd, length) = headerEnd(from: v, end: end, spans: spans)
+            (valueEnd, length) = headerEnd(from: v, end: end, stop: stop)
         } else {
-            (valueEnd, length) = unquotedEnd(from: v, end: end, spans: spans)
+            (valueEnd, length) = unquotedEnd(from: v, end: end, stop: stop)
         }
         guard length > 0 else { return nil }
         return LogSanitizer.Span(
@@ -122,7 +115,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// The end of `[redacted-` + `[a-z]+` + `]` at `start` (no URL span inside), or nil.
-    func placeholderEnd(at start: Int, end: Int, spans: SanitizerScan.Spans) -> Int? {
+    func placeholderEnd(at start: Int, end: Int, stop: Int) -> Int? {
         let prefix: StaticString = "[redacted-"
         let length = prefix.utf8CodeUnitCount
         guard start + length < end else { return nil }
@@ -130,50 +123,45 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var p = start + length
         while p < end, text.byte(p) >= UInt8(ascii: "a"), text.byte(p) <= UInt8(ascii: "z") { p += 1 }
         guard p > start + length, p < end, text.byte(p) == UInt8(ascii: "]") else { return nil }
-        guard spans.nextStart(from: start) > p else { return nil }
+        guard stop > p else { return nil }
         return p + 1
     }
 
     /// An unquoted header value: to a line break, or to a quote that closes the string it is in.
-    func headerEnd(from start: Int, end: Int, spans: SanitizerScan.Spans) -> (Int, Int) {
-        var spans = spans
+    func headerEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
+        let limit = min(end, stop)
         var p = start
-        var length = 0
-        while p < end {
-            if spans.span(at: p) != nil { break }
+        while p < limit {
             let byte = text.byte(p)
             if byte == 0x0A || byte == 0x0D { break }
-            if text.has(p, Classes.quote), SanitizerScan.closes(text, quoteAt: p, end: end, spans: spans) { break }
-            if byte == UInt8(ascii: "\\"), p + 1 < end, !spans.starts(at: p + 1), text.has(p + 1, Classes.quote),
-                SanitizerScan.closes(text, quoteAt: p + 1, end: end, spans: spans)
+            if text.table[Int(byte)] & Classes.quote != 0, SanitizerScan.closes(text, quoteAt: p, end: end, stop: stop)
+            {
+                break
+            }
+            if byte == UInt8(ascii: "\\"), p + 1 < limit, text.has(p + 1, Classes.quote),
+                SanitizerScan.closes(text, quoteAt: p + 1, end: end, stop: stop)
             {
                 break
             }
             p += 1
-            length += 1
         }
-        return (p, length)
+        return (p, p - start)
     }
 
     /// An unquoted value: to white space, a control character, one of `&,;"'<>)]}` and backtick,
     /// or a backslash before a quote.
-    func unquotedEnd(from start: Int, end: Int, spans: SanitizerScan.Spans) -> (Int, Int) {
-        var spans = spans
+    func unquotedEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
+        let limit = min(end, stop)
         var p = start
-        var length = 0
-        while p < end {
-            if spans.span(at: p) != nil { break }
-            if text.has(p, Classes.valueStop) { break }
+        while p < limit {
+            let byte = text.byte(p)
+            if text.table[Int(byte)] & Classes.valueStop != 0 { break }
             // A backslash before a quote ends the value too (`\"` closes a JSON string in a string).
-            if text.byte(p) == UInt8(ascii: "\\"), p + 1 < end, !spans.starts(at: p + 1), text.has(p + 1, Classes.quote)
-            {
-                break
-            }
-            if text.byte(p) >= 0x80, text.unicodeSpaceLength(at: p, end: end) > 0 { break }
+            if byte == UInt8(ascii: "\\"), p + 1 < limit, text.has(p + 1, Classes.quote) { break }
+            if byte >= 0x80, text.unicodeSpaceLength(at: p, end: end) > 0 { break }
             p += 1
-            length += 1
         }
-        return (p, length)
+        return (p, p - start)
     }
 }
 

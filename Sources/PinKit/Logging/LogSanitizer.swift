@@ -162,31 +162,35 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     init(input: SanitizerInput<Counter>, engine: LogSanitizer.Engine = .current) {
         text = input
         self.engine = engine
-        // Placeholders are longer than the shortest matches: room for some growth, so a typical
-        // line is one allocation.
-        output = OutputBuffer(capacity: input.count + input.count / 2 + 64)
+        output = OutputBuffer()
     }
 
+    /// The redacted input. The output is written straight into the array returned: placeholders
+    /// are longer than the shortest matches, so it has room for some growth, and only a line that
+    /// outgrows it takes a second buffer (and a copy).
     mutating func run() -> [UInt8] {
-        defer { output.deallocate() }
-        let urls = URLRule(text: text).spans()
-        let credentials = CredentialRule(text: text).spans(urls: urls)
+        var grown: OutputBuffer?
+        let result = [UInt8](unsafeUninitializedCapacity: text.count + text.count / 2 + 64) { buffer, initialized in
+            output = OutputBuffer(storage: buffer)
+            redactAll()
+            if output.owned {
+                grown = output
+                initialized = 0
+            } else {
+                initialized = output.count
+            }
+        }
+        guard let grown else { return result }
+        defer { grown.deallocate() }
+        return grown.array()
+    }
+
+    /// Rules 1–2 as a stream of spans in order of start, rules 3–7 in the gaps between them.
+    mutating func redactAll() {
+        var spans = SpanStream(text: text)
         var words = WordRules<Counter>.State(searchEnd: text.count, regionByRegion: engine == .regionByRegion)
         var cursor = 0
-        // The URL and credential spans in order of start (they never overlap).
-        var urlIndex = 0
-        var credentialIndex = 0
-        while urlIndex < urls.count || credentialIndex < credentials.count {
-            let span: LogSanitizer.Span
-            if credentialIndex == credentials.count
-                || (urlIndex < urls.count && urls[urlIndex].start < credentials[credentialIndex].start)
-            {
-                span = urls[urlIndex]
-                urlIndex += 1
-            } else {
-                span = credentials[credentialIndex]
-                credentialIndex += 1
-            }
+        while let span = spans.next() {
             apply(rule: 0, from: cursor, to: span.start, state: &words)
             emit(span.keep.0)
             emit(span.keep.1)
@@ -195,7 +199,6 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         }
         apply(rule: 0, from: cursor, to: text.count, state: &words)
         flush()
-        return output.array()
     }
 
     /// Input bytes that go out as they are.
@@ -245,17 +248,29 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     }
 }
 
-/// The redacted bytes as they are produced: a plain growable buffer, because `Array.append`
-/// costs tens of instructions a call and a line makes a call per match. Copied into an array once.
+/// The redacted bytes as they are produced: a plain buffer, because `Array.append` costs tens
+/// of instructions a call and a line makes a call per match. It starts in the storage of the
+/// array that will be returned; when that is full it moves to a buffer of its own (`owned`).
 struct OutputBuffer {
     var base: UnsafeMutablePointer<UInt8>
     var count = 0
     var capacity: Int
+    /// Whether `base` was allocated here (and must be deallocated).
+    var owned = false
 
-    init(capacity: Int) {
-        self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+    /// No room yet: the first append allocates.
+    init() {
+        base = OutputBuffer.nowhere
+        capacity = 0
     }
+
+    init(storage: UnsafeMutableBufferPointer<UInt8>) {
+        base = storage.baseAddress ?? OutputBuffer.nowhere
+        capacity = storage.baseAddress == nil ? 0 : storage.count
+    }
+
+    /// Where an empty buffer points: never written (its capacity is 0) and never freed.
+    nonisolated(unsafe) static let nowhere = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
 
     @inline(__always) mutating func append(_ source: UnsafePointer<UInt8>, count length: Int) {
         if count + length > capacity { grow(to: count + length) }
@@ -264,15 +279,16 @@ struct OutputBuffer {
     }
 
     mutating func grow(to needed: Int) {
-        let newCapacity = max(needed, 2 * capacity)
+        let newCapacity = max(needed, 2 * capacity, 16)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.initialize(from: base, count: count)
-        base.deallocate()
+        if owned { base.deallocate() }
         base = newBase
         capacity = newCapacity
+        owned = true
     }
 
     func array() -> [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
-    func deallocate() { base.deallocate() }
+    func deallocate() { if owned { base.deallocate() } }
 }
