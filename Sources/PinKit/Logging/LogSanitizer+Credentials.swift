@@ -13,8 +13,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// The next credential in a gap between URL spans, from `position` up to `gapEnd`; `stop` is
     /// the start of the URL after the gap (`Int.max`: none), where a value stops (the URL's host
     /// stays). A key looks back no further than `keyBound` (the gap's start or the previous
-    /// credential's end). Both advance past the credential found.
-    mutating func next(from position: inout Int, keyBound: inout Int, gapEnd: Int, stop: Int) -> LogSanitizer.Span? {
+    /// credential's end). `position` advances past the credential found.
+    mutating func next(from position: inout Int, keyBound: Int, gapEnd: Int, stop: Int) -> LogSanitizer.Span? {
         let end = text.count
         var p = position
         defer { position = p }
@@ -32,7 +32,6 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 let match = credential(separator: trigger, gapStart: keyBound, stop: stop)
             else { continue }
             p = match.end
-            keyBound = match.end
             return match
         }
         return nil
@@ -96,7 +95,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // A value that already is a placeholder stays as it is, and so does its key: a second pass
         // then sees the same spans and gaps as the first.
         if let placeholderEnd = placeholderEnd(at: v, end: end, stop: stop) {
-            return LogSanitizer.Span(start: keyStart, end: placeholderEnd, keep: (keyStart..<placeholderEnd, 0..<0))
+            return LogSanitizer.Span(start: keyStart, end: placeholderEnd, keepEnd: placeholderEnd, placeholder: .none)
         }
         let valueEnd: Int
         let length: Int
@@ -110,8 +109,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             (valueEnd, length) = unquotedEnd(from: v, end: end, stop: stop)
         }
         guard length > 0 else { return nil }
-        return LogSanitizer.Span(
-            start: keyStart, end: valueEnd, keep: (keyStart..<v, 0..<0), placeholder: LogSanitizer.secretBytes)
+        return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
     }
 
     /// The end of `[redacted-` + `[a-z]+` + `]` at `start` (no URL span inside), or nil.

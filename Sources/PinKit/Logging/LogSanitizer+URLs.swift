@@ -1,51 +1,19 @@
 extension LogSanitizer {
-    /// A replaced span of the input. `keep` ranges are copied to the output in order, then the
-    /// placeholder (if any).
+    /// A replaced span of the input: `[start, keepEnd)` and `host` go out as they are, then the
+    /// placeholder (if any). Plain integers: the driver copies one per URL or credential.
     struct Span {
         var start: Int
         var end: Int
-        var keep: (Range<Int>, Range<Int>) = (0..<0, 0..<0)
-        var placeholder: StaticString?
-    }
-}
-
-/// Rules 1–2 as a stream: the URL and credential spans of the whole input, in order of start,
-/// produced as the driver asks for them (no array per line). The next URL is found first: the
-/// credentials in the gap before it stop at its start.
-struct SpanStream<Counter: LogSanitizerCounting> {
-    var urls: URLRule<Counter>
-    var credentials: CredentialRule<Counter>
-    /// The URL that ends the current gap (nil: the gap runs to the end of the input).
-    var gapURL: LogSanitizer.Span?
-    /// Whether `gapURL` has been looked for since the previous URL was handed out.
-    var gapKnown = false
-    /// Where the credential search goes on, and how far back a key may reach.
-    var position = 0
-    var keyBound = 0
-
-    init(text: SanitizerInput<Counter>) {
-        urls = URLRule(text: text)
-        credentials = CredentialRule(text: text)
+        var keepEnd: Int
+        var hostStart = 0
+        var hostEnd = 0
+        var placeholder: SpanPlaceholder
     }
 
-    /// The next span, or nil when none is left.
-    mutating func next() -> LogSanitizer.Span? {
-        if !gapKnown {
-            gapURL = urls.next(from: position)
-            gapKnown = true
-        }
-        let stop = gapURL?.start ?? Int.max
-        if let credential = credentials.next(
-            from: &position, keyBound: &keyBound, gapEnd: gapURL?.start ?? credentials.text.count, stop: stop)
-        {
-            return credential
-        }
-        guard let url = gapURL else { return nil }
-        gapURL = nil
-        gapKnown = false
-        position = url.end
-        keyBound = url.end
-        return url
+    enum SpanPlaceholder: UInt8 {
+        case none
+        case url
+        case secret
     }
 }
 
@@ -141,8 +109,10 @@ struct URLRule<Counter: LogSanitizerCounting> {
             while body.end > bodyStart, text.has(body.end - 1, Classes.trailingPunctuation) { body.end -= 1 }
         }
         let host = self.host(from: body.hostStart, to: min(body.authorityEnd, body.end), percentForm: percentForm)
-        if host.isEmpty { return LogSanitizer.Span(start: start, end: body.end, placeholder: LogSanitizer.urlBytes) }
-        return LogSanitizer.Span(start: start, end: body.end, keep: (start..<bodyStart, host))
+        if host.isEmpty { return LogSanitizer.Span(start: start, end: body.end, keepEnd: start, placeholder: .url) }
+        return LogSanitizer.Span(
+            start: start, end: body.end, keepEnd: bodyStart, hostStart: host.lowerBound, hostEnd: host.upperBound,
+            placeholder: .none)
     }
 
     /// A URL body in running text: it ends at white space, a closing bracket without a partner

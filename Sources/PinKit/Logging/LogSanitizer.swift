@@ -115,6 +115,11 @@ public enum LogSanitizer {
     }
 
     /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).
+    /// An array takes no generic path: a log line is short, and that path costs as much as a
+    /// rule's scan of it.
+    public static func redact(bytes: [UInt8]) -> [UInt8] { bytes.withUnsafeBufferPointer { redact(buffer: $0) } }
+
+    /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).
     public static func redact<Bytes: Collection>(bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         if let result = bytes.withContiguousStorageIfAvailable({ redact(buffer: $0) }) { return result }
         return Array(bytes).withUnsafeBufferPointer { redact(buffer: $0) }
@@ -165,40 +170,64 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         output = OutputBuffer()
     }
 
-    /// The redacted input. The output is written straight into the array returned: placeholders
-    /// are longer than the shortest matches, so it has room for some growth, and only a line that
-    /// outgrows it takes a second buffer (and a copy).
+    /// The redacted input. The output is built in a temporary buffer (on the stack for a typical
+    /// line: placeholders are longer than the shortest matches, so it has room for some growth;
+    /// a line that outgrows it moves to the heap) and copied into the array returned, which is the
+    /// one allocation of a typical line.
     mutating func run() -> [UInt8] {
-        var grown: OutputBuffer?
-        let result = [UInt8](unsafeUninitializedCapacity: text.count + text.count / 2 + 64) { buffer, initialized in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count + text.count / 2 + 64) { buffer in
             output = OutputBuffer(storage: buffer)
+            defer { output.deallocate() }
             redactAll()
-            if output.owned {
-                grown = output
-                initialized = 0
-            } else {
-                initialized = output.count
-            }
+            return output.array()
         }
-        guard let grown else { return result }
-        defer { grown.deallocate() }
-        return grown.array()
     }
 
-    /// Rules 1–2 as a stream of spans in order of start, rules 3–7 in the gaps between them.
+    /// Rules 1–2, then rules 3–7 in the gaps they leave. The URLs come one at a time, each found
+    /// before the credentials of the gap in front of it (a credential value stops at the URL),
+    /// so the spans go out in order of start without being collected.
     mutating func redactAll() {
-        var spans = SpanStream(text: text)
-        var words = WordRules<Counter>.State(searchEnd: text.count, regionByRegion: engine == .regionByRegion)
+        var urls = URLRule(text: text)
+        var credentials = CredentialRule(text: text)
+        var state = WordRules<Counter>.State(searchEnd: text.count, regionByRegion: engine == .regionByRegion)
         var cursor = 0
-        while let span = spans.next() {
-            apply(rule: 0, from: cursor, to: span.start, state: &words)
-            emit(span.keep.0)
-            emit(span.keep.1)
-            if let placeholder = span.placeholder { emit(placeholder) }
-            cursor = span.end
+        while true {
+            let url = urls.next(from: cursor)
+            let gapEnd = url?.start ?? text.count
+            var position = cursor
+            while let credential = credentials.next(
+                from: &position, keyBound: cursor, gapEnd: gapEnd, stop: url?.start ?? Int.max)
+            {
+                gap(from: cursor, to: credential.start, state: &state)
+                emit(credential)
+                cursor = credential.end
+            }
+            gap(from: cursor, to: gapEnd, state: &state)
+            guard let url else { break }
+            emit(url)
+            cursor = url.end
         }
-        apply(rule: 0, from: cursor, to: text.count, state: &words)
         flush()
+    }
+
+    /// Rules 3–7 on a gap between spans. None matches fewer than 5 bytes, so a shorter gap goes
+    /// out as it is without a call.
+    @inline(__always) mutating func gap(from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
+        if end - start >= 5 {
+            apply(rule: 0, from: start, to: end, state: &state)
+        } else {
+            emit(start..<end)
+        }
+    }
+
+    @inline(__always) mutating func emit(_ span: LogSanitizer.Span) {
+        emit(span.start..<span.keepEnd)
+        emit(span.hostStart..<span.hostEnd)
+        switch span.placeholder {
+        case .none: break
+        case .url: emit(LogSanitizer.urlBytes)
+        case .secret: emit(LogSanitizer.secretBytes)
+        }
     }
 
     /// Input bytes that go out as they are.
