@@ -37,6 +37,17 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return nil
     }
 
+    /// The URL rule found the first `:` at or after `from` (`end`: none): the search for
+    /// separators goes on from there.
+    @inline(__always) mutating func share(firstColon: Int, from: Int) {
+        guard colons.found < from, from < colons.exhaustedFrom else { return }
+        if firstColon < text.count {
+            colons.found = firstColon
+        } else {
+            colons.exhaustedFrom = from
+        }
+    }
+
     /// Whether a key can end before the separator at `separator`: after `[ \t]*` and an optional
     /// closing quote, the last byte is one a key ends in (`n e d t y`, any case).
     @inline(__always) func keyMayEnd(before separator: Int, bound: Int) -> Bool {
@@ -60,23 +71,41 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         } else if k > gapStart, text.byte(k - 1) == UInt8(ascii: "'") {
             k -= 1
         }
-        // Every key ends in one of "n", "e", "d", "t", "y": most separators are rejected here.
+        // Every key ends in one of "n", "e", "d", "t", "y": most separators are rejected here, and
+        // the last letter leaves one to three keys to compare.
         guard k > gapStart else { return nil }
-        switch text.lowered(k - 1) {
-        case UInt8(ascii: "n"), UInt8(ascii: "e"), UInt8(ascii: "d"), UInt8(ascii: "t"), UInt8(ascii: "y"): break
-        default: return nil
-        }
-        var kind: Kind?
         var keyStart = k
-        for (key, keyKind) in LogSanitizer.credentialKeys {
-            let length = key.utf8CodeUnitCount
-            if k - length >= gapStart, text.matches(key, at: k - length, end: k) {
-                kind = keyKind
-                keyStart = k - length
-                break
-            }
+        func key(_ name: StaticString) -> Bool {
+            let length = name.utf8CodeUnitCount
+            guard k - length >= gapStart, text.matches(name, at: k - length, end: k) else { return false }
+            keyStart = k - length
+            return true
         }
-        guard let kind else { return nil }
+        let kind: Kind
+        switch text.lowered(k - 1) {
+        case UInt8(ascii: "n"):
+            if key("authorization") {
+                kind = .header
+            } else if key("token") {
+                kind = .value
+            } else {
+                return nil
+            }
+        case UInt8(ascii: "e"):
+            guard key("cookie") else { return nil }
+            kind = .header
+        case UInt8(ascii: "d"):
+            guard key("password") || key("passwd") else { return nil }
+            kind = .value
+        case UInt8(ascii: "t"):
+            guard key("secret") else { return nil }
+            kind = .value
+        case UInt8(ascii: "y"):
+            guard key("api_key") || key("api-key") || key("apikey") else { return nil }
+            kind = .value
+        default:
+            return nil
+        }
         // Forwards: [ \t]*, an optional opening quote, the value.
         var v = separator + 1
         while v < end, v != stop, text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
@@ -171,11 +200,10 @@ extension LogSanitizer {
         case value
     }
 
-    /// Credential keys, lower case. None is a suffix of another, so the key before a separator is unique.
-    static let credentialKeys: [(StaticString, CredentialKind)] = [
-        ("authorization", .header), ("cookie", .header), ("password", .value), ("passwd", .value),
-        ("secret", .value), ("token", .value), ("api_key", .value), ("api-key", .value), ("apikey", .value),
-    ]
+    // The credential keys, any ASCII case: `authorization`, `cookie` (headers), `password`,
+    // `passwd`, `secret`, `token`, `api_key`, `api-key`, `apikey` (values). None is a suffix of
+    // another, so the key before a separator is unique; `credential(separator:gapStart:stop:)`
+    // compares them by their last letter.
 
     /// The labels after "sha256" (any case) that mark the next 44 characters as a pin, shortest first.
     static let pinLabels: [StaticString] = [

@@ -24,6 +24,9 @@ struct URLRule<Counter: LogSanitizerCounting> {
     typealias Classes = LogSanitizer.Classes
     var colons = CachedFinder(UInt8(ascii: ":"))
     var percents = CachedFinder(UInt8(ascii: "%"))
+    /// The first `:` at or after the last bound asked for (the input's end if none): the
+    /// credential rule's search starts from it instead of searching the same bytes again.
+    var firstColon = 0
 
     init(text: SanitizerInput<Counter>) { self.text = text }
 
@@ -32,8 +35,10 @@ struct URLRule<Counter: LogSanitizerCounting> {
     mutating func next(from lowerBound: Int) -> LogSanitizer.Span? {
         let end = text.count
         var from = lowerBound
+        firstColon = end
         while from < end {
             let colon = colons.next(from: from, to: end, in: text) ?? end
+            if from == lowerBound { firstColon = colon }
             let percent = percents.next(from: from, to: end, in: text) ?? end
             let candidate = min(colon, percent)
             guard candidate + 2 < end else { return nil }
@@ -92,18 +97,10 @@ struct URLRule<Counter: LogSanitizerCounting> {
         var body: Body
         // The context: what is right before the URL decides where it ends.
         let previous = start > 0 ? text.byte(start - 1) : 0
-        if previous == UInt8(ascii: "\"") && !(start >= 2 && text.byte(start - 2) == UInt8(ascii: "\\"))
-            || previous == UInt8(ascii: "'") || previous == UInt8(ascii: "`")
-        {
-            body = Body(
-                end: SanitizerScan.quotedEnd(text, from: bodyStart, end: end, quote: previous, stop: Int.max).end,
-                hostStart: bodyStart)
-            authority(of: &body)
-        } else if previous == UInt8(ascii: "\"") {
-            body = Body(
-                end: SanitizerScan.escapedQuoteEnd(text, from: bodyStart, end: end, stop: Int.max).end,
-                hostStart: bodyStart)
-            authority(of: &body)
+        if previous == UInt8(ascii: "\"") || previous == UInt8(ascii: "'") || previous == UInt8(ascii: "`") {
+            // After `\"`, the URL ends at the next `\"`; after a quote, at the same quote.
+            let escaped = previous == UInt8(ascii: "\"") && start >= 2 && text.byte(start - 2) == UInt8(ascii: "\\")
+            body = quotedBody(from: bodyStart, end: end, quote: previous, escaped: escaped)
         } else {
             body = runningBody(from: bodyStart, end: end)
             while body.end > bodyStart, text.has(body.end - 1, Classes.trailingPunctuation) { body.end -= 1 }
@@ -113,6 +110,52 @@ struct URLRule<Counter: LogSanitizerCounting> {
         return LogSanitizer.Span(
             start: start, end: body.end, keepEnd: bodyStart, hostStart: host.lowerBound, hostEnd: host.upperBound,
             placeholder: .none)
+    }
+
+    /// A URL body in a string opened by `quote` (or by `\"` when `escaped`): it ends at the string's
+    /// closing quote (for `"`, a backslash escapes the next character) or `\"`, or a line break,
+    /// as ``SanitizerScan/quotedEnd(_:from:end:quote:stop:)`` and
+    /// ``SanitizerScan/escapedQuoteEnd(_:from:end:stop:)`` find it. The same scan finds the
+    /// authority and its last `@` (or `%40`): none of the bytes that end the body is in `%2F`,
+    /// `%3F`, `%23` or `%40`, so each of those lies whole inside the body or not at all.
+    @inline(__always)
+    func quotedBody(from start: Int, end: Int, quote: UInt8, escaped: Bool) -> Body {
+        var body = Body(end: end, hostStart: start)
+        var p = start
+        while p < end {
+            let byte = text.byte(p)
+            if byte == 0x0A || byte == 0x0D { break }
+            if escaped {
+                if byte == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "\"") { break }
+            } else if byte == quote {
+                break
+            }
+            if body.authorityEnd == Int.max {
+                switch byte {
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\\"): body.authorityEnd = p
+                case UInt8(ascii: "@"): body.hostStart = p + 1
+                case UInt8(ascii: "%"):
+                    if text.matches("%2f", at: p, end: end) || text.matches("%3f", at: p, end: end)
+                        || text.matches("%23", at: p, end: end)
+                    {
+                        body.authorityEnd = p
+                    } else if text.matches("%40", at: p, end: end) {
+                        body.hostStart = p + 3
+                    }
+                default: break
+                }
+            }
+            if !escaped, byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") {
+                guard p + 1 < end else { break }
+                let next = text.byte(p + 1)
+                if next == 0x0A || next == 0x0D { break }
+                p += 2
+                continue
+            }
+            p += 1
+        }
+        body.end = p
+        return body
     }
 
     /// A URL body in running text: it ends at white space, a closing bracket without a partner
@@ -213,32 +256,6 @@ struct URLRule<Counter: LogSanitizerCounting> {
             }
         }
         return p
-    }
-
-    /// The authority of a quoted URL's body: it ends at `/ ? # \` or `%2F %3F %23`, and the host
-    /// follows its last `@` (or `%40`).
-    func authority(of body: inout Body) {
-        var p = body.hostStart
-        while p < body.end {
-            let byte = text.byte(p)
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
-                || byte == UInt8(ascii: "\\")
-            {
-                break
-            }
-            if byte == UInt8(ascii: "@") {
-                body.hostStart = p + 1
-            } else if byte == UInt8(ascii: "%") {
-                if text.matches("%2f", at: p, end: body.end) || text.matches("%3f", at: p, end: body.end)
-                    || text.matches("%23", at: p, end: body.end)
-                {
-                    break
-                }
-                if text.matches("%40", at: p, end: body.end) { body.hostStart = p + 3 }
-            }
-            p += 1
-        }
-        body.authorityEnd = p
     }
 
     /// The host in `[hostStart, authorityEnd)`: up to a port or anything a host does not hold;

@@ -193,6 +193,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var cursor = 0
         while true {
             let url = urls.next(from: cursor)
+            credentials.share(firstColon: urls.firstColon, from: cursor)
             let gapEnd = url?.start ?? text.count
             var position = cursor
             while let credential = credentials.next(
