@@ -49,7 +49,7 @@ extension LogSanitizer {
         /// The last letter of a credential key, any case: n e d t y.
         static let keyEnd: UInt32 = 1 << 18
         /// Printable ASCII that decides nothing inside a URL's body in running text: everything but
-        /// `/ ? # % ( [ { < ) ] } >`, quotes and `\`.
+        /// `/ ? # % ( [ { < ) ] } > @`, quotes and `\`.
         static let urlPlain: UInt32 = 1 << 19
 
         /// Allocated once and never freed or written after initialisation, so sharing it is safe.
@@ -82,7 +82,7 @@ extension LogSanitizer {
             mark("\"'`", quote)
             mark("nedtyNEDTY", keyEnd)
             for byte in 0x21...0x7E { table[byte] |= urlPlain }
-            for byte in "/?#%([{<)]}>\"'`\\".utf8 { table[Int(byte)] &= ~urlPlain }
+            for byte in "/?#%([{<)]}>@\"'`\\".utf8 { table[Int(byte)] &= ~urlPlain }
             for byte in 0...0x20 { table[byte] |= control | afterClosingQuote | valueStop }
             table[0x7F] |= control | afterClosingQuote | valueStop
             return UnsafePointer(table)

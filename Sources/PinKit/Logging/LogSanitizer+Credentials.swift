@@ -3,8 +3,8 @@
 struct CredentialRule<Counter: LogSanitizerCounting> {
     let text: SanitizerInput<Counter>
     typealias Classes = LogSanitizer.Classes
-    var equals = CachedFinder(UInt8(ascii: "="))
-    var colons = CachedFinder(UInt8(ascii: ":"))
+    var equals = SeparatorFinder(UInt8(ascii: "="))
+    var colons = SeparatorFinder(UInt8(ascii: ":"))
 
     typealias Kind = LogSanitizer.CredentialKind
 
