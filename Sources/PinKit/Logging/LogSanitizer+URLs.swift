@@ -353,15 +353,20 @@ enum SanitizerScan {
 }
 
 /// The next occurrence of one byte, remembered, as ``CachedFinder`` finds it (a search never scans
-/// a byte twice), for the separators of rules 1–2, which are often a dozen bytes or more apart:
-/// the next eight bytes are tested as one word (a handful of instructions where a byte loop takes
-/// forty), and only then is `memchr` called.
+/// a byte twice), for the separators of rules 1–2. They are often a dozen bytes or more apart, where
+/// a byte loop before `memchr` takes forty instructions, and sometimes back to back (a run of `:`),
+/// where a call per byte is worse: eight bytes are tested as one word, and the word's matches are
+/// kept, so the next ones inside it cost a few bit operations.
 struct SeparatorFinder {
     let value: UInt8
     /// `value` in each byte of a word.
     let pattern: UInt64
     var found = -1
     var exhaustedFrom = Int.max
+    /// The word tested last starts here; `matches` has the 0x80 bit of each of its bytes that
+    /// equals `value` (byte `i` of the word is bits `8i…8i+7`).
+    var wordStart = -16
+    var matches: UInt64 = 0
 
     init(_ value: UInt8) {
         self.value = value
@@ -372,21 +377,36 @@ struct SeparatorFinder {
     mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
         if found >= from { return found }
         if from >= exhaustedFrom { return nil }
+        // Back to back (a run of separators): no word to test.
+        if from < end, input.byte(from) == value {
+            found = from
+            return from
+        }
         var start = from
-        if from + 8 <= end, let base = input.input.baseAddress {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + from).loadUnaligned(as: UInt64.self))
-            // A byte equal to `value` becomes 0; the lowest 0x80 bit of `zero` marks the first one
-            // (borrows only reach bytes above a zero byte).
-            let difference = word ^ pattern
-            let zero = (difference &- 0x0101_0101_0101_0101) & ~difference & 0x8080_8080_8080_8080
-            if zero != 0 {
-                let index = from + zero.trailingZeroBitCount / 8
-                input.counter.tick(index - from + 1)
-                found = index
-                return index
+        // Inside the word tested last (one unsigned comparison: below `wordStart` is a negative
+        // offset, a large unsigned one), its matches from `from` on.
+        let offset = from &- wordStart
+        if UInt(bitPattern: offset) < 8 {
+            let rest = matches & (~0 &<< UInt64(truncatingIfNeeded: offset &* 8))
+            if rest != 0 {
+                found = wordStart &+ rest.trailingZeroBitCount &>> 3
+                return found
             }
+            start = wordStart &+ 8
+        }
+        if start + 8 <= end, let base = input.input.baseAddress {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
             input.counter.tick(8)
-            start = from + 8
+            // Bytes equal to `value` become 0; each 0 byte gets its 0x80 bit, exactly (no borrows).
+            let difference = word ^ pattern
+            let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            wordStart = start
+            matches = ~(((difference & low) &+ low) | difference | low)
+            if matches != 0 {
+                found = start &+ matches.trailingZeroBitCount &>> 3
+                return found
+            }
+            start += 8
         }
         if let index = input.find(value, from: start, to: end) {
             found = index
