@@ -1,26 +1,49 @@
+/// The credential rule's search state: where its separators are.
+struct CredentialSearch {
+    var equals = SeparatorFinder(UInt8(ascii: "="))
+    var colons = SeparatorFinder(UInt8(ascii: ":"))
+
+    /// The URL rule found the first `:` at or after `from` (`end`: none): the search for
+    /// separators goes on from there.
+    @inline(__always) mutating func share(firstColon: Int, from: Int, end: Int) {
+        guard colons.found < from, from < colons.exhaustedFrom else { return }
+        if firstColon < end {
+            colons.found = firstColon
+        } else {
+            colons.exhaustedFrom = from
+        }
+    }
+
+    /// Whether what is known already leaves a separator possible in `[from, gapEnd)`: most gaps
+    /// then take no search at all.
+    @inline(__always) func mayHaveSeparator(from: Int, before gapEnd: Int) -> Bool {
+        func may(_ finder: SeparatorFinder) -> Bool {
+            !(finder.found >= from && finder.found >= gapEnd || from >= finder.exhaustedFrom)
+        }
+        return may(equals) || may(colons)
+    }
+}
+
 /// Rule 2: credentials in headers and key–value pairs. The key (any ASCII case) is kept with its
 /// separator and opening quote; the value becomes `[redacted-secret]`.
 struct CredentialRule<Counter: LogSanitizerCounting> {
     let text: SanitizerInput<Counter>
     typealias Classes = LogSanitizer.Classes
-    var equals = SeparatorFinder(UInt8(ascii: "="))
-    var colons = SeparatorFinder(UInt8(ascii: ":"))
-
     typealias Kind = LogSanitizer.CredentialKind
-
-    init(text: SanitizerInput<Counter>) { self.text = text }
 
     /// The next credential in a gap between URL spans, from `position` up to `gapEnd`; `stop` is
     /// the start of the URL after the gap (`Int.max`: none), where a value stops (the URL's host
     /// stays). A key looks back no further than `keyBound` (the gap's start or the previous
     /// credential's end). `position` advances past the credential found.
-    mutating func next(from position: inout Int, keyBound: Int, gapEnd: Int, stop: Int) -> LogSanitizer.Span? {
+    func next(
+        from position: inout Int, keyBound: Int, gapEnd: Int, stop: Int, search: inout CredentialSearch
+    ) -> LogSanitizer.Span? {
         let end = text.count
         var p = position
         defer { position = p }
         while p < gapEnd {
-            let equal = equals.next(from: p, to: end, in: text) ?? end
-            let colon = colons.next(from: p, to: end, in: text) ?? end
+            let equal = search.equals.next(from: p, to: end, in: text) ?? end
+            let colon = search.colons.next(from: p, to: end, in: text) ?? end
             let trigger = min(equal, colon)
             guard trigger < gapEnd else {
                 p = gapEnd
@@ -35,17 +58,6 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             return match
         }
         return nil
-    }
-
-    /// The URL rule found the first `:` at or after `from` (`end`: none): the search for
-    /// separators goes on from there.
-    @inline(__always) mutating func share(firstColon: Int, from: Int) {
-        guard colons.found < from, from < colons.exhaustedFrom else { return }
-        if firstColon < text.count {
-            colons.found = firstColon
-        } else {
-            colons.exhaustedFrom = from
-        }
     }
 
     /// Whether a key can end before the separator at `separator`: after `[ \t]*` and an optional

@@ -17,29 +17,31 @@ extension LogSanitizer {
     }
 }
 
-/// Rule 1: URLs of any scheme (`scheme://`, JSON-escaped `scheme:\/\/`, percent-encoded
-/// `scheme%3A%2F%2F`) keep the scheme, the separator and the host.
-struct URLRule<Counter: LogSanitizerCounting> {
-    let text: SanitizerInput<Counter>
-    typealias Classes = LogSanitizer.Classes
+/// The URL rule's search state: where its separators are.
+struct URLSearch {
     var colons = SeparatorFinder(UInt8(ascii: ":"))
     var percents = SeparatorFinder(UInt8(ascii: "%"))
     /// The first `:` at or after the last bound asked for (the input's end if none): the
     /// credential rule's search starts from it instead of searching the same bytes again.
     var firstColon = 0
+}
 
-    init(text: SanitizerInput<Counter>) { self.text = text }
+/// Rule 1: URLs of any scheme (`scheme://`, JSON-escaped `scheme:\/\/`, percent-encoded
+/// `scheme%3A%2F%2F`) keep the scheme, the separator and the host.
+struct URLRule<Counter: LogSanitizerCounting> {
+    let text: SanitizerInput<Counter>
+    typealias Classes = LogSanitizer.Classes
 
     /// The first URL whose separator lies at or after `lowerBound` (its scheme does not reach
     /// below it), or nil. Calls come with increasing bounds (the end of the previous URL).
-    mutating func next(from lowerBound: Int) -> LogSanitizer.Span? {
+    func next(from lowerBound: Int, search: inout URLSearch) -> LogSanitizer.Span? {
         let end = text.count
         var from = lowerBound
-        firstColon = end
+        search.firstColon = end
         while from < end {
-            let colon = colons.next(from: from, to: end, in: text) ?? end
-            if from == lowerBound { firstColon = colon }
-            let percent = percents.next(from: from, to: end, in: text) ?? end
+            let colon = search.colons.next(from: from, to: end, in: text) ?? end
+            if from == lowerBound { search.firstColon = colon }
+            let percent = search.percents.next(from: from, to: end, in: text) ?? end
             let candidate = min(colon, percent)
             guard candidate + 2 < end else { return nil }
             from = candidate + 1

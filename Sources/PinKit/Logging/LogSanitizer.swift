@@ -187,17 +187,21 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     /// before the credentials of the gap in front of it (a credential value stops at the URL),
     /// so the spans go out in order of start without being collected.
     mutating func redactAll() {
-        var urls = URLRule(text: text)
-        var credentials = CredentialRule(text: text)
+        let urls = URLRule(text: text)
+        let credentials = CredentialRule(text: text)
+        var urlSearch = URLSearch()
+        var credentialSearch = CredentialSearch()
         var state = WordRules<Counter>.State(searchEnd: text.count, regionByRegion: engine == .regionByRegion)
         var cursor = 0
         while true {
-            let url = urls.next(from: cursor)
-            credentials.share(firstColon: urls.firstColon, from: cursor)
+            let url = urls.next(from: cursor, search: &urlSearch)
+            credentialSearch.share(firstColon: urlSearch.firstColon, from: cursor, end: text.count)
             let gapEnd = url?.start ?? text.count
             var position = cursor
-            while let credential = credentials.next(
-                from: &position, keyBound: cursor, gapEnd: gapEnd, stop: url?.start ?? Int.max)
+            while credentialSearch.mayHaveSeparator(from: position, before: gapEnd),
+                let credential = credentials.next(
+                    from: &position, keyBound: cursor, gapEnd: gapEnd, stop: url?.start ?? Int.max,
+                    search: &credentialSearch)
             {
                 gap(from: cursor, to: credential.start, state: &state)
                 emit(credential)
