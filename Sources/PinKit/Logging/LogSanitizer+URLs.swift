@@ -87,10 +87,10 @@ struct URLRule<Counter: LogSanitizerCounting> {
     func url(separator: Int, length: Int, lowerBound: Int, end: Int) -> LogSanitizer.Span {
         // The scheme: the run of scheme characters before the separator, kept when it is 1–32
         // characters and starts with a letter; otherwise the URL starts at the separator.
+        // (33 bytes at most: one more than a scheme tells a long run from a scheme.)
+        let limit = max(lowerBound, separator - 33)
         var runStart = separator
-        while runStart > lowerBound, separator - runStart <= 32, text.has(runStart - 1, Classes.scheme) {
-            runStart -= 1
-        }
+        while runStart > limit, text.has(runStart - 1, Classes.scheme) { runStart -= 1 }
         let schemeLength = separator - runStart
         var start = separator
         if schemeLength >= 1, schemeLength <= 32, text.has(runStart, Classes.letter) { start = runStart }
