@@ -55,8 +55,14 @@
 /// **Linear by construction.** No regular expressions and no backtracking: each rule is a forward
 /// scan in which every byte is examined a bounded number of times, whatever the input.
 /// - Trigger bytes (`:`, `%`, `=`, `b`/`B`, `@`, `-`, `2`, `x`) are found with `memchr`, and each
-///   trigger's next position is remembered (`CachedFinder`), so a byte is searched at most once
-///   per trigger byte and rule, however many candidates fail. Rules 3–7 keep one search state for
+///   trigger's next position is remembered (`CachedFinder`; for rules 1–2's `:`, `%`, `=`,
+///   `SeparatorFinder`, which first tests the next eight bytes as one word and keeps that word's
+///   matches), so a byte is searched at most once per trigger byte and rule, however many
+///   candidates fail. Rules 1–2 hand their spans to the driver one at a time: the next URL, found
+///   from the end of the previous one, then the credentials in the gap before it (their values
+///   stop at that URL's start). The credential rule's `:` search starts where the URL rule's found
+///   the gap's first `:`, and a gap whose finders already point past its end is not searched.
+///   Rules 3–7 keep one search state for
 ///   the whole input (each trigger belongs to one rule, whose regions come left to right): a
 ///   trigger found past a region's end waits there for the rule's next region. (The old scanner searched the rest
 ///   of the line for `b` once per `B`: quadratic.) A candidate is first rejected with a load or
@@ -155,7 +161,7 @@ public enum LogSanitizer {
     }
 }
 
-/// One redaction: URL and credential spans over the whole input, then rules 3–7 in its gaps.
+/// One redaction: URL and credential spans in order of start, rules 3–7 in the gaps between them.
 struct SanitizerRun<Counter: LogSanitizerCounting> {
     let text: SanitizerInput<Counter>
     let engine: LogSanitizer.Engine
