@@ -67,7 +67,8 @@
 ///   trigger found past a region's end waits there for the rule's next region. (The old scanner searched the rest
 ///   of the line for `b` once per `B`: quadratic.) A candidate is first rejected with a load or
 ///   two: a URL separator needs `:/`, `:\` or `%3`; a credential separator needs, after the
-///   `[ \t]*` run and an optional quote before it, a byte a key ends in (`n e d t y`, any case).
+///   `[ \t]*` run and an optional quote before it, a byte a key ends in (`n e d t y`, any case),
+///   so the `:` and `=` right after a rejected separator are stepped over, one examination each.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
 ///   13 bytes after the `[ \t]*` run, which belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
