@@ -69,12 +69,6 @@ struct URLRule<Counter: LogSanitizerCounting> {
         return nil
     }
 
-    enum Context {
-        case running
-        case quoted(UInt8)
-        case escapedQuote
-    }
-
     /// Where a URL's body ends, and its authority: the host follows `hostStart`, and the
     /// authority ends at `authorityEnd` (`Int.max`: not before the body's end).
     struct Body {
