@@ -49,7 +49,7 @@ extension LogSanitizer {
         /// The last letter of a credential key, any case: n e d t y.
         static let keyEnd: UInt32 = 1 << 18
         /// Printable ASCII that decides nothing inside a URL's body in running text: everything but
-        /// `/ ? # % ( [ { < ) ] } >`, quotes and `\`.
+        /// `/ ? # % ( [ { < ) ] } > @`, quotes and `\`.
         static let urlPlain: UInt32 = 1 << 19
         /// Bytes 0x80–0xFF (part of a multi-byte character): one test tells ASCII from the rest.
         static let high: UInt32 = 1 << 20
@@ -88,7 +88,7 @@ extension LogSanitizer {
             mark("\"'`", quote)
             mark("nedtyNEDTY", keyEnd)
             for byte in 0x21...0x7E { table[byte] |= urlPlain }
-            for byte in "/?#%([{<)]}>\"'`\\".utf8 { table[Int(byte)] &= ~urlPlain }
+            for byte in "/?#%([{<)]}>@\"'`\\".utf8 { table[Int(byte)] &= ~urlPlain }
             for byte in 0...0x20 { table[byte] |= control | afterClosingQuote | valueStop }
             for byte in 0x80...0xFF { table[byte] |= high }
             mark("aA", letterA)

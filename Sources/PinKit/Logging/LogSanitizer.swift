@@ -56,16 +56,22 @@
 /// scan in which every byte is examined a bounded number of times, whatever the input.
 /// - Trigger bytes (`:`, `%`, `=`, `b`/`B`, `@`, `-`, `2`, `x`) are found eight at a time (one
 ///   word compare) and then with `memchr`, and each trigger's next position is remembered
-///   (`CachedFinder`), so a byte is searched at most once per trigger byte and rule, however many
-///   candidates fail. Rules 3–7 keep one search state for the whole input (each trigger belongs to
-///   one rule, whose regions come left to right): a trigger found past a region's end waits there
-///   for the rule's next region. (The old scanner searched the rest of the line for `b` once per
-///   `B`: quadratic.) Their finders also pass over an occurrence the rule rejects at the byte
-///   before it (a `b` after a letter or digit, an `@` after no local-part character, a `-` after
-///   no hex digit, a `2` not after `a`, an `x` not after `e`) inside the same search: one more
-///   byte read per occurrence. A candidate is first rejected with a load or two: a URL separator
-///   needs `:/`, `:\` or `%3`; a credential separator needs, after the `[ \t]*` run and an
-///   optional quote before it, a byte a key ends in (`n e d t y`, any case).
+///   (`CachedFinder`; for rules 1–2's `:`, `%`, `=`, `SeparatorFinder`, which also tests the first
+///   byte alone and keeps the word's matches), so a byte is searched at most once per trigger byte
+///   and rule, however many candidates fail. Rules 1–2 hand their spans to the driver one at a
+///   time: the next URL, found from the end of the previous one, then the credentials in the gap
+///   before it (their values stop at that URL's start). The credential rule's `:` search starts
+///   where the URL rule's found the gap's first `:`, and a gap whose finders already point past its
+///   end is not searched. Rules 3–7 keep one search state for the whole input (each trigger
+///   belongs to one rule, whose regions come left to right): a trigger found past a region's end
+///   waits there for the rule's next region. (The old scanner searched the rest of the line for
+///   `b` once per `B`: quadratic.) Their finders also pass over an occurrence the rule rejects at
+///   the byte before it (a `b` after a letter or digit, an `@` after no local-part character, a
+///   `-` after no hex digit, a `2` not after `a`, an `x` not after `e`) inside the same search: one
+///   more byte read per occurrence. A candidate is first rejected with a load or two: a URL
+///   separator needs `:/`, `:\` or `%3`; a credential separator needs, after the `[ \t]*` run and
+///   an optional quote before it, a byte a key ends in (`n e d t y`, any case), so the `:` and `=`
+///   right after a rejected separator are stepped over, one examination each.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
 ///   13 bytes after the `[ \t]*` run, which belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
@@ -122,6 +128,11 @@ public enum LogSanitizer {
     }
 
     /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).
+    /// An array takes no generic path: a log line is short, and that path costs as much as a
+    /// rule's scan of it.
+    public static func redact(bytes: [UInt8]) -> [UInt8] { bytes.withUnsafeBufferPointer { redact(buffer: $0) } }
+
+    /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).
     public static func redact<Bytes: Collection>(bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         if let result = bytes.withContiguousStorageIfAvailable({ redact(buffer: $0) }) { return result }
         return Array(bytes).withUnsafeBufferPointer { redact(buffer: $0) }
@@ -163,7 +174,7 @@ public enum LogSanitizer {
     }
 }
 
-/// One redaction: URL and credential spans over the whole input, then rules 3–7 in its gaps.
+/// One redaction: URL and credential spans in order of start, rules 3–7 in the gaps between them.
 struct SanitizerRun<Counter: LogSanitizerCounting> {
     let text: SanitizerInput<Counter>
     let engine: LogSanitizer.Engine
@@ -175,40 +186,72 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     init(input: SanitizerInput<Counter>, engine: LogSanitizer.Engine = .current) {
         text = input
         self.engine = engine
-        // Placeholders are longer than the shortest matches: room for some growth, so a typical
-        // line is one allocation.
-        output = OutputBuffer(capacity: input.count + input.count / 2 + 64)
+        output = OutputBuffer()
     }
 
+    /// The redacted input. The output is built in a temporary buffer (on the stack for a typical
+    /// line: placeholders are longer than the shortest matches, so it has room for some growth;
+    /// a line that outgrows it moves to the heap) and copied into the array returned, which is the
+    /// one allocation of a typical line.
     mutating func run() -> [UInt8] {
-        defer { output.deallocate() }
-        let urls = URLRule(text: text).spans()
-        let credentials = CredentialRule(text: text).spans(urls: urls)
-        var words = WordRules<Counter>.State(searchEnd: text.count, regionByRegion: engine == .regionByRegion)
-        var cursor = 0
-        // The URL and credential spans in order of start (they never overlap).
-        var urlIndex = 0
-        var credentialIndex = 0
-        while urlIndex < urls.count || credentialIndex < credentials.count {
-            let span: LogSanitizer.Span
-            if credentialIndex == credentials.count
-                || (urlIndex < urls.count && urls[urlIndex].start < credentials[credentialIndex].start)
-            {
-                span = urls[urlIndex]
-                urlIndex += 1
-            } else {
-                span = credentials[credentialIndex]
-                credentialIndex += 1
-            }
-            apply(rule: 0, from: cursor, to: span.start, state: &words)
-            emit(span.keep.0)
-            emit(span.keep.1)
-            if let placeholder = span.placeholder { emit(placeholder) }
-            cursor = span.end
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count + text.count / 2 + 64) { buffer in
+            output = OutputBuffer(storage: buffer)
+            defer { output.deallocate() }
+            redactAll()
+            return output.array()
         }
-        apply(rule: 0, from: cursor, to: text.count, state: &words)
+    }
+
+    /// Rules 1–2, then rules 3–7 in the gaps they leave. The URLs come one at a time, each found
+    /// before the credentials of the gap in front of it (a credential value stops at the URL),
+    /// so the spans go out in order of start without being collected.
+    mutating func redactAll() {
+        let urls = URLRule(text: text)
+        let credentials = CredentialRule(text: text)
+        var urlSearch = URLSearch()
+        var credentialSearch = CredentialSearch()
+        var state = WordRules<Counter>.State(searchEnd: text.count, regionByRegion: engine == .regionByRegion)
+        var cursor = 0
+        while true {
+            let url = urls.next(from: cursor, search: &urlSearch)
+            credentialSearch.share(firstColon: urlSearch.firstColon, from: cursor, end: text.count)
+            let gapEnd = url?.start ?? text.count
+            var position = cursor
+            while credentialSearch.mayHaveSeparator(from: position, before: gapEnd),
+                let credential = credentials.next(
+                    from: &position, keyBound: cursor, gapEnd: gapEnd, stop: url?.start ?? Int.max,
+                    search: &credentialSearch)
+            {
+                gap(from: cursor, to: credential.start, state: &state)
+                emit(credential)
+                cursor = credential.end
+            }
+            gap(from: cursor, to: gapEnd, state: &state)
+            guard let url else { break }
+            emit(url)
+            cursor = url.end
+        }
         flush()
-        return output.array()
+    }
+
+    /// Rules 3–7 on a gap between spans. None matches fewer than 5 bytes, so a shorter gap goes
+    /// out as it is without a call.
+    @inline(__always) mutating func gap(from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
+        if end - start >= 5 {
+            apply(rule: 0, from: start, to: end, state: &state)
+        } else {
+            emit(start..<end)
+        }
+    }
+
+    @inline(__always) mutating func emit(_ span: LogSanitizer.Span) {
+        emit(span.start..<span.keepEnd)
+        emit(span.hostStart..<span.hostEnd)
+        switch span.placeholder {
+        case .none: break
+        case .url: emit(LogSanitizer.urlBytes)
+        case .secret: emit(LogSanitizer.secretBytes)
+        }
     }
 
     /// Input bytes that go out as they are.
@@ -328,17 +371,29 @@ struct WordLane {
     }
 }
 
-/// The redacted bytes as they are produced: a plain growable buffer, because `Array.append`
-/// costs tens of instructions a call and a line makes a call per match. Copied into an array once.
+/// The redacted bytes as they are produced: a plain buffer, because `Array.append` costs tens
+/// of instructions a call and a line makes a call per match. It starts in the storage of the
+/// array that will be returned; when that is full it moves to a buffer of its own (`owned`).
 struct OutputBuffer {
     var base: UnsafeMutablePointer<UInt8>
     var count = 0
     var capacity: Int
+    /// Whether `base` was allocated here (and must be deallocated).
+    var owned = false
 
-    init(capacity: Int) {
-        self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+    /// No room yet: the first append allocates.
+    init() {
+        base = OutputBuffer.nowhere
+        capacity = 0
     }
+
+    init(storage: UnsafeMutableBufferPointer<UInt8>) {
+        base = storage.baseAddress ?? OutputBuffer.nowhere
+        capacity = storage.baseAddress == nil ? 0 : storage.count
+    }
+
+    /// Where an empty buffer points: never written (its capacity is 0) and never freed.
+    nonisolated(unsafe) static let nowhere = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
 
     @inline(__always) mutating func append(_ source: UnsafePointer<UInt8>, count length: Int) {
         if count + length > capacity { grow(to: count + length) }
@@ -347,15 +402,16 @@ struct OutputBuffer {
     }
 
     mutating func grow(to needed: Int) {
-        let newCapacity = max(needed, 2 * capacity)
+        let newCapacity = max(needed, 2 * capacity, 16)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.initialize(from: base, count: count)
-        base.deallocate()
+        if owned { base.deallocate() }
         base = newBase
         capacity = newCapacity
+        owned = true
     }
 
     func array() -> [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
-    func deallocate() { base.deallocate() }
+    func deallocate() { if owned { base.deallocate() } }
 }
