@@ -1,7 +1,9 @@
 import FuzzSupport
-import PinKit
+@_spi(EngineOracle) import PinKit
 
-/// The log sanitizer: idempotent, and a seeded secret of every leak family never survives.
+/// The log sanitizer: idempotent, a seeded secret of every leak family never survives, and the
+/// engine agrees byte for byte with the previous one (kept as an oracle while the scanner is
+/// rebuilt: each rule's regions searched afresh, the rules applied by recursion).
 @_cdecl("FuzzSanitizer_main")
 public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
     runFuzzer(argc, argv) { data, size in fuzz(data ?? UnsafePointer(bitPattern: 1)!, size) }
@@ -29,6 +31,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let once = LogSanitizer.redact(bytes: bytes)
     precondition(LogSanitizer.redact(bytes: once) == once, "redaction is not idempotent")
+    precondition(LogSanitizer.redactWithPreviousEngine(bytes: bytes) == once, "the engines disagree")
     let half = size / 2
     var seededBytes = Array(bytes[..<half])
     for (line, _) in seeded { seededBytes += [10] + Array(line.utf8) }

@@ -48,6 +48,15 @@ extension LogSanitizer {
         static let quote: UInt32 = 1 << 17  // " ' `
         /// The last letter of a credential key, any case: n e d t y.
         static let keyEnd: UInt32 = 1 << 18
+        /// Printable ASCII that decides nothing inside a URL's body in running text: everything but
+        /// `/ ? # % ( [ { < ) ] } > @`, quotes and `\`.
+        static let urlPlain: UInt32 = 1 << 19
+        /// Bytes 0x80–0xFF (part of a multi-byte character): one test tells ASCII from the rest.
+        static let high: UInt32 = 1 << 20
+        /// `a` and `A`: what comes before the `2` of `sha256`.
+        static let letterA: UInt32 = 1 << 21
+        /// `e` (lower case): what comes before the `x` of `expected`.
+        static let lowerE: UInt32 = 1 << 22
 
         /// Allocated once and never freed or written after initialisation, so sharing it is safe.
         nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
@@ -78,7 +87,12 @@ extension LogSanitizer {
             mark(letters + digits, alphanumeric)
             mark("\"'`", quote)
             mark("nedtyNEDTY", keyEnd)
+            for byte in 0x21...0x7E { table[byte] |= urlPlain }
+            for byte in "/?#%([{<)]}>@\"'`\\".utf8 { table[Int(byte)] &= ~urlPlain }
             for byte in 0...0x20 { table[byte] |= control | afterClosingQuote | valueStop }
+            for byte in 0x80...0xFF { table[byte] |= high }
+            mark("aA", letterA)
+            mark("e", lowerE)
             table[0x7F] |= control | afterClosingQuote | valueStop
             return UnsafePointer(table)
         }()
@@ -201,31 +215,68 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
 
 /// The next occurrence of one byte, remembered: a search never scans a byte twice, however many
 /// times it is asked (the cure for the quadratic "memchr over the rest for every candidate").
+///
+/// A finder may also look at the byte before each occurrence and pass over those its rule would
+/// reject at first sight (a `b` inside a word, a `-` after a letter that is not a hex digit): in
+/// a blob of such bytes the rejection then costs a few instructions in this loop, not a call and
+/// a look from the rule for each. The filter must only drop occurrences the rule rejects.
 struct CachedFinder {
     let value: UInt8
+    /// An occurrence counts only when the byte before it has one of these classes (0: any)…
+    let requireBefore: UInt32
+    /// …and none of these. An occurrence at the start of the input always counts.
+    let forbidBefore: UInt32
     var found: Int = -1
     var exhaustedFrom: Int = Int.max
 
-    init(_ value: UInt8) { self.value = value }
+    init(_ value: UInt8, requireBefore: UInt32 = 0, forbidBefore: UInt32 = 0) {
+        self.value = value
+        self.requireBefore = requireBefore
+        self.forbidBefore = forbidBefore
+    }
 
-    mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
+    @inline(__always) mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
         if found >= from { return found }
         if from >= exhaustedFrom { return nil }
-        // A few bytes inline first: a dense run of the trigger then costs no memchr call per byte.
-        let inlineEnd = min(end, from + 8)
         var index = from
-        while index < inlineEnd {
-            if input.byte(index) == value {
-                found = index
-                return index
+        while let candidate = occurrence(from: index, to: end, in: input) {
+            if candidate == 0 || (requireBefore == 0 && forbidBefore == 0) {
+                found = candidate
+                return candidate
             }
-            index += 1
-        }
-        if let index = input.find(value, from: inlineEnd, to: end) {
-            found = index
-            return index
+            let before = input.table[Int(input.byte(candidate &- 1))]
+            if (requireBefore == 0 || before & requireBefore != 0) && before & forbidBefore == 0 {
+                found = candidate
+                return candidate
+            }
+            index = candidate &+ 1
         }
         exhaustedFrom = from
         return nil
+    }
+
+    /// The next `value` in `[from, end)`. The next eight bytes in one word compare first (most
+    /// triggers are that close, and a library call costs more than the search), memchr beyond.
+    /// The lowest byte of `(x - 0x01…) & ~x & 0x80…` that is set marks the first zero byte of `x`
+    /// exactly (a false mark can only follow a true one), and `x` is zero where the input equals
+    /// `value`.
+    @inline(__always) func occurrence<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
+        guard from < end else { return nil }
+        var index = from
+        if from &+ 8 <= end, let base = input.input.baseAddress {
+            let pattern = UInt64(value) &* 0x0101_0101_0101_0101
+            let x = UnsafeRawPointer(base + from).loadUnaligned(as: UInt64.self).littleEndian ^ pattern
+            input.counter.tick(8)
+            let zero = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+            if zero != 0 { return from &+ zero.trailingZeroBitCount >> 3 }
+            index = from &+ 8
+        } else {
+            while index < end {
+                if input.byte(index) == value { return index }
+                index &+= 1
+            }
+            return nil
+        }
+        return input.find(value, from: index, to: end)
     }
 }

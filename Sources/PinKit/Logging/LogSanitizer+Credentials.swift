@@ -1,55 +1,78 @@
+/// The credential rule's search state: where its separators are.
+struct CredentialSearch {
+    var equals = SeparatorFinder(UInt8(ascii: "="))
+    var colons = SeparatorFinder(UInt8(ascii: ":"))
+
+    /// The URL rule found the first `:` at or after `from` (`end`: none): the search for
+    /// separators goes on from there.
+    @inline(__always) mutating func share(firstColon: Int, from: Int, end: Int) {
+        guard colons.found < from, from < colons.exhaustedFrom else { return }
+        if firstColon < end {
+            colons.found = firstColon
+        } else {
+            colons.exhaustedFrom = from
+        }
+    }
+
+    /// Whether what is known already leaves a separator possible in `[from, gapEnd)`: most gaps
+    /// then take no search at all.
+    @inline(__always) func mayHaveSeparator(from: Int, before gapEnd: Int) -> Bool {
+        func may(_ finder: SeparatorFinder) -> Bool {
+            !(finder.found >= from && finder.found >= gapEnd || from >= finder.exhaustedFrom)
+        }
+        return may(equals) || may(colons)
+    }
+}
+
 /// Rule 2: credentials in headers and key–value pairs. The key (any ASCII case) is kept with its
 /// separator and opening quote; the value becomes `[redacted-secret]`.
 struct CredentialRule<Counter: LogSanitizerCounting> {
     let text: SanitizerInput<Counter>
     typealias Classes = LogSanitizer.Classes
-
     typealias Kind = LogSanitizer.CredentialKind
 
-    /// The credential spans and the URL spans, sorted by start.
-    func spans(urls: [LogSanitizer.Span]) -> [LogSanitizer.Span] {
+    /// The next credential in a gap between URL spans, from `position` up to `gapEnd`; `stop` is
+    /// the start of the URL after the gap (`Int.max`: none), where a value stops (the URL's host
+    /// stays). A key looks back no further than `keyBound` (the gap's start or the previous
+    /// credential's end). `position` advances past the credential found.
+    func next(
+        from position: inout Int, keyBound: Int, gapEnd: Int, stop: Int, search: inout CredentialSearch
+    ) -> LogSanitizer.Span? {
         let end = text.count
-        var credentials: [LogSanitizer.Span] = []
-        // A credential lies in one gap between URL spans: a value stops at a URL (whose host stays).
-        var equals = CachedFinder(UInt8(ascii: "="))
-        var colons = CachedFinder(UInt8(ascii: ":"))
-        var gapStart = 0
-        for urlIndex in 0...urls.count {
-            let gapEnd = urlIndex < urls.count ? urls[urlIndex].start : end
-            // A key looks back no further than the gap's start or the previous credential's end.
-            var bound = gapStart
-            var p = gapStart
-            while p < gapEnd {
-                let equal = equals.next(from: p, to: end, in: text) ?? end
-                let colon = colons.next(from: p, to: end, in: text) ?? end
-                let trigger = min(equal, colon)
-                guard trigger < gapEnd else { break }
-                p = trigger + 1
-                // The byte before the key's end rejects most separators before any further look.
-                guard keyMayEnd(before: trigger, bound: bound),
-                    let match = credential(separator: trigger, gapStart: bound, urls: urls, urlIndex: urlIndex)
-                else { continue }
-                credentials.append(match)
-                p = match.end
-                bound = match.end
+        var p = position
+        defer { position = p }
+        while p < gapEnd {
+            let equal = search.equals.next(from: p, to: end, in: text) ?? end
+            let colon = search.colons.next(from: p, to: end, in: text) ?? end
+            let trigger = min(equal, colon)
+            guard trigger < gapEnd else {
+                p = gapEnd
+                break
             }
-            guard urlIndex < urls.count else { break }
-            gapStart = urls[urlIndex].end
-        }
-        // Most text has no credential: the URL spans go back as they are, not copied.
-        guard !credentials.isEmpty else { return urls }
-        var result: [LogSanitizer.Span] = []
-        result.reserveCapacity(urls.count + credentials.count)
-        var urlIndex = 0
-        for credential in credentials {
-            while urlIndex < urls.count, urls[urlIndex].start < credential.start {
-                result.append(urls[urlIndex])
-                urlIndex += 1
+            p = trigger + 1
+            // The byte before the key's end rejects most separators before any further look.
+            guard keyMayEnd(before: trigger, bound: keyBound),
+                let match = credential(separator: trigger, gapStart: keyBound, stop: stop)
+            else {
+                // A separator right after another has no key before it: a run of them is stepped
+                // over at one examination a byte instead of a search and a check each.
+                if p < gapEnd, text.byte(p) == UInt8(ascii: ":") || text.byte(p) == UInt8(ascii: "=") {
+                    p = separatorRunEnd(from: p + 1, to: gapEnd)
+                }
+                continue
             }
-            result.append(credential)
+            p = match.end
+            return match
         }
-        result.append(contentsOf: urls[urlIndex...])
-        return result
+        return nil
+    }
+
+    /// The end of a run of `:` and `=` from `start` (out of line: rare outside adversarial input).
+    @inline(never)
+    func separatorRunEnd(from start: Int, to end: Int) -> Int {
+        var p = start
+        while p < end, case let byte = text.byte(p), byte == UInt8(ascii: ":") || byte == UInt8(ascii: "=") { p += 1 }
+        return p
     }
 
     /// Whether a key can end before the separator at `separator`: after `[ \t]*` and an optional
@@ -64,9 +87,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return k > bound && text.has(k - 1, Classes.keyEnd)
     }
 
-    func credential(
-        separator: Int, gapStart: Int, urls: [LogSanitizer.Span], urlIndex: Int
-    ) -> LogSanitizer.Span? {
+    func credential(separator: Int, gapStart: Int, stop: Int) -> LogSanitizer.Span? {
         let end = text.count
         // Backwards: [ \t]*, an optional closing quote of the key (", \" or '), the key.
         var k = separator
@@ -77,33 +98,49 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         } else if k > gapStart, text.byte(k - 1) == UInt8(ascii: "'") {
             k -= 1
         }
-        // Every key ends in one of "n", "e", "d", "t", "y": most separators are rejected here.
+        // Every key ends in one of "n", "e", "d", "t", "y": most separators are rejected here, and
+        // the last letter leaves one to three keys to compare.
         guard k > gapStart else { return nil }
-        switch text.lowered(k - 1) {
-        case UInt8(ascii: "n"), UInt8(ascii: "e"), UInt8(ascii: "d"), UInt8(ascii: "t"), UInt8(ascii: "y"): break
-        default: return nil
-        }
-        var kind: Kind?
         var keyStart = k
-        for (key, keyKind) in LogSanitizer.credentialKeys {
-            let length = key.utf8CodeUnitCount
-            if k - length >= gapStart, text.matches(key, at: k - length, end: k) {
-                kind = keyKind
-                keyStart = k - length
-                break
-            }
+        func key(_ name: StaticString) -> Bool {
+            let length = name.utf8CodeUnitCount
+            guard k - length >= gapStart, text.matches(name, at: k - length, end: k) else { return false }
+            keyStart = k - length
+            return true
         }
-        guard let kind else { return nil }
+        let kind: Kind
+        switch text.lowered(k - 1) {
+        case UInt8(ascii: "n"):
+            if key("authorization") {
+                kind = .header
+            } else if key("token") {
+                kind = .value
+            } else {
+                return nil
+            }
+        case UInt8(ascii: "e"):
+            guard key("cookie") else { return nil }
+            kind = .header
+        case UInt8(ascii: "d"):
+            guard key("password") || key("passwd") else { return nil }
+            kind = .value
+        case UInt8(ascii: "t"):
+            guard key("secret") else { return nil }
+            kind = .value
+        case UInt8(ascii: "y"):
+            guard key("api_key") || key("api-key") || key("apikey") else { return nil }
+            kind = .value
+        default:
+            return nil
+        }
         // Forwards: [ \t]*, an optional opening quote, the value.
         var v = separator + 1
-        var spans = SanitizerScan.Spans(spans: urls, index: urlIndex)
-        while v < end, !spans.starts(at: v), text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
+        while v < end, v != stop, text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
         var quote: UInt8?
         var escaped = false
-        if v < end, !spans.starts(at: v) {
+        if v < end, v != stop {
             let byte = text.byte(v)
-            if byte == UInt8(ascii: "\\"), v + 1 < end, !spans.starts(at: v + 1), text.byte(v + 1) == UInt8(ascii: "\"")
-            {
+            if byte == UInt8(ascii: "\\"), v + 1 < end, v + 1 != stop, text.byte(v + 1) == UInt8(ascii: "\"") {
                 escaped = true
                 v += 2
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
@@ -113,27 +150,26 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
         // A value that already is a placeholder stays as it is, and so does its key: a second pass
         // then sees the same spans and gaps as the first.
-        if let placeholderEnd = placeholderEnd(at: v, end: end, spans: spans) {
-            return LogSanitizer.Span(start: keyStart, end: placeholderEnd, keep: (keyStart..<placeholderEnd, 0..<0))
+        if let placeholderEnd = placeholderEnd(at: v, end: end, stop: stop) {
+            return LogSanitizer.Span(start: keyStart, end: placeholderEnd, keepEnd: placeholderEnd, placeholder: .none)
         }
         let valueEnd: Int
         let length: Int
         if escaped {
-            (valueEnd, length) = SanitizerScan.escapedQuoteEnd(text, from: v, end: end, spans: spans)
+            (valueEnd, length) = SanitizerScan.escapedQuoteEnd(text, from: v, end: end, stop: stop)
         } else if let quote {
-            (valueEnd, length) = SanitizerScan.quotedEnd(text, from: v, end: end, quote: quote, spans: spans)
+            (valueEnd, length) = SanitizerScan.quotedEnd(text, from: v, end: end, quote: quote, stop: stop)
         } else if kind == .header {
-            (valueEnd, length) = headerEnd(from: v, end: end, spans: spans)
+            (valueEnd, length) = headerEnd(from: v, end: end, stop: stop)
         } else {
-            (valueEnd, length) = unquotedEnd(from: v, end: end, spans: spans)
+            (valueEnd, length) = unquotedEnd(from: v, end: end, stop: stop)
         }
         guard length > 0 else { return nil }
-        return LogSanitizer.Span(
-            start: keyStart, end: valueEnd, keep: (keyStart..<v, 0..<0), placeholder: LogSanitizer.secretBytes)
+        return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
     }
 
     /// The end of `[redacted-` + `[a-z]+` + `]` at `start` (no URL span inside), or nil.
-    func placeholderEnd(at start: Int, end: Int, spans: SanitizerScan.Spans) -> Int? {
+    func placeholderEnd(at start: Int, end: Int, stop: Int) -> Int? {
         let prefix: StaticString = "[redacted-"
         let length = prefix.utf8CodeUnitCount
         guard start + length < end else { return nil }
@@ -141,50 +177,45 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var p = start + length
         while p < end, text.byte(p) >= UInt8(ascii: "a"), text.byte(p) <= UInt8(ascii: "z") { p += 1 }
         guard p > start + length, p < end, text.byte(p) == UInt8(ascii: "]") else { return nil }
-        guard spans.nextStart(from: start) > p else { return nil }
+        guard stop > p else { return nil }
         return p + 1
     }
 
     /// An unquoted header value: to a line break, or to a quote that closes the string it is in.
-    func headerEnd(from start: Int, end: Int, spans: SanitizerScan.Spans) -> (Int, Int) {
-        var spans = spans
+    func headerEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
+        let limit = min(end, stop)
         var p = start
-        var length = 0
-        while p < end {
-            if spans.span(at: p) != nil { break }
+        while p < limit {
             let byte = text.byte(p)
             if byte == 0x0A || byte == 0x0D { break }
-            if text.has(p, Classes.quote), SanitizerScan.closes(text, quoteAt: p, end: end, spans: spans) { break }
-            if byte == UInt8(ascii: "\\"), p + 1 < end, !spans.starts(at: p + 1), text.has(p + 1, Classes.quote),
-                SanitizerScan.closes(text, quoteAt: p + 1, end: end, spans: spans)
+            if text.table[Int(byte)] & Classes.quote != 0, SanitizerScan.closes(text, quoteAt: p, end: end, stop: stop)
+            {
+                break
+            }
+            if byte == UInt8(ascii: "\\"), p + 1 < limit, text.has(p + 1, Classes.quote),
+                SanitizerScan.closes(text, quoteAt: p + 1, end: end, stop: stop)
             {
                 break
             }
             p += 1
-            length += 1
         }
-        return (p, length)
+        return (p, p - start)
     }
 
     /// An unquoted value: to white space, a control character, one of `&,;"'<>)]}` and backtick,
     /// or a backslash before a quote.
-    func unquotedEnd(from start: Int, end: Int, spans: SanitizerScan.Spans) -> (Int, Int) {
-        var spans = spans
+    func unquotedEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
+        let limit = min(end, stop)
         var p = start
-        var length = 0
-        while p < end {
-            if spans.span(at: p) != nil { break }
-            if text.has(p, Classes.valueStop) { break }
+        while p < limit {
+            let byte = text.byte(p)
+            if text.table[Int(byte)] & Classes.valueStop != 0 { break }
             // A backslash before a quote ends the value too (`\"` closes a JSON string in a string).
-            if text.byte(p) == UInt8(ascii: "\\"), p + 1 < end, !spans.starts(at: p + 1), text.has(p + 1, Classes.quote)
-            {
-                break
-            }
-            if text.byte(p) >= 0x80, text.unicodeSpaceLength(at: p, end: end) > 0 { break }
+            if byte == UInt8(ascii: "\\"), p + 1 < limit, text.has(p + 1, Classes.quote) { break }
+            if byte >= 0x80, text.unicodeSpaceLength(at: p, end: end) > 0 { break }
             p += 1
-            length += 1
         }
-        return (p, length)
+        return (p, p - start)
     }
 }
 
@@ -196,11 +227,10 @@ extension LogSanitizer {
         case value
     }
 
-    /// Credential keys, lower case. None is a suffix of another, so the key before a separator is unique.
-    static let credentialKeys: [(StaticString, CredentialKind)] = [
-        ("authorization", .header), ("cookie", .header), ("password", .value), ("passwd", .value),
-        ("secret", .value), ("token", .value), ("api_key", .value), ("api-key", .value), ("apikey", .value),
-    ]
+    // The credential keys, any ASCII case: `authorization`, `cookie` (headers), `password`,
+    // `passwd`, `secret`, `token`, `api_key`, `api-key`, `apikey` (values). None is a suffix of
+    // another, so the key before a separator is unique; `credential(separator:gapStart:stop:)`
+    // compares them by their last letter.
 
     /// The labels after "sha256" (any case) that mark the next 44 characters as a pin, shortest first.
     static let pinLabels: [StaticString] = [

@@ -1,12 +1,29 @@
 extension LogSanitizer {
-    /// A replaced span of the input. `keep` ranges are copied to the output in order, then the
-    /// placeholder (if any).
+    /// A replaced span of the input: `[start, keepEnd)` and `host` go out as they are, then the
+    /// placeholder (if any). Plain integers: the driver copies one per URL or credential.
     struct Span {
         var start: Int
         var end: Int
-        var keep: (Range<Int>, Range<Int>) = (0..<0, 0..<0)
-        var placeholder: [UInt8]?
+        var keepEnd: Int
+        var hostStart = 0
+        var hostEnd = 0
+        var placeholder: SpanPlaceholder
     }
+
+    enum SpanPlaceholder: UInt8 {
+        case none
+        case url
+        case secret
+    }
+}
+
+/// The URL rule's search state: where its separators are.
+struct URLSearch {
+    var colons = SeparatorFinder(UInt8(ascii: ":"))
+    var percents = SeparatorFinder(UInt8(ascii: "%"))
+    /// The first `:` at or after the last bound asked for (the input's end if none): the
+    /// credential rule's search starts from it instead of searching the same bytes again.
+    var firstColon = 0
 }
 
 /// Rule 1: URLs of any scheme (`scheme://`, JSON-escaped `scheme:\/\/`, percent-encoded
@@ -15,159 +32,205 @@ struct URLRule<Counter: LogSanitizerCounting> {
     let text: SanitizerInput<Counter>
     typealias Classes = LogSanitizer.Classes
 
-    /// Every URL in the whole input, left to right.
-    func spans() -> [LogSanitizer.Span] {
-        var spans: [LogSanitizer.Span] = []
+    /// The first URL whose separator lies at or after `lowerBound` (its scheme does not reach
+    /// below it), or nil. Calls come with increasing bounds (the end of the previous URL).
+    func next(from lowerBound: Int, search: inout URLSearch) -> LogSanitizer.Span? {
         let end = text.count
-        var colons = CachedFinder(UInt8(ascii: ":"))
-        var percents = CachedFinder(UInt8(ascii: "%"))
-        var search = 0
-        var from = 0
+        var from = lowerBound
+        search.firstColon = end
         while from < end {
-            let colon = colons.next(from: from, to: end, in: text) ?? end
-            let percent = percents.next(from: from, to: end, in: text) ?? end
+            let colon = search.colons.next(from: from, to: end, in: text) ?? end
+            if from == lowerBound { search.firstColon = colon }
+            let percent = search.percents.next(from: from, to: end, in: text) ?? end
             let candidate = min(colon, percent)
-            guard candidate + 2 < end else { break }
+            guard candidate + 2 < end else { return nil }
             from = candidate + 1
             // The byte after rejects most candidates (a separator starts `:/`, `:\` or `%3`).
             let next = text.byte(candidate + 1)
-            let possible =
-                candidate == colon
-                ? next == UInt8(ascii: "/") || next == UInt8(ascii: "\\") : next == UInt8(ascii: "3")
-            guard possible, let separatorLength = separatorLength(at: candidate, end: end) else { continue }
-            let span = url(separator: candidate, length: separatorLength, lowerBound: search, end: end)
-            spans.append(span)
-            search = max(span.end, candidate + separatorLength)
-            from = search
-        }
-        return spans
-    }
-
-    /// `://` (3), `:\/\/` (5) or `%3A%2F%2F` in any case (9) at `index`.
-    func separatorLength(at index: Int, end: Int) -> Int? {
-        if text.byte(index) == UInt8(ascii: ":") {
-            guard index + 2 < end else { return nil }
-            if text.byte(index + 1) == UInt8(ascii: "/") {
-                return text.byte(index + 2) == UInt8(ascii: "/") ? 3 : nil
+            let length: Int
+            if candidate == colon {
+                if next == UInt8(ascii: "/") {
+                    guard text.byte(candidate + 2) == UInt8(ascii: "/") else { continue }
+                    length = 3
+                } else if next == UInt8(ascii: "\\") {
+                    guard candidate + 4 < end, text.byte(candidate + 2) == UInt8(ascii: "/"),
+                        text.byte(candidate + 3) == UInt8(ascii: "\\"), text.byte(candidate + 4) == UInt8(ascii: "/")
+                    else { continue }
+                    length = 5
+                } else {
+                    continue
+                }
+            } else {
+                guard next == UInt8(ascii: "3"), text.matches("%3a%2f%2f", at: candidate, end: end) else { continue }
+                length = 9
             }
-            guard index + 4 < end, text.byte(index + 1) == UInt8(ascii: "\\"),
-                text.byte(index + 2) == UInt8(ascii: "/"),
-                text.byte(index + 3) == UInt8(ascii: "\\"), text.byte(index + 4) == UInt8(ascii: "/")
-            else { return nil }
-            return 5
+            return url(separator: candidate, length: length, lowerBound: lowerBound, end: end)
         }
-        return text.matches("%3a%2f%2f", at: index, end: end) ? 9 : nil
+        return nil
     }
 
-    enum Context {
-        case running
-        case quoted(UInt8)
-        case escapedQuote
+    /// Where a URL's body ends, and its authority: the host follows `hostStart`, and the
+    /// authority ends at `authorityEnd` (`Int.max`: not before the body's end).
+    struct Body {
+        var end: Int
+        var hostStart: Int
+        var authorityEnd = Int.max
     }
 
+    @inline(__always)
     func url(separator: Int, length: Int, lowerBound: Int, end: Int) -> LogSanitizer.Span {
         // The scheme: the run of scheme characters before the separator, kept when it is 1–32
         // characters and starts with a letter; otherwise the URL starts at the separator.
+        // (33 bytes at most: one more than a scheme tells a long run from a scheme.)
+        let limit = max(lowerBound, separator - 33)
         var runStart = separator
-        while runStart > lowerBound, separator - runStart <= 32, text.has(runStart - 1, Classes.scheme) {
-            runStart -= 1
-        }
+        while runStart > limit, text.has(runStart - 1, Classes.scheme) { runStart -= 1 }
         let schemeLength = separator - runStart
         var start = separator
         if schemeLength >= 1, schemeLength <= 32, text.has(runStart, Classes.letter) { start = runStart }
         let percentForm = length == 9
         let bodyStart = separator + length
-        let context = self.context(before: start)
-        var bodyEnd = self.bodyEnd(from: bodyStart, end: end, context: context)
-        if case .running = context {
-            while bodyEnd > bodyStart, text.has(bodyEnd - 1, Classes.trailingPunctuation) { bodyEnd -= 1 }
+        var body: Body
+        // The context: what is right before the URL decides where it ends.
+        let previous = start > 0 ? text.byte(start - 1) : 0
+        if previous == UInt8(ascii: "\"") || previous == UInt8(ascii: "'") || previous == UInt8(ascii: "`") {
+            // After `\"`, the URL ends at the next `\"`; after a quote, at the same quote.
+            let escaped = previous == UInt8(ascii: "\"") && start >= 2 && text.byte(start - 2) == UInt8(ascii: "\\")
+            body = quotedBody(from: bodyStart, end: end, quote: previous, escaped: escaped)
+        } else {
+            body = runningBody(from: bodyStart, end: end)
+            while body.end > bodyStart, text.has(body.end - 1, Classes.trailingPunctuation) { body.end -= 1 }
         }
-        let host = self.host(from: bodyStart, to: bodyEnd, percentForm: percentForm)
-        if host.isEmpty { return LogSanitizer.Span(start: start, end: bodyEnd, placeholder: LogSanitizer.urlBytes) }
-        return LogSanitizer.Span(start: start, end: bodyEnd, keep: (start..<bodyStart, host))
+        let host = self.host(from: body.hostStart, to: min(body.authorityEnd, body.end), percentForm: percentForm)
+        if host.isEmpty { return LogSanitizer.Span(start: start, end: body.end, keepEnd: start, placeholder: .url) }
+        return LogSanitizer.Span(
+            start: start, end: body.end, keepEnd: bodyStart, hostStart: host.lowerBound, hostEnd: host.upperBound,
+            placeholder: .none)
     }
 
-    func context(before start: Int) -> Context {
-        guard start > 0 else { return .running }
-        let previous = text.byte(start - 1)
-        switch previous {
-        case UInt8(ascii: "\""):
-            return start >= 2 && text.byte(start - 2) == UInt8(ascii: "\\") ? .escapedQuote : .quoted(previous)
-        case UInt8(ascii: "'"), UInt8(ascii: "`"): return .quoted(previous)
-        default: return .running
-        }
-    }
-
-    /// Where the URL's body ends: at the closing quote of the string it opens, or in running text
-    /// at white space, a closing bracket without a partner inside the URL, or a closing quote.
-    func bodyEnd(from start: Int, end: Int, context: Context) -> Int {
+    /// A URL body in a string opened by `quote` (or by `\"` when `escaped`): it ends at the string's
+    /// closing quote (for `"`, a backslash escapes the next character) or `\"`, or a line break,
+    /// as ``SanitizerScan/quotedEnd(_:from:end:quote:stop:)`` and
+    /// ``SanitizerScan/escapedQuoteEnd(_:from:end:stop:)`` find it. The same scan finds the
+    /// authority and its last `@` (or `%40`): none of the bytes that end the body is in `%2F`,
+    /// `%3F`, `%23` or `%40`, so each of those lies whole inside the body or not at all.
+    @inline(__always)
+    func quotedBody(from start: Int, end: Int, quote: UInt8, escaped: Bool) -> Body {
+        var body = Body(end: end, hostStart: start)
         var p = start
-        switch context {
-        case .quoted(let quote):
-            return SanitizerScan.quotedEnd(text, from: start, end: end, quote: quote, spans: nil).end
-        case .escapedQuote:
-            return SanitizerScan.escapedQuoteEnd(text, from: start, end: end, spans: nil).end
-        case .running:
-            var parentheses = 0
-            var squares = 0
-            var braces = 0
-            var angles = 0
-            var authorityEnded = false
-            while p < end {
-                let byte = text.byte(p)
-                if byte >= 0x80 {
-                    if text.unicodeSpaceLength(at: p, end: end) > 0 {
-                        guard authorityEnded, let next = bearerContinuation(start, p, end) else { return p }
-                        p = next
-                        continue
-                    }
-                    p += 1
-                    continue
-                }
+        while p < end {
+            let byte = text.byte(p)
+            if byte == 0x0A || byte == 0x0D { break }
+            if escaped {
+                if byte == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "\"") { break }
+            } else if byte == quote {
+                break
+            }
+            if body.authorityEnd == Int.max {
                 switch byte {
-                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): authorityEnded = true
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\\"): body.authorityEnd = p
+                case UInt8(ascii: "@"): body.hostStart = p + 1
                 case UInt8(ascii: "%"):
                     if text.matches("%2f", at: p, end: end) || text.matches("%3f", at: p, end: end)
                         || text.matches("%23", at: p, end: end)
                     {
-                        authorityEnded = true
+                        body.authorityEnd = p
+                    } else if text.matches("%40", at: p, end: end) {
+                        body.hostStart = p + 3
                     }
-                case UInt8(ascii: "("): parentheses += 1
-                case UInt8(ascii: "["): squares += 1
-                case UInt8(ascii: "{"): braces += 1
-                case UInt8(ascii: "<"): angles += 1
-                case UInt8(ascii: ")"):
-                    if parentheses == 0 { return p }
-                    parentheses -= 1
-                case UInt8(ascii: "]"):
-                    if squares == 0 { return p }
-                    squares -= 1
-                case UInt8(ascii: "}"):
-                    if braces == 0 { return p }
-                    braces -= 1
-                case UInt8(ascii: ">"):
-                    if angles == 0 { return p }
-                    angles -= 1
-                case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"):
-                    if SanitizerScan.closes(text, quoteAt: p, end: end, spans: nil) { return p }
-                case UInt8(ascii: "\\"):
-                    authorityEnded = true
-                    if p + 1 < end, text.has(p + 1, Classes.quote),
-                        SanitizerScan.closes(text, quoteAt: p + 1, end: end, spans: nil)
-                    {
-                        return p
-                    }
-                case 0x20, 0x09, 0x0B, 0x0C:
-                    guard authorityEnded, let next = bearerContinuation(start, p, end) else { return p }
+                default: break
+                }
+            }
+            if !escaped, byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") {
+                guard p + 1 < end else { break }
+                let next = text.byte(p + 1)
+                if next == 0x0A || next == 0x0D { break }
+                p += 2
+                continue
+            }
+            p += 1
+        }
+        body.end = p
+        return body
+    }
+
+    /// A URL body in running text: it ends at white space, a closing bracket without a partner
+    /// inside the URL, or a closing quote. The same scan finds the authority (which ends at
+    /// `/ ? # \` or `%2F %3F %23`) and its last `@` (or `%40`).
+    @inline(__always)
+    func runningBody(from start: Int, end: Int) -> Body {
+        var body = Body(end: end, hostStart: start)
+        var p = start
+        var parentheses = 0
+        var squares = 0
+        var braces = 0
+        var angles = 0
+        scan: while p < end {
+            let byte = text.byte(p)
+            // Most of a URL is letters, digits and punctuation that decide nothing: one table look each.
+            if text.table[Int(byte)] & Classes.urlPlain != 0 {
+                p += 1
+                continue
+            }
+            if byte >= 0x80 {
+                if text.unicodeSpaceLength(at: p, end: end) > 0 {
+                    guard body.authorityEnd != Int.max, let next = bearerContinuation(start, p, end) else { break scan }
                     p = next
                     continue
-                default:
-                    if text.has(p, Classes.control) { return p }
                 }
                 p += 1
+                continue
             }
-            return end
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                if body.authorityEnd == Int.max { body.authorityEnd = p }
+            case UInt8(ascii: "%"):
+                guard body.authorityEnd == Int.max else { break }
+                if text.matches("%2f", at: p, end: end) || text.matches("%3f", at: p, end: end)
+                    || text.matches("%23", at: p, end: end)
+                {
+                    body.authorityEnd = p
+                } else if text.matches("%40", at: p, end: end) {
+                    body.hostStart = p + 3
+                }
+            case UInt8(ascii: "@"):
+                if body.authorityEnd == Int.max { body.hostStart = p + 1 }
+            case UInt8(ascii: "("): parentheses += 1
+            case UInt8(ascii: "["): squares += 1
+            case UInt8(ascii: "{"): braces += 1
+            case UInt8(ascii: "<"): angles += 1
+            case UInt8(ascii: ")"):
+                if parentheses == 0 { break scan }
+                parentheses -= 1
+            case UInt8(ascii: "]"):
+                if squares == 0 { break scan }
+                squares -= 1
+            case UInt8(ascii: "}"):
+                if braces == 0 { break scan }
+                braces -= 1
+            case UInt8(ascii: ">"):
+                if angles == 0 { break scan }
+                angles -= 1
+            case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"):
+                if SanitizerScan.closes(text, quoteAt: p, end: end, stop: Int.max) { break scan }
+            case UInt8(ascii: "\\"):
+                if body.authorityEnd == Int.max { body.authorityEnd = p }
+                if p + 1 < end, text.has(p + 1, Classes.quote),
+                    SanitizerScan.closes(text, quoteAt: p + 1, end: end, stop: Int.max)
+                {
+                    break scan
+                }
+            case 0x20, 0x09, 0x0B, 0x0C:
+                guard body.authorityEnd != Int.max, let next = bearerContinuation(start, p, end) else { break scan }
+                p = next
+                continue
+            default:
+                if text.table[Int(byte)] & Classes.control != 0 { break scan }
+            }
+            p += 1
         }
+        body.end = p
+        return body
     }
 
     /// In running text, white space right after `bearer` or `bearer:` (not inside a word) in a
@@ -192,30 +255,10 @@ struct URLRule<Counter: LogSanitizerCounting> {
         return p
     }
 
-    /// The host within a URL body: after the last `@` (or `%40`) of the authority, up to a port,
-    /// path, query or fragment; an IPv6 literal in brackets whole (none if its `]` is missing).
-    func host(from start: Int, to end: Int, percentForm: Bool) -> Range<Int> {
-        var authorityEnd = start
-        var hostStart = start
-        while authorityEnd < end {
-            let byte = text.byte(authorityEnd)
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
-                || byte == UInt8(ascii: "\\")
-            {
-                break
-            }
-            if byte == UInt8(ascii: "@") {
-                hostStart = authorityEnd + 1
-            } else if byte == UInt8(ascii: "%") {
-                if text.matches("%2f", at: authorityEnd, end: end) || text.matches("%3f", at: authorityEnd, end: end)
-                    || text.matches("%23", at: authorityEnd, end: end)
-                {
-                    break
-                }
-                if text.matches("%40", at: authorityEnd, end: end) { hostStart = authorityEnd + 3 }
-            }
-            authorityEnd += 1
-        }
+    /// The host in `[hostStart, authorityEnd)`: up to a port or anything a host does not hold;
+    /// an IPv6 literal in brackets whole (none if its `]` is missing).
+    @inline(__always)
+    func host(from hostStart: Int, to authorityEnd: Int, percentForm: Bool) -> Range<Int> {
         guard hostStart < authorityEnd else { return hostStart..<hostStart }
         if text.byte(hostStart) == UInt8(ascii: "[") {
             // An IPv6 literal is kept only when closed: an unclosed "[" could take a later "]" on a
@@ -231,7 +274,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
                 let space = text.unicodeSpaceLength(at: p, end: authorityEnd)
                 if space > 0 { break }
                 p += 1
-            } else if text.has(p, Classes.host) && !(percentForm && byte == UInt8(ascii: "%")) {
+            } else if text.table[Int(byte)] & Classes.host != 0 && !(percentForm && byte == UInt8(ascii: "%")) {
                 p += 1
             } else {
                 break
@@ -243,104 +286,129 @@ struct URLRule<Counter: LogSanitizerCounting> {
     }
 }
 
-/// Scans shared by the URL and credential rules. `spans` (when given) are URLs: a scan stops at
-/// one, and a look-ahead sees one as a character that is none of the ones it looks for.
+/// Scans shared by the URL and credential rules. `stop` is the start of the next URL span
+/// (`Int.max`: none): a scan stops there, and a look-ahead sees it as a character that is none
+/// of the ones it looks for.
 enum SanitizerScan {
-    /// A cursor over URL spans sorted by start.
-    struct Spans {
-        let spans: [LogSanitizer.Span]
-        var index: Int
-
-        /// The span starting exactly at `position`, if any, advancing past spans that end before it.
-        mutating func span(at position: Int) -> LogSanitizer.Span? {
-            while index < spans.count, spans[index].start < position { index += 1 }
-            guard index < spans.count, spans[index].start == position else { return nil }
-            return spans[index]
-        }
-
-        /// The start of the first span at or after `position` (Int.max if none).
-        func nextStart(from position: Int) -> Int {
-            var probe = index
-            while probe < spans.count, spans[probe].start < position { probe += 1 }
-            return probe < spans.count ? spans[probe].start : Int.max
-        }
-
-        func starts(at position: Int) -> Bool {
-            var probe = index
-            while probe < spans.count, spans[probe].start < position { probe += 1 }
-            return probe < spans.count && spans[probe].start == position
-        }
-    }
-
     /// A quote at `index` closes a string in running text: it is followed by white space, a
     /// control character, one of `,;}])>`, a URL span, or the end.
-    static func closes<Counter>(
-        _ text: SanitizerInput<Counter>, quoteAt index: Int, end: Int, spans: Spans?
-    ) -> Bool {
+    @inline(__always)
+    static func closes<Counter>(_ text: SanitizerInput<Counter>, quoteAt index: Int, end: Int, stop: Int) -> Bool {
         guard index + 1 < end else { return true }
         // A quote right before a URL closes: the URL's context must survive a second pass.
-        if let spans, spans.starts(at: index + 1) { return true }
+        if index + 1 == stop { return true }
         return text.has(index + 1, LogSanitizer.Classes.afterClosingQuote)
     }
 
     /// A quote (or `\"`) at `index` right before a URL span: a credential value stops there, so
     /// the URL keeps the context that decided where it ends.
-    static func quoteBeforeURL<Counter>(
-        _ text: SanitizerInput<Counter>, at index: Int, end: Int, spans: Spans
-    ) -> Bool {
-        if text.has(index, LogSanitizer.Classes.quote) { return spans.starts(at: index + 1) }
-        return text.byte(index) == UInt8(ascii: "\\") && index + 1 < end && text.byte(index + 1) == UInt8(ascii: "\"")
-            && spans.starts(at: index + 2)
+    @inline(__always)
+    static func quoteBeforeURL<Counter>(_ text: SanitizerInput<Counter>, at index: Int, end: Int, stop: Int) -> Bool {
+        if index + 1 == stop { return text.has(index, LogSanitizer.Classes.quote) }
+        return index + 2 == stop && text.byte(index) == UInt8(ascii: "\\") && text.byte(index + 1) == UInt8(ascii: "\"")
     }
 
     /// The end of a string opened by `quote`: its closing quote (for `"`, a backslash escapes the
-    /// next character), a line break, a span, or `end`. `length` counts bytes.
+    /// next character), a line break, `stop`, or `end`. `length` counts bytes.
     static func quotedEnd<Counter>(
-        _ text: SanitizerInput<Counter>, from start: Int, end: Int, quote: UInt8, spans: Spans?
+        _ text: SanitizerInput<Counter>, from start: Int, end: Int, quote: UInt8, stop: Int
     ) -> (end: Int, length: Int) {
-        var spans = spans
+        let limit = min(end, stop)
         var p = start
-        var length = 0
-        while p < end {
-            if spans?.span(at: p) != nil { break }
-            if let spans, quoteBeforeURL(text, at: p, end: end, spans: spans) { break }
+        while p < limit {
+            if p + 2 >= stop, quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
             let byte = text.byte(p)
             if byte == quote || byte == 0x0A || byte == 0x0D { break }
             if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") {
-                guard p + 1 < end else { break }
-                if spans?.span(at: p + 1) != nil { break }
+                guard p + 1 < limit else { break }
                 let next = text.byte(p + 1)
                 if next == 0x0A || next == 0x0D { break }
                 p += 2
-                length += 2
                 continue
             }
             p += 1
-            length += 1
         }
-        return (p, length)
+        return (p, p - start)
     }
 
-    /// The end of a string opened by `\"`: the next `\"`, a line break, a span, or `end`.
+    /// The end of a string opened by `\"`: the next `\"`, a line break, `stop`, or `end`.
     static func escapedQuoteEnd<Counter>(
-        _ text: SanitizerInput<Counter>, from start: Int, end: Int, spans: Spans?
+        _ text: SanitizerInput<Counter>, from start: Int, end: Int, stop: Int
     ) -> (end: Int, length: Int) {
-        var spans = spans
+        let limit = min(end, stop)
         var p = start
-        var length = 0
-        while p < end {
-            if spans?.span(at: p) != nil { break }
-            if let spans, quoteBeforeURL(text, at: p, end: end, spans: spans) { break }
+        while p < limit {
+            if p + 2 >= stop, quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
             let byte = text.byte(p)
             if byte == 0x0A || byte == 0x0D { break }
-            if byte == UInt8(ascii: "\\"), p + 1 < end, !(spans?.starts(at: p + 1) ?? false),
-                text.byte(p + 1) == UInt8(ascii: "\"")
-            {
-                break
-            }
+            if byte == UInt8(ascii: "\\"), p + 1 < end, p + 1 != stop, text.byte(p + 1) == UInt8(ascii: "\"") { break }
             p += 1
-            length += 1
         }
-        return (p, length)
+        return (p, p - start)
+    }
+}
+
+/// The next occurrence of one byte, remembered, as ``CachedFinder`` finds it (a search never scans
+/// a byte twice), for the separators of rules 1–2. They are often a dozen bytes or more apart, where
+/// a byte loop before `memchr` takes forty instructions, and sometimes back to back (a run of `:`),
+/// where a call per byte is worse: eight bytes are tested as one word, and the word's matches are
+/// kept, so the next ones inside it cost a few bit operations.
+struct SeparatorFinder {
+    let value: UInt8
+    /// `value` in each byte of a word.
+    let pattern: UInt64
+    var found = -1
+    var exhaustedFrom = Int.max
+    /// The word tested last starts here; `matches` has the 0x80 bit of each of its bytes that
+    /// equals `value` (byte `i` of the word is bits `8i…8i+7`).
+    var wordStart = -16
+    var matches: UInt64 = 0
+
+    init(_ value: UInt8) {
+        self.value = value
+        pattern = UInt64(value) &* 0x0101_0101_0101_0101
+    }
+
+    @inline(__always)
+    mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
+        if found >= from { return found }
+        if from >= exhaustedFrom { return nil }
+        // Back to back (a run of separators): no word to test.
+        if from < end, input.byte(from) == value {
+            found = from
+            return from
+        }
+        var start = from
+        // Inside the word tested last (one unsigned comparison: below `wordStart` is a negative
+        // offset, a large unsigned one), its matches from `from` on.
+        let offset = from &- wordStart
+        if UInt(bitPattern: offset) < 8 {
+            let rest = matches & (~0 &<< UInt64(truncatingIfNeeded: offset &* 8))
+            if rest != 0 {
+                found = wordStart &+ rest.trailingZeroBitCount &>> 3
+                return found
+            }
+            start = wordStart &+ 8
+        }
+        if start + 8 <= end, let base = input.input.baseAddress {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+            input.counter.tick(8)
+            // Bytes equal to `value` become 0; each 0 byte gets its 0x80 bit, exactly (no borrows).
+            let difference = word ^ pattern
+            let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            wordStart = start
+            matches = ~(((difference & low) &+ low) | difference | low)
+            if matches != 0 {
+                found = start &+ matches.trailingZeroBitCount &>> 3
+                return found
+            }
+            start += 8
+        }
+        if let index = input.find(value, from: start, to: end) {
+            found = index
+            return index
+        }
+        exhaustedFrom = from
+        return nil
     }
 }

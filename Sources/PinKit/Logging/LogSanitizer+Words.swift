@@ -1,18 +1,29 @@
+/// A word rule's match.
+struct WordMatch {
+    var start: Int
+    var end: Int
+    /// nil: the match is kept as it is (a labelled pin).
+    var placeholder: StaticString?
+}
+
 /// Rules 3–7, applied to the gaps the URL and credential rules left: bearer tokens, email
 /// addresses, UUIDs, labelled pins (kept), and tokens.
 struct WordRules<Counter: LogSanitizerCounting> {
     let text: SanitizerInput<Counter>
     typealias Classes = LogSanitizer.Classes
 
-    struct Match {
-        var start: Int
-        var end: Int
-        /// nil: the match is kept as it is (a labelled pin).
-        var placeholder: [UInt8]?
-    }
+    typealias Match = WordMatch
 
-    /// Per-region search state, so no byte is searched twice for the same trigger.
+    /// Search state, so no byte is searched twice for the same trigger. Each field belongs to one
+    /// rule, and a rule's regions come left to right, so one state serves every region of the
+    /// input: the finders search to the end of the input, and a trigger found past a region's end
+    /// is kept for the next region instead of being searched for again.
     struct State {
+        /// How far the finders search.
+        let searchEnd: Int
+        /// The previous engine (``LogSanitizer/Engine/regionByRegion``): each rule's fields are
+        /// reset at the start of each of its regions and its finders stop at the region's end.
+        let regionByRegion: Bool
         var lowerB = CachedFinder(UInt8(ascii: "b"))
         var upperB = CachedFinder(UInt8(ascii: "B"))
         var at = CachedFinder(UInt8(ascii: "@"))
@@ -24,6 +35,42 @@ struct WordRules<Counter: LogSanitizerCounting> {
         /// JWT and base64 runs starting before this are known to fail.
         var runFailedBefore = -1
         var tokenFailedBefore = -1
+
+        init(searchEnd: Int, regionByRegion: Bool = false) {
+            self.searchEnd = searchEnd
+            self.regionByRegion = regionByRegion
+            guard !regionByRegion else { return }
+            // The current engine's finders pass over what their rule rejects at the byte before
+            // (the previous engine keeps plain finders, so the tests compare the two).
+            lowerB = CachedFinder(UInt8(ascii: "b"), forbidBefore: Classes.alphanumeric)
+            upperB = CachedFinder(UInt8(ascii: "B"), forbidBefore: Classes.alphanumeric)
+            at = CachedFinder(UInt8(ascii: "@"), requireBefore: Classes.emailLocal | Classes.high)
+            dash = CachedFinder(UInt8(ascii: "-"), requireBefore: Classes.hex | Classes.high)
+            two = CachedFinder(UInt8(ascii: "2"), requireBefore: Classes.letterA)
+            x = CachedFinder(UInt8(ascii: "x"), requireBefore: Classes.lowerE)
+        }
+
+        /// Where a finder stops searching when asked about a region that ends at `end`.
+        @inline(__always) func limit(_ end: Int) -> Int { regionByRegion ? end : searchEnd }
+
+        /// The previous engine's fresh start for `rule` in a new region.
+        mutating func reset(rule: Int) {
+            switch rule {
+            case 0:
+                lowerB = CachedFinder(UInt8(ascii: "b"))
+                upperB = CachedFinder(UInt8(ascii: "B"))
+            case 1: at = CachedFinder(UInt8(ascii: "@"))
+            case 2: dash = CachedFinder(UInt8(ascii: "-"))
+            case 3:
+                two = CachedFinder(UInt8(ascii: "2"))
+                x = CachedFinder(UInt8(ascii: "x"))
+                pinList = nil
+                pinListSearchedFrom = -1
+            default:
+                runFailedBefore = -1
+                tokenFailedBefore = -1
+            }
+        }
     }
 
     /// The next match of `rule` starting at or after `from` in `[regionStart, end)`. Look-behind
@@ -43,16 +90,24 @@ struct WordRules<Counter: LogSanitizerCounting> {
     func nextBearer(_ from: Int, _ regionStart: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
         while search < end {
-            let lower = state.lowerB.next(from: search, to: end, in: text) ?? end
-            let upper = state.upperB.next(from: search, to: end, in: text) ?? end
-            let s = min(lower, upper)
+            // The current engine's finders skip a `b` after a letter or digit, but the rule does not
+            // look behind its region's start: a `b` there is a candidate whatever precedes it.
+            let s: Int
+            if search == regionStart, !state.regionByRegion, text.byte(search) | 0x20 == UInt8(ascii: "b") {
+                s = search
+            } else {
+                let lower = state.lowerB.next(from: search, to: state.limit(end), in: text) ?? end
+                let upper = state.upperB.next(from: search, to: state.limit(end), in: text) ?? end
+                s = min(lower, upper)
+            }
             guard s + 6 < end else { return nil }
             search = s + 1
             // Not inside a word, and not right after a placeholder (a second pass must not find
             // "[redacted-uuid]bearer x" where the first found "…uuid…bearer x" inside a word).
             if s > regionStart, text.has(s - 1, Classes.alphanumeric) { continue }
             if s > regionStart, text.byte(s - 1) == UInt8(ascii: "]"), followsPlaceholder(s, regionStart) { continue }
-            guard var p = bearerGroupEnd(s, end) else { continue }
+            // Most candidates are a word that starts with `b` and goes on with something else.
+            guard text.byte(s + 1) | 0x20 == UInt8(ascii: "e"), var p = bearerGroupEnd(s, end) else { continue }
             var lastGroup = s
             var groups = 1
             while let next = bearerGroupEnd(p, end) {
@@ -144,8 +199,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextEmail(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let at = state.at.next(from: search, to: end, in: text) {
+        while let at = state.at.next(from: search, to: state.limit(end), in: text), at < end {
             search = at + 1
+            // The local part cannot reach back past the region's start or the last match.
+            guard at > from else { continue }
             var localStart = at
             while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
                 localStart -= 1
@@ -196,7 +253,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextUUID(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let dash = state.dash.next(from: search, to: end, in: text) {
+        while let dash = state.dash.next(from: search, to: state.limit(end), in: text), dash < end {
             search = dash + 1
             // Eight hex digits before the first dash (invisible separators between them and before it).
             var p = dash
@@ -255,7 +312,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// `expected one of ` (as the transport writes it) and a list of pins joined by `, `.
     func nextPinList(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let x = state.x.next(from: search, to: end, in: text) {
+        while let x = state.x.next(from: search, to: state.limit(end), in: text), x < end {
             search = x + 1
             let start = x - 1
             let label: StaticString = "expected one of "
@@ -282,11 +339,15 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextLabelledPin(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let two = state.two.next(from: search, to: end, in: text) {
+        while let two = state.two.next(from: search, to: state.limit(end), in: text), two < end {
             search = two + 1
             guard two - 3 >= from, text.matches("sha256", at: two - 3, end: end) else { continue }
-            // The labels are shortest first, so the first that fits gives the leftmost value.
-            for label in LogSanitizer.pinLabels where text.matches(label, at: two + 3, end: end) {
+            // The labels are shortest first, so the first that fits gives the leftmost value. Only
+            // those that start with the byte after "sha256" are compared.
+            guard two + 3 < end else { continue }
+            let first = text.byte(two + 3)
+            for label in LogSanitizer.pinLabels
+            where label.utf8Start.pointee == first && text.matches(label, at: two + 3, end: end) {
                 let value = two + 3 + label.utf8CodeUnitCount
                 if isPin(value, end) { return Match(start: two - 3, end: value + 44, placeholder: nil) }
             }
@@ -326,50 +387,49 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var end = 0
         var count = 0
         var seen: UInt32 = 0
-        /// The first `eyJ` in the run's last `[A-Za-z0-9_-]` stretch, or -1.
-        var eyJ = -1
+        /// Where the run's last `[A-Za-z0-9_-]` stretch starts (after its last `+ / =`).
+        var lastStretch = 0
         var tokenEnd = 0
         var tokenCount = 0
     }
 
-    /// Measures the runs from `p`; with `tokenOnly`, just the token run.
-    @inline(__always) func runs(from p: Int, _ end: Int, tokenOnly: Bool) -> Runs {
+    /// Measures the runs from `p`; with `tokenOnly`, just the token run. `measured` and `seen`: the
+    /// ASCII token characters `[p, measured)` are already known, with their classes in `seen`.
+    @inline(__always) func runs(from p: Int, _ end: Int, tokenOnly: Bool, measured: Int, seen: UInt32) -> Runs {
         var runs = Runs()
-        var q = p
+        runs.lastStretch = p
+        runs.seen = seen
+        var q = measured
+        // Bytes of invisible separators beyond their first: the count is characters, not bytes.
+        var extra = 0
         var inToken = true
+        let table = text.table
         while q < end {
-            let byte = text.byte(q)
-            if byte < 0x80 {
-                let flags = text.table[Int(byte)]
-                if flags & Classes.token != 0 {
-                    if runs.eyJ < 0, byte == UInt8(ascii: "e"), q + 2 < end, text.byte(q + 1) == UInt8(ascii: "y"),
-                        text.byte(q + 2) == UInt8(ascii: "J")
-                    {
-                        runs.eyJ = q
-                    }
-                    runs.seen |= flags
-                    q += 1
-                } else if flags & Classes.base64 != 0 {
-                    // "+", "/" or "=": the token run ends; a JWT's first segment starts after it.
-                    if inToken {
-                        inToken = false
-                        runs.tokenEnd = q
-                        runs.tokenCount = runs.count
-                        if tokenOnly { return runs }
-                    }
-                    runs.eyJ = -1
-                    q += 1
-                } else {
-                    break
+            let flags = table[Int(text.byte(q))]
+            if flags & Classes.token != 0 {
+                runs.seen |= flags
+                q &+= 1
+            } else if flags & Classes.base64 != 0 {
+                // "+", "/" or "=": the token run ends; a JWT's first segment starts after it.
+                if inToken {
+                    inToken = false
+                    runs.tokenEnd = q
+                    runs.tokenCount = q - p - extra
+                    if tokenOnly { return runs }
                 }
-            } else {
+                q &+= 1
+                runs.lastStretch = q
+            } else if flags & Classes.high != 0 {
                 let length = text.invisibleLength(at: q, end: end)
                 guard length > 0 else { break }
-                q += length
+                q &+= length
+                extra &+= length - 1
+            } else {
+                break
             }
-            runs.count += 1
         }
         runs.end = q
+        runs.count = q - p - extra
         if inToken {
             runs.tokenEnd = q
             runs.tokenCount = runs.count
@@ -377,24 +437,42 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return runs
     }
 
+    /// Whether the run's last stretch `[start, runEnd)` holds `eyJ` with a character after it
+    /// (a JWT's first segment). Asked only when a `.` follows the run, so most runs skip it.
+    @inline(__always) func holdsJWTStart(_ start: Int, _ runEnd: Int) -> Bool {
+        var q = start
+        while q + 3 < runEnd {
+            if text.byte(q) == UInt8(ascii: "e"), text.byte(q + 1) == UInt8(ascii: "y"),
+                text.byte(q + 2) == UInt8(ascii: "J")
+            {
+                return true
+            }
+            q += 1
+        }
+        return false
+    }
+
     func nextToken(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
+        let table = text.table
         var p = from
         while p < end {
-            let byte = text.byte(p)
+            // A byte that starts no run (neither base64 nor part of a multi-byte character) goes
+            // at one look.
+            var flags = table[Int(text.byte(p))]
+            while flags & (Classes.base64 | Classes.high) == 0 {
+                p &+= 1
+                guard p < end else { return nil }
+                flags = table[Int(text.byte(p))]
+            }
             let isToken: Bool
             let length: Int
-            if byte < 0x80 {
-                let flags = text.table[Int(byte)]
-                guard flags & Classes.base64 != 0 else {
-                    p += 1
-                    continue
-                }
+            if flags & Classes.high == 0 {
                 isToken = flags & Classes.token != 0
                 length = 1
             } else {
                 length = text.invisibleLength(at: p, end: end)
                 guard length > 0 else {
-                    p += 1
+                    p &+= 1
                     continue
                 }
                 isToken = true
@@ -403,11 +481,44 @@ struct WordRules<Counter: LogSanitizerCounting> {
             // same run (the run only shrinks), and so does a token run: each is measured once.
             let needRun = p >= state.runFailedBefore
             let needToken = isToken && p >= state.tokenFailedBefore
+            var measured = p
+            var seen: UInt32 = 0
+            // Most runs are ASCII token characters ended by a byte that no run continues with (not
+            // base64, not a multi-byte character) and that cannot start a JWT's second segment
+            // (not `.`): then all three alternatives are decided by the run's length and classes,
+            // and each gives the same match. One tight loop measures it.
+            if needRun, needToken, length == 1 {
+                var q = p &+ 1
+                seen = flags
+                while q < end {
+                    let next = table[Int(text.byte(q))]
+                    guard next & Classes.token != 0 else { break }
+                    seen |= next
+                    q &+= 1
+                }
+                if q == end
+                    || (table[Int(text.byte(q))] & (Classes.base64 | Classes.high) == 0
+                        && text.byte(q) != UInt8(ascii: "."))
+                {
+                    // 32 or more: the base64 alternative (a digit or both cases) or else the token
+                    // alternative, both `[p, q)`.
+                    if q - p >= 32 { return Match(start: p, end: q, placeholder: LogSanitizer.tokenBytes) }
+                    state.runFailedBefore = q
+                    state.tokenFailedBefore = q
+                    p = q
+                    continue
+                }
+                // The run goes on (or a `.` follows): measure the rest from where this loop stopped.
+                measured = q
+            }
             if needRun || needToken {
-                let runs = self.runs(from: p, end, tokenOnly: !needRun)
+                let runs = self.runs(from: p, end, tokenOnly: !needRun, measured: measured, seen: seen)
                 if needRun {
                     // 1. A JWT, with whatever base64 characters are glued before it in the same run.
-                    if runs.eyJ >= 0, runs.eyJ + 3 < runs.end, let jwtEnd = jwtTail(runs.end, end) {
+                    if runs.end < end, text.byte(runs.end) == UInt8(ascii: "."),
+                        holdsJWTStart(runs.lastStretch, runs.end),
+                        let jwtEnd = jwtTail(runs.end, end)
+                    {
                         return Match(start: p, end: jwtEnd, placeholder: LogSanitizer.tokenBytes)
                     }
                     // 2. 32 or more base64 characters with a digit or both letter cases.
@@ -426,12 +537,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 }
             }
             // Every position before both failure marks is known to fail: skip to the first that is not.
-            p = max(p + length, min(state.runFailedBefore, state.tokenFailedBefore))
+            p = max(p &+ length, min(state.runFailedBefore, state.tokenFailedBefore))
             // Inside a failed base64 run only a token character can start a match: `+ / =` go at once.
             while p < state.runFailedBefore {
-                let byte = text.byte(p)
-                guard byte < 0x80, text.table[Int(byte)] & Classes.token == 0 else { break }
-                p += 1
+                guard table[Int(text.byte(p))] & (Classes.token | Classes.high) == 0 else { break }
+                p &+= 1
             }
         }
         return nil

@@ -54,12 +54,24 @@
 ///
 /// **Linear by construction.** No regular expressions and no backtracking: each rule is a forward
 /// scan in which every byte is examined a bounded number of times, whatever the input.
-/// - Trigger bytes (`:`, `%`, `=`, `b`/`B`, `@`, `-`, `2`) are found with `memchr`, and each
-///   trigger's next position is remembered (`CachedFinder`), so a byte is searched at most once
-///   per trigger byte and rule, however many candidates fail. (The old scanner searched the rest
-///   of the line for `b` once per `B`: quadratic.) A candidate is first rejected with a load or
-///   two: a URL separator needs `:/`, `:\` or `%3`; a credential separator needs, after the
-///   `[ \t]*` run and an optional quote before it, a byte a key ends in (`n e d t y`, any case).
+/// - Trigger bytes (`:`, `%`, `=`, `b`/`B`, `@`, `-`, `2`, `x`) are found eight at a time (one
+///   word compare) and then with `memchr`, and each trigger's next position is remembered
+///   (`CachedFinder`; for rules 1–2's `:`, `%`, `=`, `SeparatorFinder`, which also tests the first
+///   byte alone and keeps the word's matches), so a byte is searched at most once per trigger byte
+///   and rule, however many candidates fail. Rules 1–2 hand their spans to the driver one at a
+///   time: the next URL, found from the end of the previous one, then the credentials in the gap
+///   before it (their values stop at that URL's start). The credential rule's `:` search starts
+///   where the URL rule's found the gap's first `:`, and a gap whose finders already point past its
+///   end is not searched. Rules 3–7 keep one search state for the whole input (each trigger
+///   belongs to one rule, whose regions come left to right): a trigger found past a region's end
+///   waits there for the rule's next region. (The old scanner searched the rest of the line for
+///   `b` once per `B`: quadratic.) Their finders also pass over an occurrence the rule rejects at
+///   the byte before it (a `b` after a letter or digit, an `@` after no local-part character, a
+///   `-` after no hex digit, a `2` not after `a`, an `x` not after `e`) inside the same search: one
+///   more byte read per occurrence. A candidate is first rejected with a load or two: a URL
+///   separator needs `:/`, `:\` or `%3`; a credential separator needs, after the `[ \t]*` run and
+///   an optional quote before it, a byte a key ends in (`n e d t y`, any case), so the `:` and `=`
+///   right after a rejected separator are stepped over, one examination each.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
 ///   13 bytes after the `[ \t]*` run, which belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
@@ -72,10 +84,16 @@
 ///   checked for at most five dashes.
 /// - Token runs: a JWT, base64 or token run that fails from one position fails from every later
 ///   position inside the same run (the run only shrinks), so each run is measured once per kind
-///   (`*FailedBefore`); a JWT's second and third segments are measured at most three times.
+///   (`*FailedBefore`); a JWT's second and third segments are measured at most three times. A
+///   JWT's `eyJ` is looked for only when a `.` follows the run, in its last stretch: once more.
+///   A run of ASCII token characters is measured by one tight loop, which the full measurement
+///   continues from where it stopped when the run goes on with `+ / =`, `.` or a multi-byte
+///   character.
 ///   Inside a failed run, `+ / =` (which start no token) are stepped over at one examination each.
 /// - Rules apply in turn to the gaps earlier rules left, so the total is at most the number of
-///   rules times the input; the output is at most a constant factor longer than the input.
+///   rules times the input; the output is at most a constant factor longer than the input. (Rules
+///   3–7 are driven without recursion, each keeping its next match, but each is asked the same
+///   questions in the same order of position as when they apply in turn.)
 /// The test "linear on adversarial input" counts these byte examinations at n and 4n.
 ///
 /// Redaction never fails (any bytes, including invalid UTF-8 and NUL) and is idempotent: every
@@ -94,18 +112,25 @@ public enum LogSanitizer {
     /// A URL with no host: nothing of it is kept, and a bare "https://" cannot glue onto what follows.
     public static let urlPlaceholder = "[redacted-url]"
 
-    static let bearerBytes = Array(bearerPlaceholder.utf8)
-    static let emailBytes = Array(emailPlaceholder.utf8)
-    static let uuidBytes = Array(uuidPlaceholder.utf8)
-    static let tokenBytes = Array(tokenPlaceholder.utf8)
-    static let secretBytes = Array(secretPlaceholder.utf8)
-    static let urlBytes = Array(urlPlaceholder.utf8)
+    // The placeholders as static strings: a span or match that carries one stays a plain value
+    // (no reference count to update as the spans and matches are copied).
+    static var bearerBytes: StaticString { "[redacted-bearer]" }
+    static var emailBytes: StaticString { "[redacted-email]" }
+    static var uuidBytes: StaticString { "[redacted-uuid]" }
+    static var tokenBytes: StaticString { "[redacted-token]" }
+    static var secretBytes: StaticString { "[redacted-secret]" }
+    static var urlBytes: StaticString { "[redacted-url]" }
 
     /// The redacted form of `text`.
     public static func redact(_ text: String) -> String {
         var text = text
         return text.withUTF8 { String(decoding: redact(buffer: $0), as: UTF8.self) }
     }
+
+    /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).
+    /// An array takes no generic path: a log line is short, and that path costs as much as a
+    /// rule's scan of it.
+    public static func redact(bytes: [UInt8]) -> [UInt8] { bytes.withUnsafeBufferPointer { redact(buffer: $0) } }
 
     /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).
     public static func redact<Bytes: Collection>(bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
@@ -123,64 +148,270 @@ public enum LogSanitizer {
     public static func operationCount(redacting bytes: [UInt8]) -> Int { countingRedact(bytes).operations }
 
     /// The redacted bytes and the number of byte examinations it took (for the linearity test).
-    static func countingRedact(_ bytes: [UInt8]) -> (output: [UInt8], operations: Int) {
+    static func countingRedact(_ bytes: [UInt8], engine: Engine = .current) -> (output: [UInt8], operations: Int) {
         let counter = OperationCounter()
         let output = bytes.withUnsafeBufferPointer {
-            var run = SanitizerRun(input: SanitizerInput(input: $0, counter: counter))
+            var run = SanitizerRun(input: SanitizerInput(input: $0, counter: counter), engine: engine)
             return run.run()
         }
         return (output, counter.operations)
     }
-}
 
-/// One redaction: URL and credential spans over the whole input, then rules 3–7 in its gaps.
-struct SanitizerRun<Counter: LogSanitizerCounting> {
-    let text: SanitizerInput<Counter>
-    var output: [UInt8] = []
-
-    init(input: SanitizerInput<Counter>) { text = input }
-
-    mutating func run() -> [UInt8] {
-        let urls = URLRule(text: text).spans()
-        let spans = CredentialRule(text: text).spans(urls: urls)
-        output.reserveCapacity(text.count + 64)
-        var cursor = 0
-        for span in spans {
-            apply(rule: 0, from: cursor, to: span.start)
-            emit(span.keep.0)
-            emit(span.keep.1)
-            if let placeholder = span.placeholder { output.append(contentsOf: placeholder) }
-            cursor = span.end
-        }
-        apply(rule: 0, from: cursor, to: text.count)
-        return output
+    /// `bytes` redacted by the previous engine (``Engine/regionByRegion``): the fuzz target
+    /// compares it with ``redact(bytes:)`` byte for byte. Not for use outside tests.
+    @_spi(EngineOracle) public static func redactWithPreviousEngine(bytes: [UInt8]) -> [UInt8] {
+        countingRedact(bytes, engine: .regionByRegion).output
     }
 
-    mutating func emit(_ range: Range<Int>) {
+    /// How the word rules (3–7) keep their search state. The tests run both and compare them byte
+    /// for byte: the previous engine stays as an oracle while the scanner is rebuilt in steps.
+    enum Engine: Sendable {
+        /// One search state for the whole input: each trigger byte is searched for once per line.
+        case current
+        /// A fresh state for every region every rule sees, finders bounded by the region (the
+        /// implementation before the single-pass work; kept for differential tests).
+        case regionByRegion
+    }
+}
+
+/// One redaction: URL and credential spans in order of start, rules 3–7 in the gaps between them.
+struct SanitizerRun<Counter: LogSanitizerCounting> {
+    let text: SanitizerInput<Counter>
+    let engine: LogSanitizer.Engine
+    var output: OutputBuffer
+    /// Input bytes decided to go out as they are but not yet copied: adjacent kept ranges (gaps
+    /// between matches, kept hosts and pins) go out in one copy.
+    var pending = 0..<0
+
+    init(input: SanitizerInput<Counter>, engine: LogSanitizer.Engine = .current) {
+        text = input
+        self.engine = engine
+        output = OutputBuffer()
+    }
+
+    /// The redacted input. The output is built in a temporary buffer (on the stack for a typical
+    /// line: placeholders are longer than the shortest matches, so it has room for some growth;
+    /// a line that outgrows it moves to the heap) and copied into the array returned, which is the
+    /// one allocation of a typical line.
+    mutating func run() -> [UInt8] {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count + text.count / 2 + 64) { buffer in
+            output = OutputBuffer(storage: buffer)
+            defer { output.deallocate() }
+            redactAll()
+            return output.array()
+        }
+    }
+
+    /// Rules 1–2, then rules 3–7 in the gaps they leave. The URLs come one at a time, each found
+    /// before the credentials of the gap in front of it (a credential value stops at the URL),
+    /// so the spans go out in order of start without being collected.
+    mutating func redactAll() {
+        let urls = URLRule(text: text)
+        let credentials = CredentialRule(text: text)
+        var urlSearch = URLSearch()
+        var credentialSearch = CredentialSearch()
+        var state = WordRules<Counter>.State(searchEnd: text.count, regionByRegion: engine == .regionByRegion)
+        var cursor = 0
+        while true {
+            let url = urls.next(from: cursor, search: &urlSearch)
+            credentialSearch.share(firstColon: urlSearch.firstColon, from: cursor, end: text.count)
+            let gapEnd = url?.start ?? text.count
+            var position = cursor
+            while credentialSearch.mayHaveSeparator(from: position, before: gapEnd),
+                let credential = credentials.next(
+                    from: &position, keyBound: cursor, gapEnd: gapEnd, stop: url?.start ?? Int.max,
+                    search: &credentialSearch)
+            {
+                gap(from: cursor, to: credential.start, state: &state)
+                emit(credential)
+                cursor = credential.end
+            }
+            gap(from: cursor, to: gapEnd, state: &state)
+            guard let url else { break }
+            emit(url)
+            cursor = url.end
+        }
+        flush()
+    }
+
+    /// Rules 3–7 on a gap between spans. None matches fewer than 5 bytes, so a shorter gap goes
+    /// out as it is without a call.
+    @inline(__always) mutating func gap(from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
+        if end - start >= 5 {
+            apply(rule: 0, from: start, to: end, state: &state)
+        } else {
+            emit(start..<end)
+        }
+    }
+
+    @inline(__always) mutating func emit(_ span: LogSanitizer.Span) {
+        emit(span.start..<span.keepEnd)
+        emit(span.hostStart..<span.hostEnd)
+        switch span.placeholder {
+        case .none: break
+        case .url: emit(LogSanitizer.urlBytes)
+        case .secret: emit(LogSanitizer.secretBytes)
+        }
+    }
+
+    /// Input bytes that go out as they are.
+    @inline(__always) mutating func emit(_ range: Range<Int>) {
         guard !range.isEmpty else { return }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: text.input[range]))
+        if range.lowerBound == pending.upperBound {
+            pending = pending.lowerBound..<range.upperBound
+            return
+        }
+        flush()
+        pending = range
+    }
+
+    mutating func flush() {
+        guard !pending.isEmpty else { return }
+        output.append(text.input.baseAddress! + pending.lowerBound, count: pending.count)
+        pending = 0..<0
+    }
+
+    mutating func emit(_ placeholder: StaticString) {
+        flush()
+        output.append(placeholder.utf8Start, count: placeholder.utf8CodeUnitCount)
     }
 
     /// Applies word rules `rule…` to `[start, end)`, emitting the result.
-    mutating func apply(rule: Int, from start: Int, to end: Int) {
+    mutating func apply(rule: Int, from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
         guard start < end else { return }
         // No word rule matches fewer than 5 bytes (`a@b.c`): a short gap goes out as it is.
         guard rule < LogSanitizer.wordRuleCount, end - start >= 5 else {
             emit(start..<end)
             return
         }
+        if rule == 0, !state.regionByRegion {
+            applyFlat(from: start, to: end, state: &state)
+            return
+        }
         let rules = WordRules(text: text)
-        var state = WordRules<Counter>.State()
+        // The previous engine: this rule starts afresh in every region.
+        if state.regionByRegion { state.reset(rule: rule) }
         var cursor = start
         while let match = rules.next(rule: rule, from: cursor, regionStart: start, end: end, state: &state) {
-            apply(rule: rule + 1, from: cursor, to: match.start)
+            apply(rule: rule + 1, from: cursor, to: match.start, state: &state)
             if let placeholder = match.placeholder {
-                output.append(contentsOf: placeholder)
+                emit(placeholder)
             } else {
                 emit(match.start..<match.end)
             }
             cursor = match.end
         }
-        apply(rule: rule + 1, from: cursor, to: end)
+        apply(rule: rule + 1, from: cursor, to: end, state: &state)
     }
+
+    /// The word rules' cascade without recursion: the same matches as ``apply(rule:from:to:state:)``
+    /// (each rule's leftmost-first matches in the gaps of the rules before it), found with the same
+    /// calls to each rule in the same order of position, but no call per rule and gap.
+    ///
+    /// Each rule keeps its next match. Rule `k`'s window runs from its cursor to the start of the
+    /// next match of a rule before it (all of which are final: a rule's matches depend only on the
+    /// rules before it). The next match to go out is the one of the last rule that has one in its
+    /// window, since each window ends where the one before it found something. After it goes out,
+    /// that rule searches on from its end, and every later rule starts a new region there; the rules
+    /// before it keep their next match, which lies beyond.
+    mutating func applyFlat(from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
+        withUnsafeTemporaryAllocation(of: WordLane.self, capacity: LogSanitizer.wordRuleCount) { lanes in
+            let count = LogSanitizer.wordRuleCount
+            let rules = WordRules(text: text)
+            for rule in 0..<count { (lanes.baseAddress! + rule).initialize(to: WordLane(start: start)) }
+            var emitted = start
+            while true {
+                var windowEnd = end
+                var last = -1
+                for rule in 0..<count {
+                    let lane = lanes.baseAddress! + rule
+                    if !lane.pointee.searched {
+                        lane.pointee.searched = true
+                        // No word rule matches fewer than 5 bytes.
+                        lane.pointee.match =
+                            windowEnd - lane.pointee.cursor < 5
+                            ? nil
+                            : rules.next(
+                                rule: rule, from: lane.pointee.cursor, regionStart: lane.pointee.regionStart,
+                                end: windowEnd, state: &state)
+                    }
+                    if let match = lane.pointee.match {
+                        windowEnd = match.start
+                        last = rule
+                    }
+                }
+                guard last >= 0, let match = lanes[last].match else { break }
+                emit(emitted..<match.start)
+                if let placeholder = match.placeholder {
+                    emit(placeholder)
+                } else {
+                    emit(match.start..<match.end)
+                }
+                emitted = match.end
+                lanes[last].cursor = match.end
+                lanes[last].searched = false
+                for rule in (last + 1)..<count { lanes[rule] = WordLane(start: match.end) }
+            }
+            emit(emitted..<end)
+        }
+    }
+}
+
+/// One word rule's place in ``SanitizerRun/applyFlat(from:to:state:)``.
+struct WordLane {
+    var regionStart: Int
+    var cursor: Int
+    /// Whether `match` is the rule's next match in its current window (nil: none there).
+    var searched = false
+    var match: WordMatch?
+
+    init(start: Int) {
+        regionStart = start
+        cursor = start
+    }
+}
+
+/// The redacted bytes as they are produced: a plain buffer, because `Array.append` costs tens
+/// of instructions a call and a line makes a call per match. It starts in the storage of the
+/// array that will be returned; when that is full it moves to a buffer of its own (`owned`).
+struct OutputBuffer {
+    var base: UnsafeMutablePointer<UInt8>
+    var count = 0
+    var capacity: Int
+    /// Whether `base` was allocated here (and must be deallocated).
+    var owned = false
+
+    /// No room yet: the first append allocates.
+    init() {
+        base = OutputBuffer.nowhere
+        capacity = 0
+    }
+
+    init(storage: UnsafeMutableBufferPointer<UInt8>) {
+        base = storage.baseAddress ?? OutputBuffer.nowhere
+        capacity = storage.baseAddress == nil ? 0 : storage.count
+    }
+
+    /// Where an empty buffer points: never written (its capacity is 0) and never freed.
+    nonisolated(unsafe) static let nowhere = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+
+    @inline(__always) mutating func append(_ source: UnsafePointer<UInt8>, count length: Int) {
+        if count + length > capacity { grow(to: count + length) }
+        (base + count).initialize(from: source, count: length)
+        count += length
+    }
+
+    mutating func grow(to needed: Int) {
+        let newCapacity = max(needed, 2 * capacity, 16)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        if owned { base.deallocate() }
+        base = newBase
+        capacity = newCapacity
+        owned = true
+    }
+
+    func array() -> [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    func deallocate() { if owned { base.deallocate() } }
 }
