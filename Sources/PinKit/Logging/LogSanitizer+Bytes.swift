@@ -235,10 +235,12 @@ struct CachedFinder {
         self.value = value
         self.requireBefore = requireBefore
         self.forbidBefore = forbidBefore
-        let own = LogSanitizer.Classes.table[Int(value)]
-        rejectsItself =
-            (requireBefore != 0 || forbidBefore != 0)
-            && ((requireBefore != 0 && own & requireBefore == 0) || own & forbidBefore != 0)
+        if requireBefore != 0 || forbidBefore != 0 {
+            let own = LogSanitizer.Classes.table[Int(value)]
+            rejectsItself = (requireBefore != 0 && own & requireBefore == 0) || own & forbidBefore != 0
+        } else {
+            rejectsItself = false
+        }
     }
 
     @inline(__always) mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
