@@ -226,6 +226,8 @@ struct CachedFinder {
     let requireBefore: UInt32
     /// …and none of these. An occurrence at the start of the input always counts.
     let forbidBefore: UInt32
+    /// Whether the byte itself fails the filter: then in a run of it only the first can count.
+    let rejectsItself: Bool
     var found: Int = -1
     var exhaustedFrom: Int = Int.max
 
@@ -233,6 +235,12 @@ struct CachedFinder {
         self.value = value
         self.requireBefore = requireBefore
         self.forbidBefore = forbidBefore
+        if requireBefore != 0 || forbidBefore != 0 {
+            let own = LogSanitizer.Classes.table[Int(value)]
+            rejectsItself = (requireBefore != 0 && own & requireBefore == 0) || own & forbidBefore != 0
+        } else {
+            rejectsItself = false
+        }
     }
 
     @inline(__always) mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
@@ -250,6 +258,11 @@ struct CachedFinder {
                 return candidate
             }
             index = candidate &+ 1
+            // The same byte right after is rejected too (its byte before is this one): a run of it
+            // goes at one comparison a byte.
+            if rejectsItself {
+                while index < end, input.byte(index) == value { index &+= 1 }
+            }
         }
         exhaustedFrom = from
         return nil

@@ -1,3 +1,16 @@
+/// The current engine's finders for rules 3–6, made once: a line copies them.
+enum FilteredFinders {
+    typealias Classes = LogSanitizer.Classes
+    static let fresh = (
+        CachedFinder(UInt8(ascii: "b"), forbidBefore: Classes.alphanumeric),
+        CachedFinder(UInt8(ascii: "B"), forbidBefore: Classes.alphanumeric),
+        CachedFinder(UInt8(ascii: "@"), requireBefore: Classes.emailLocal | Classes.high),
+        CachedFinder(UInt8(ascii: "-"), requireBefore: Classes.hex | Classes.high),
+        CachedFinder(UInt8(ascii: "2"), requireBefore: Classes.letterA),
+        CachedFinder(UInt8(ascii: "x"), requireBefore: Classes.lowerE)
+    )
+}
+
 /// A word rule's match.
 struct WordMatch {
     var start: Int
@@ -42,12 +55,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
             guard !regionByRegion else { return }
             // The current engine's finders pass over what their rule rejects at the byte before
             // (the previous engine keeps plain finders, so the tests compare the two).
-            lowerB = CachedFinder(UInt8(ascii: "b"), forbidBefore: Classes.alphanumeric)
-            upperB = CachedFinder(UInt8(ascii: "B"), forbidBefore: Classes.alphanumeric)
-            at = CachedFinder(UInt8(ascii: "@"), requireBefore: Classes.emailLocal | Classes.high)
-            dash = CachedFinder(UInt8(ascii: "-"), requireBefore: Classes.hex | Classes.high)
-            two = CachedFinder(UInt8(ascii: "2"), requireBefore: Classes.letterA)
-            x = CachedFinder(UInt8(ascii: "x"), requireBefore: Classes.lowerE)
+            (lowerB, upperB, at, dash, two, x) = FilteredFinders.fresh
         }
 
         /// Where a finder stops searching when asked about a region that ends at `end`.
