@@ -273,7 +273,15 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
 
     mutating func emit(_ placeholder: StaticString) {
         flush()
-        output.append(placeholder.utf8Start, count: placeholder.utf8CodeUnitCount)
+        output.appendPlaceholder(placeholder)
+    }
+
+    @inline(__always) mutating func emit(_ match: WordMatch) {
+        if match.placeholder == .kept {
+            emit(match.start..<match.end)
+        } else {
+            emit(match.placeholder.bytes)
+        }
     }
 
     /// Applies word rules `rule…` to `[start, end)`, emitting the result.
@@ -294,11 +302,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var cursor = start
         while let match = rules.next(rule: rule, from: cursor, regionStart: start, end: end, state: &state) {
             apply(rule: rule + 1, from: cursor, to: match.start, state: &state)
-            if let placeholder = match.placeholder {
-                emit(placeholder)
-            } else {
-                emit(match.start..<match.end)
-            }
+            emit(match)
             cursor = match.end
         }
         apply(rule: rule + 1, from: cursor, to: end, state: &state)
@@ -313,44 +317,60 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     /// rules before it). The next match to go out is the one of the last rule that has one in its
     /// window, since each window ends where the one before it found something. After it goes out,
     /// that rule searches on from its end, and every later rule starts a new region there; the rules
-    /// before it keep their next match, which lies beyond.
+    /// before it keep their next match, which lies beyond, so their windows stay as they were and
+    /// the next pass starts at the rule that matched (its window is remembered). A later rule
+    /// starts its new region only when a pass reaches it: when the window left to it is shorter
+    /// than any match (5 bytes), neither it nor any rule after it can match there, and the pass
+    /// stops (matches packed together cost one search each, not one visit per rule).
     mutating func applyFlat(from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
         withUnsafeTemporaryAllocation(of: WordLane.self, capacity: LogSanitizer.wordRuleCount) { lanes in
             let count = LogSanitizer.wordRuleCount
             let rules = WordRules(text: text)
-            for rule in 0..<count { (lanes.baseAddress! + rule).initialize(to: WordLane(start: start)) }
+            let lane = lanes.baseAddress!
+            // Rules from `fresh` on start a new region at `freshStart` when a pass reaches them.
+            var fresh = 0
+            var freshStart = start
+            // The rule a pass starts at: the rules before it have not changed.
+            var resume = 0
             var emitted = start
             while true {
-                var windowEnd = end
-                var last = -1
-                for rule in 0..<count {
-                    let lane = lanes.baseAddress! + rule
-                    if !lane.pointee.searched {
-                        lane.pointee.searched = true
+                var rule = resume
+                var windowEnd = rule == 0 ? end : lane[rule].window
+                var last = rule == 0 ? -1 : lane[rule].lastBefore
+                while rule < count {
+                    let current = lane + rule
+                    if rule >= fresh {
                         // No word rule matches fewer than 5 bytes.
-                        lane.pointee.match =
-                            windowEnd - lane.pointee.cursor < 5
+                        if windowEnd - freshStart < 5 { break }
+                        current.initialize(to: WordLane(start: freshStart))
+                        fresh = rule + 1
+                    }
+                    current.pointee.window = windowEnd
+                    current.pointee.lastBefore = last
+                    if !current.pointee.searched {
+                        current.pointee.searched = true
+                        current.pointee.match =
+                            windowEnd - current.pointee.cursor < 5
                             ? nil
                             : rules.next(
-                                rule: rule, from: lane.pointee.cursor, regionStart: lane.pointee.regionStart,
+                                rule: rule, from: current.pointee.cursor, regionStart: current.pointee.regionStart,
                                 end: windowEnd, state: &state)
                     }
-                    if let match = lane.pointee.match {
+                    if let match = current.pointee.match {
                         windowEnd = match.start
                         last = rule
                     }
+                    rule += 1
                 }
-                guard last >= 0, let match = lanes[last].match else { break }
+                guard last >= 0, let match = lane[last].match else { break }
                 emit(emitted..<match.start)
-                if let placeholder = match.placeholder {
-                    emit(placeholder)
-                } else {
-                    emit(match.start..<match.end)
-                }
+                emit(match)
                 emitted = match.end
-                lanes[last].cursor = match.end
-                lanes[last].searched = false
-                for rule in (last + 1)..<count { lanes[rule] = WordLane(start: match.end) }
+                lane[last].cursor = match.end
+                lane[last].searched = false
+                fresh = last + 1
+                freshStart = match.end
+                resume = last
             }
             emit(emitted..<end)
         }
@@ -364,6 +384,10 @@ struct WordLane {
     /// Whether `match` is the rule's next match in its current window (nil: none there).
     var searched = false
     var match: WordMatch?
+    /// The rule's window ends here (where the nearest match of a rule before it starts, or the gap's end)…
+    var window = 0
+    /// …set by this rule, the last before it with a match in its window (-1: none).
+    var lastBefore = -1
 
     init(start: Int) {
         regionStart = start
@@ -398,6 +422,24 @@ struct OutputBuffer {
     @inline(__always) mutating func append(_ source: UnsafePointer<UInt8>, count length: Int) {
         if count + length > capacity { grow(to: count + length) }
         (base + count).initialize(from: source, count: length)
+        count += length
+    }
+
+    /// A placeholder (14 to 17 bytes): three overlapping eight-byte copies instead of a library
+    /// call, which costs more than the copy for so few bytes.
+    @inline(__always) mutating func appendPlaceholder(_ placeholder: StaticString) {
+        let length = placeholder.utf8CodeUnitCount
+        assert(length >= 8 && length <= 24)
+        if count + length > capacity { grow(to: count + length) }
+        let source = UnsafeRawPointer(placeholder.utf8Start)
+        let target = UnsafeMutableRawPointer(base + count)
+        target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        target.storeBytes(
+            of: source.loadUnaligned(fromByteOffset: length / 2 - 4, as: UInt64.self), toByteOffset: length / 2 - 4,
+            as: UInt64.self)
+        target.storeBytes(
+            of: source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self), toByteOffset: length - 8,
+            as: UInt64.self)
         count += length
     }
 
