@@ -40,6 +40,38 @@ struct LogSanitizerSpanTests {
         }
     }
 
+    @Test("the bearer finder finds every `be` in any case that a byte-by-byte search finds", arguments: [1, 3, 9, 64])
+    func bearerStartFinder(spacing: Int) {
+        var generator = SeededGenerator(seed: UInt64(spacing) &+ 0xBE)
+        // `b`/`B` about every `spacing` bytes, `e`/`E` often after them; the others are the bytes
+        // that `| 0x20` maps next to `b` and `e` (`"`, `%`, DEL and high bytes) and plain text.
+        let others: [UInt8] = [0x61, 0x65, 0x45, 0x22, 0x25, 0x42 | 0x80, 0x62 | 0x80, 0x7F, 0x20, 0xC2]
+        let bytes: [UInt8] = (0..<5_000).map { _ in
+            Int.random(in: 0..<spacing, using: &generator) == 0
+                ? [0x62, 0x42][Int.random(in: 0..<2, using: &generator)]
+                : others[Int.random(in: 0..<others.count, using: &generator)]
+        }
+        let expected = { (from: Int) -> Int? in
+            guard from < bytes.count - 1 else { return nil }
+            return (from..<(bytes.count - 1)).first { bytes[$0] | 0x20 == 0x62 && bytes[$0 + 1] | 0x20 == 0x65 }
+        }
+        bytes.withUnsafeBufferPointer { buffer in
+            let counter = LogSanitizer.OperationCounter()
+            let input = SanitizerInput(input: buffer, counter: counter)
+            var finder = BearerStartFinder()
+            var from = 0
+            var mismatches = 0
+            var queries = 0
+            while from <= bytes.count {
+                queries += 1
+                if finder.next(from: from, to: bytes.count, in: input) != expected(from) { mismatches += 1 }
+                from += 1 + Int.random(in: 0..<3, using: &generator)
+            }
+            #expect(mismatches == 0)
+            #expect(counter.operations <= 2 * bytes.count + queries, "\(counter.operations) for \(bytes.count) bytes")
+        }
+    }
+
     @Test("a line whose redacted form outgrows its first buffer comes out whole, on every entry point")
     func outputGrowth() {
         // ":// " (4 bytes) becomes "[redacted-url] " (15): 3.75 times the input, past the first

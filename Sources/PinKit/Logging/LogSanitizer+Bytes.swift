@@ -59,8 +59,6 @@ extension LogSanitizer {
         static let lowerE: UInt32 = 1 << 22
         /// `y` (lower case): what comes before the `J` of a JWT's `eyJ`.
         static let lowerY: UInt32 = 1 << 23
-        /// `e` and `E`: what comes after the `b` of `bearer`.
-        static let letterE: UInt32 = 1 << 24
 
         /// Allocated once and never freed or written after initialisation, so sharing it is safe.
         nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
@@ -98,7 +96,6 @@ extension LogSanitizer {
             mark("aA", letterA)
             mark("e", lowerE)
             mark("y", lowerY)
-            mark("eE", letterE)
             table[0x7F] |= control | afterClosingQuote | valueStop
             return UnsafePointer(table)
         }()
@@ -222,9 +219,9 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
 /// The next occurrence of one byte, remembered: a search never scans a byte twice, however many
 /// times it is asked (the cure for the quadratic "memchr over the rest for every candidate").
 ///
-/// A finder may also look at the bytes before and after each occurrence and pass over those its
-/// rule would reject at first sight (a `b` inside a word or not followed by `e`, a `-` after a
-/// letter that is not a hex digit): in
+/// A finder may also look at the byte before each occurrence and pass over those its rule would
+/// reject at first sight (an `@` after no local-part character, a `-` after a letter that is not
+/// a hex digit): in
 /// a blob of such bytes the rejection then costs a few instructions in this loop, not a call and
 /// a look from the rule for each. The filter must only drop occurrences the rule rejects.
 struct CachedFinder {
@@ -233,18 +230,15 @@ struct CachedFinder {
     let requireBefore: UInt32
     /// …and none of these. An occurrence at the start of the input always counts.
     let forbidBefore: UInt32
-    /// …and the byte after it one of these (0: any; an occurrence at the end never counts then).
-    let requireAfter: UInt32
     /// Whether the byte itself fails the filter: then in a run of it only the first can count.
     let rejectsItself: Bool
     var found: Int = -1
     var exhaustedFrom: Int = Int.max
 
-    init(_ value: UInt8, requireBefore: UInt32 = 0, forbidBefore: UInt32 = 0, requireAfter: UInt32 = 0) {
+    init(_ value: UInt8, requireBefore: UInt32 = 0, forbidBefore: UInt32 = 0) {
         self.value = value
         self.requireBefore = requireBefore
         self.forbidBefore = forbidBefore
-        self.requireAfter = requireAfter
         if requireBefore != 0 || forbidBefore != 0 {
             let own = LogSanitizer.Classes.table[Int(value)]
             rejectsItself = (requireBefore != 0 && own & requireBefore == 0) || own & forbidBefore != 0
@@ -258,18 +252,16 @@ struct CachedFinder {
         if from >= exhaustedFrom { return nil }
         var index = from
         while let candidate = occurrence(from: index, to: end, in: input) {
-            index = candidate &+ 1
-            if requireAfter == 0 || (index < end && input.table[Int(input.byte(index))] & requireAfter != 0) {
-                if candidate == 0 || (requireBefore == 0 && forbidBefore == 0) {
-                    found = candidate
-                    return candidate
-                }
-                let before = input.table[Int(input.byte(candidate &- 1))]
-                if (requireBefore == 0 || before & requireBefore != 0) && before & forbidBefore == 0 {
-                    found = candidate
-                    return candidate
-                }
+            if candidate == 0 || (requireBefore == 0 && forbidBefore == 0) {
+                found = candidate
+                return candidate
             }
+            let before = input.table[Int(input.byte(candidate &- 1))]
+            if (requireBefore == 0 || before & requireBefore != 0) && before & forbidBefore == 0 {
+                found = candidate
+                return candidate
+            }
+            index = candidate &+ 1
             // The same byte right after is rejected too (its byte before is this one): a run of it
             // goes at one comparison a byte.
             if rejectsItself {

@@ -2,8 +2,6 @@
 enum FilteredFinders {
     typealias Classes = LogSanitizer.Classes
     static let fresh = (
-        CachedFinder(UInt8(ascii: "b"), forbidBefore: Classes.alphanumeric, requireAfter: Classes.letterE),
-        CachedFinder(UInt8(ascii: "B"), forbidBefore: Classes.alphanumeric, requireAfter: Classes.letterE),
         CachedFinder(UInt8(ascii: "@"), requireBefore: Classes.emailLocal | Classes.high),
         CachedFinder(UInt8(ascii: "-"), requireBefore: Classes.hex | Classes.high),
         CachedFinder(UInt8(ascii: "2"), requireBefore: Classes.letterA),
@@ -55,6 +53,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         /// The previous engine (``LogSanitizer/Engine/regionByRegion``): each rule's fields are
         /// reset at the start of each of its regions and its finders stop at the region's end.
         let regionByRegion: Bool
+        /// The previous engine's bearer finders; the current engine looks for `be` in any case.
         var lowerB = CachedFinder(UInt8(ascii: "b"))
         var upperB = CachedFinder(UInt8(ascii: "B"))
         var bearerStart = BearerStartFinder()
@@ -79,7 +78,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
             guard !regionByRegion else { return }
             // The current engine's finders pass over what their rule rejects at the byte before
             // (the previous engine keeps plain finders, so the tests compare the two).
-            (lowerB, upperB, at, dash, two, x, jay) = FilteredFinders.fresh
+            (at, dash, two, x, jay) = FilteredFinders.fresh
         }
 
         /// Where a finder stops searching when asked about a region that ends at `end`.
@@ -122,8 +121,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
     func nextBearer(_ from: Int, _ regionStart: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
         while search < end {
-            // The current engine's finders skip a `b` after a letter or digit, but the rule does not
-            // look behind its region's start: a `b` there is a candidate whatever precedes it.
+            // The current engine's finder stops only at `be` (any case); what precedes it is checked
+            // here, since the rule does not look behind its region's start.
             let s: Int
             if !state.regionByRegion {
                 s = state.bearerStart.next(from: search, to: state.searchEnd, in: text) ?? end
