@@ -232,10 +232,5 @@ extension LogSanitizer {
     // another, so the key before a separator is unique; `credential(separator:gapStart:stop:)`
     // compares them by their last letter.
 
-    /// The labels after "sha256" (any case) that mark the next 44 characters as a pin, shortest first.
-    static let pinLabels: [StaticString] = [
-        "/", "=", ":", "//", "=\"", ": ", "=\\\"", "\":\"", "\": \"", "\\\":\\\"", "\\\": \\\"",
-    ]
-
     static let wordRuleCount = 5
 }

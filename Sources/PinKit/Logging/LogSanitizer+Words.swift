@@ -231,59 +231,65 @@ struct WordRules<Counter: LogSanitizerCounting> {
     func nextEmail(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
         // An `@` where the last domain stopped: no `@` lies inside a domain, so it is the next one,
-        // known without a search (addresses or `@`s packed together cost no finder call each).
+        // known without a search (addresses or `@`s packed together cost no finder call each), and
+        // its local part is that domain's bytes, all of them local-part characters.
         var known = -1
+        var knownLocalStart = -1
         while true {
             let at: Int
+            var localStart: Int
             if known >= 0 {
                 at = known
+                localStart = knownLocalStart
                 known = -1
             } else {
                 guard let found = state.at.next(from: search, to: state.limit(end), in: text), found < end else {
                     return nil
                 }
                 at = found
+                // The local part cannot reach back past the region's start or the last match.
+                guard at > from else {
+                    search = at + 1
+                    continue
+                }
+                localStart = at
+                while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
+                    localStart -= 1
+                }
+                // The local part does not start with a quote: "'alice@x.com'" keeps its quotes.
+                while localStart < at, text.byte(localStart) == UInt8(ascii: "'") { localStart += 1 }
             }
             search = at + 1
-            // The local part cannot reach back past the region's start or the last match.
-            guard at > from else { continue }
-            var localStart = at
-            while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
-                localStart -= 1
-            }
-            // The local part does not start with a quote: "'alice@x.com'" keeps its quotes.
-            while localStart < at, text.byte(localStart) == UInt8(ascii: "'") { localStart += 1 }
             guard localStart < at else { continue }
-            let domain = domainEnd(at + 1, end)
-            let next = domain.end ?? domain.stop
-            if next < end, text.byte(next) == UInt8(ascii: "@") {
-                if let domainEnd = domain.end {
+            var valid = false
+            let stop = domainEnd(at + 1, end, valid: &valid)
+            if stop < end, text.byte(stop) == UInt8(ascii: "@") {
+                if valid {
                     // The finder's next `@` after this match (the byte before it ends a label, which
                     // passes the finder's filter).
-                    if !state.regionByRegion { state.at.found = domainEnd }
-                    return Match(start: localStart, end: domainEnd, placeholder: .email)
+                    if !state.regionByRegion { state.at.found = stop }
+                    return Match(start: localStart, end: stop, placeholder: .email)
                 }
-                known = next
+                known = stop
+                knownLocalStart = at + 1
                 continue
             }
-            guard let domainEnd = domain.end else { continue }
-            return Match(start: localStart, end: domainEnd, placeholder: .email)
+            if valid { return Match(start: localStart, end: stop, placeholder: .email) }
         }
     }
 
-    /// `label(.label)+`, labels of `[A-Za-z0-9-]` and non-ASCII letters: its end, or nil and where
-    /// the scan stopped (no `@` lies before either).
-    @inline(__always) func domainEnd(_ start: Int, _ end: Int) -> (end: Int?, stop: Int) {
+    /// `label(.label)+`, labels of `[A-Za-z0-9-]` and non-ASCII letters: where the scan stopped
+    /// (the domain's end when `valid`). No `@` lies before it.
+    @inline(__always) func domainEnd(_ start: Int, _ end: Int, valid: inout Bool) -> Int {
         var p = start
         while p < end, labelLength(at: p, end) > 0 { p += 1 }
-        guard p > start else { return (nil, p) }
-        var labels = 1
+        guard p > start else { return p }
         while p + 1 < end, text.byte(p) == UInt8(ascii: "."), labelLength(at: p + 1, end) > 0 {
-            p += 1
+            p += 2
             while p < end, labelLength(at: p, end) > 0 { p += 1 }
-            labels += 1
+            valid = true
         }
-        return (labels >= 2 ? p : nil, p)
+        return p
     }
 
     // MARK: Rule 5: UUIDs
@@ -398,18 +404,45 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var search = from
         while let two = state.two.next(from: search, to: state.limit(end), in: text), two < end {
             search = two + 1
-            guard two - 3 >= from, text.matches("sha256", at: two - 3, end: end) else { continue }
-            // The labels are shortest first, so the first that fits gives the leftmost value. Only
-            // those that start with the byte after "sha256" are compared.
-            guard two + 3 < end else { continue }
-            let first = text.byte(two + 3)
-            for label in LogSanitizer.pinLabels
-            where label.utf8Start.pointee == first && text.matches(label, at: two + 3, end: end) {
-                let value = two + 3 + label.utf8CodeUnitCount
-                if isPin(value, end) { return Match(start: two - 3, end: value + 44, placeholder: .kept) }
+            guard two - 3 >= from, two + 3 < end, isSHA256(at: two - 3) else { continue }
+            // The labels that start with the byte after "sha256", shortest first: the first that
+            // fits gives the leftmost value.
+            let label = two + 3
+            let value: Int?
+            switch text.byte(label) {
+            case UInt8(ascii: "/"): value = pin(after: "/", at: label, end) ?? pin(after: "//", at: label, end)
+            case UInt8(ascii: "="):
+                value =
+                    pin(after: "=", at: label, end) ?? pin(after: "=\"", at: label, end)
+                    ?? pin(after: "=\\\"", at: label, end)
+            case UInt8(ascii: ":"): value = pin(after: ":", at: label, end) ?? pin(after: ": ", at: label, end)
+            case UInt8(ascii: "\""):
+                value = pin(after: "\":\"", at: label, end) ?? pin(after: "\": \"", at: label, end)
+            case UInt8(ascii: "\\"):
+                value = pin(after: "\\\":\\\"", at: label, end) ?? pin(after: "\\\": \\\"", at: label, end)
+            default: value = nil
             }
+            if let value { return Match(start: two - 3, end: value + 44, placeholder: .kept) }
         }
         return nil
+    }
+
+    /// "sha256" in any ASCII case at `index` (six bytes known to be in the text), compared as one
+    /// word: `| 0x20` lowers only the three letters' bytes, whose only other preimage is their upper case.
+    @inline(__always) func isSHA256(at index: Int) -> Bool {
+        text.counter.tick(6)
+        let base = UnsafeRawPointer(text.input.baseAddress! + index)
+        let letters = base.loadUnaligned(as: UInt32.self).littleEndian | 0x0020_2020
+        let digits = base.loadUnaligned(fromByteOffset: 4, as: UInt16.self).littleEndian
+        // "sha2" and "56", little-endian.
+        return letters == 0x3261_6873 && digits == 0x3635
+    }
+
+    /// The start of a pin right after `label` at `index`, or nil.
+    @inline(__always) func pin(after label: StaticString, at index: Int, _ end: Int) -> Int? {
+        guard exactly(label, at: index, end: end) else { return nil }
+        let value = index + label.utf8CodeUnitCount
+        return isPin(value, end) ? value : nil
     }
 
     /// 43 standard base64 characters and "=", not followed by another base64 character.
