@@ -154,4 +154,25 @@ struct LogSanitizerEngineTests {
         }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
+
+    @Test("a failed UUID candidate's search goes on after its last group dash, and misses no UUID that starts there")
+    func uuidSkipEdges() {
+        let uuid = "550e8400-e29b-41d4-a716-446655440000"
+        // Candidates that fail after one, two or three groups (or in the last), then a UUID glued
+        // on, after a separator, or sharing the failed candidate's digits.
+        let failures = [
+            "12345678-1234", "12345678-1234-", "12345678-1234-abcd", "12345678-1234-abcd-", "12345678-1234-abcd-ef01-",
+            "12345678-1234-abcd-ef01-12345678901", "1234567-1234-", "12345678-12\u{200B}34-abcd-",
+        ]
+        var mismatches: [String] = []
+        for failure in failures {
+            for glue in ["", "-", " ", "x", "\u{200B}", "0", "00000000-"] {
+                for tail in [uuid, "deadbeef-" + uuid.dropFirst(9), String(uuid.dropFirst(4))] {
+                    let line = Array(("id " + failure + glue + tail + " end").utf8)
+                    if let mismatch = Self.mismatch(line), mismatches.count < 5 { mismatches.append(mismatch) }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
 }

@@ -304,7 +304,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
     }
 
     /// `count` hex digits with invisible separators between them, from `p`: the end, or nil.
-    func hexGroup(_ p: Int, _ count: Int, _ end: Int) -> Int? {
+    @inline(__always) func hexGroup(_ p: Int, _ count: Int, _ end: Int) -> Int? {
         var q = p
         for index in 0..<count {
             if index > 0 { q = skipInvisible(q, end) }
@@ -336,23 +336,28 @@ struct WordRules<Counter: LogSanitizerCounting> {
             let start = p
             var q = dash + 1
             var valid = true
-            for (index, count) in [4, 4, 4, 12].enumerated() {
+            // The last dash after a group of four: its own eight digits cannot be there (four, then
+            // a dash), so a failed candidate's search goes on after it.
+            var lastDash = dash
+            for group in 0..<4 {
                 q = skipInvisible(q, end)
-                guard let groupEnd = hexGroup(q, count, end) else {
+                guard let groupEnd = hexGroup(q, group == 3 ? 12 : 4, end) else {
                     valid = false
                     break
                 }
                 q = groupEnd
-                if index < 3 {
+                if group < 3 {
                     q = skipInvisible(q, end)
                     guard q < end, text.byte(q) == UInt8(ascii: "-") else {
                         valid = false
                         break
                     }
+                    lastDash = q
                     q += 1
                 }
             }
             if valid { return Match(start: start, end: q, placeholder: .uuid) }
+            if !state.regionByRegion { search = lastDash + 1 }
         }
         return nil
     }
