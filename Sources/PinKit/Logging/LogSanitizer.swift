@@ -123,24 +123,29 @@ public enum LogSanitizer {
 
     /// The redacted form of `text`.
     public static func redact(_ text: String) -> String {
-        var text = text
-        return text.withUTF8 { String(decoding: redact(buffer: $0), as: UTF8.self) }
+        var copy = text
+        guard let redacted = copy.withUTF8({ redact(buffer: $0) }) else { return text }
+        return String(decoding: redacted, as: UTF8.self)
     }
 
     /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).
     /// An array takes no generic path: a log line is short, and that path costs as much as a
     /// rule's scan of it.
-    public static func redact(bytes: [UInt8]) -> [UInt8] { bytes.withUnsafeBufferPointer { redact(buffer: $0) } }
+    /// A line with nothing to replace comes back as the same array (no copy, no allocation).
+    public static func redact(bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBufferPointer { redact(buffer: $0) } ?? bytes
+    }
 
     /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).
     public static func redact<Bytes: Collection>(bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
-        if let result = bytes.withContiguousStorageIfAvailable({ redact(buffer: $0) }) { return result }
-        return Array(bytes).withUnsafeBufferPointer { redact(buffer: $0) }
+        if let result = bytes.withContiguousStorageIfAvailable({ redact(buffer: $0) ?? Array($0) }) { return result }
+        return redact(bytes: Array(bytes))
     }
 
-    static func redact(buffer: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    /// The redacted form of `buffer`, or nil when it is `buffer` as it is.
+    static func redact(buffer: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var run = SanitizerRun(input: SanitizerInput(input: buffer, counter: Uncounted()))
-        return run.run()
+        return run.changed()
     }
 
     /// The number of byte examinations redacting `bytes` takes: a deterministic measure of work
@@ -189,15 +194,22 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         output = OutputBuffer()
     }
 
-    /// The redacted input. The output is built in a temporary buffer (on the stack for a typical
-    /// line: placeholders are longer than the shortest matches, so it has room for some growth;
-    /// a line that outgrows it moves to the heap) and copied into the array returned, which is the
-    /// one allocation of a typical line.
-    mutating func run() -> [UInt8] {
+    /// The redacted input.
+    mutating func run() -> [UInt8] { changed() ?? Array(text.input) }
+
+    /// The redacted input, or nil when nothing was replaced (the output would be the input as it
+    /// is, which the caller already holds). The output is built in a temporary buffer (on the stack
+    /// for a typical line: placeholders are longer than the shortest matches, so it has room for
+    /// some growth; a line that outgrows it moves to the heap) and copied into the array returned,
+    /// which is the one allocation of a line with something to replace.
+    mutating func changed() -> [UInt8]? {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count + text.count / 2 + 64) { buffer in
             output = OutputBuffer(storage: buffer)
             defer { output.deallocate() }
             redactAll()
+            // Everything kept, nothing written yet: the input as it is (an empty input included).
+            if output.count == 0, pending.lowerBound == 0, pending.upperBound == text.count { return nil }
+            flush()
             return output.array()
         }
     }
@@ -231,7 +243,6 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             emit(url)
             cursor = url.end
         }
-        flush()
     }
 
     /// Rules 3–7 on a gap between spans. None matches fewer than 5 bytes, so a shorter gap goes
