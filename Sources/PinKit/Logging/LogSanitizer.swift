@@ -214,35 +214,71 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         }
     }
 
-    /// Rules 1–2, then rules 3–7 in the gaps they leave. The URLs come one at a time, each found
-    /// before the credentials of the gap in front of it (a credential value stops at the URL),
-    /// so the spans go out in order of start without being collected.
+    /// Rules 1–2, then rules 3–7 in the gaps they leave, in one pass over the candidates of rules
+    /// 1–2 (`:`, `=`, `%`) in order. A candidate that starts a URL separator gives the URL (which
+    /// no credential can hold: a value stops at a URL's start); another `:` or `=` may end a
+    /// credential key, and a credential's value stops at the next URL's start, which is looked for
+    /// ahead (and kept for when the pass reaches it) only when a key is found. The spans go out in
+    /// order of start without being collected.
     mutating func redactAll() {
         let urls = URLRule(text: text)
         let credentials = CredentialRule(text: text)
-        var urlSearch = URLSearch()
-        var credentialSearch = CredentialSearch()
-        var state = WordRules<Counter>.State(searchEnd: text.count, regionByRegion: engine == .regionByRegion)
+        let end = text.count
+        var triggers = SpanTriggerFinder()
+        var state = WordRules<Counter>.State(searchEnd: end, regionByRegion: engine == .regionByRegion)
+        // The next URL after a credential's separator, found ahead: its separator (`Int.max`: none up
+        // to the end; -1: not looked for yet) and span. It stays the next URL until the pass reaches it.
+        var ahead = URLSearch()
+        var aheadSeparator = -1
+        var aheadSpan: LogSanitizer.Span?
         var cursor = 0
-        while true {
-            let url = urls.next(from: cursor, search: &urlSearch)
-            credentialSearch.share(firstColon: urlSearch.firstColon, from: cursor, end: text.count)
-            let gapEnd = url?.start ?? text.count
-            var position = cursor
-            while credentialSearch.mayHaveSeparator(from: position, before: gapEnd),
-                let credential = credentials.next(
-                    from: &position, keyBound: cursor, gapEnd: gapEnd, stop: url?.start ?? Int.max,
-                    search: &credentialSearch)
+        // The previous URL's end (a scheme looks back no further) and the previous span's (a key).
+        var urlBound = 0
+        var keyBound = 0
+        var position = 0
+        while let candidate = triggers.next(from: position, to: end, in: text) {
+            position = candidate + 1
+            let byte = text.byte(candidate)
+            if byte != UInt8(ascii: "="), candidate + 2 < end,
+                case let length = urls.separatorLength(at: candidate, colon: byte == UInt8(ascii: ":"), end: end),
+                length > 0
             {
-                gap(from: cursor, to: credential.start, state: &state)
-                emit(credential)
-                cursor = credential.end
+                let url =
+                    candidate == aheadSeparator
+                    ? aheadSpan! : urls.url(separator: candidate, length: length, lowerBound: urlBound, end: end)
+                gap(from: cursor, to: url.start, state: &state)
+                emit(url)
+                cursor = url.end
+                urlBound = url.end
+                keyBound = url.end
+                position = url.end
+                continue
             }
-            gap(from: cursor, to: gapEnd, state: &state)
-            guard let url else { break }
-            emit(url)
-            cursor = url.end
+            guard byte != UInt8(ascii: "%"), credentials.keyMayEnd(before: candidate, bound: keyBound),
+                let key = credentials.key(before: candidate, gapStart: keyBound)
+            else { continue }
+            if aheadSeparator < candidate {
+                // No URL separator lies between the previous URL and this candidate (the pass would
+                // have met it), so the first one after it is the next URL.
+                if let next = urls.next(from: candidate + 1, search: &ahead) {
+                    aheadSeparator = next.separator
+                    aheadSpan = next.span
+                } else {
+                    aheadSeparator = Int.max
+                    aheadSpan = nil
+                }
+            }
+            guard
+                let credential = credentials.credential(
+                    key: key, separator: candidate, stop: aheadSpan?.start ?? Int.max)
+            else { continue }
+            gap(from: cursor, to: credential.start, state: &state)
+            emit(credential)
+            cursor = credential.end
+            keyBound = credential.end
+            position = credential.end
         }
+        gap(from: cursor, to: end, state: &state)
     }
 
     /// Rules 3–7 on a gap between spans. None matches fewer than 5 bytes, so a shorter gap goes
