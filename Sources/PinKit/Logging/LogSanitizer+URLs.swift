@@ -462,6 +462,10 @@ struct SpanTriggerFinder {
     /// The 0x80 bit of each byte of `word` that is a trigger, exactly (no borrows cross bytes): a
     /// byte equal to the pattern's becomes 0 after the `xor`, and only a 0 byte keeps its high bit
     /// clear in `((d & 0x7F…) + 0x7F…) | d`.
+    @inline(__always) static func isTrigger(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ":") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "%")
+    }
+
     @inline(__always) static func triggers(_ word: UInt64) -> UInt64 {
         let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         let colons = word ^ 0x3A3A_3A3A_3A3A_3A3A
@@ -499,7 +503,7 @@ struct SpanTriggerFinder {
         // The last bytes, fewer than eight: one at a time (each is read at most seven times).
         while start < end {
             let byte = input.byte(start)
-            if byte == UInt8(ascii: ":") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "%") { return start }
+            if SpanTriggerFinder.isTrigger(byte) { return start }
             start &+= 1
         }
         return nil

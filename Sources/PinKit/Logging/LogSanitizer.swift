@@ -237,7 +237,6 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var keyBound = 0
         var position = 0
         while let candidate = triggers.next(from: position, to: end, in: text) {
-            position = candidate + 1
             let byte = text.byte(candidate)
             if byte != UInt8(ascii: "="), candidate + 2 < end,
                 case let length = urls.separatorLength(at: candidate, colon: byte == UInt8(ascii: ":"), end: end),
@@ -254,31 +253,63 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 position = url.end
                 continue
             }
-            guard byte != UInt8(ascii: "%"), credentials.keyMayEnd(before: candidate, bound: keyBound),
+            if byte != UInt8(ascii: "%"), credentials.keyMayEnd(before: candidate, bound: keyBound),
                 let key = credentials.key(before: candidate, gapStart: keyBound)
-            else { continue }
-            if aheadSeparator < candidate {
-                // No URL separator lies between the previous URL and this candidate (the pass would
-                // have met it), so the first one after it is the next URL.
-                if let next = urls.next(from: candidate + 1, search: &ahead) {
-                    aheadSeparator = next.separator
-                    aheadSpan = next.span
-                } else {
-                    aheadSeparator = Int.max
-                    aheadSpan = nil
+            {
+                if aheadSeparator < candidate {
+                    // No URL separator lies between the previous URL and this candidate (the pass
+                    // would have met it), so the first one after it is the next URL.
+                    if let next = urls.next(from: candidate + 1, search: &ahead) {
+                        aheadSeparator = next.separator
+                        aheadSpan = next.span
+                    } else {
+                        aheadSeparator = Int.max
+                        aheadSpan = nil
+                    }
+                }
+                if let credential = credentials.credential(
+                    key: key, separator: candidate, stop: aheadSpan?.start ?? Int.max)
+                {
+                    gap(from: cursor, to: credential.start, state: &state)
+                    emit(credential)
+                    cursor = credential.end
+                    keyBound = credential.end
+                    position = credential.end
+                    continue
                 }
             }
-            guard
-                let credential = credentials.credential(
-                    key: key, separator: candidate, stop: aheadSpan?.start ?? Int.max)
-            else { continue }
-            gap(from: cursor, to: credential.start, state: &state)
-            emit(credential)
-            cursor = credential.end
-            keyBound = credential.end
-            position = credential.end
+            position = candidate + 1
+            // Candidates right after a rejected one end no key (a key ends in a letter), so among
+            // them only a URL separator matters: a run of them goes at one or two examinations a byte.
+            if position < end, SpanTriggerFinder.isTrigger(text.byte(position)) {
+                position = triggerRunEnd(from: position, end: end)
+            }
         }
         gap(from: cursor, to: end, state: &state)
+    }
+
+    /// The first position from `start` that is not a `:`, `=` or `%`, or is the start of a URL
+    /// separator (`:/`, `:\`, `%3`, two bytes or more before `end`). Out of line: rare outside
+    /// adversarial input.
+    @inline(never)
+    func triggerRunEnd(from start: Int, end: Int) -> Int {
+        var p = start
+        while p < end {
+            let byte = text.byte(p)
+            if byte != UInt8(ascii: "=") {
+                guard byte == UInt8(ascii: ":") || byte == UInt8(ascii: "%") else { break }
+                if p + 2 < end {
+                    let next = text.byte(p + 1)
+                    if byte == UInt8(ascii: ":")
+                        ? next == UInt8(ascii: "/") || next == UInt8(ascii: "\\") : next == UInt8(ascii: "3")
+                    {
+                        break
+                    }
+                }
+            }
+            p += 1
+        }
+        return p
     }
 
     /// Rules 3–7 on a gap between spans. None matches fewer than 5 bytes, so a shorter gap goes
