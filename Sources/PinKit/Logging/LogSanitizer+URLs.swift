@@ -297,17 +297,18 @@ struct URLRule<Counter: LogSanitizerCounting> {
             return p < authorityEnd ? hostStart..<(p + 1) : hostStart..<hostStart
         }
         var p = hostStart
+        // In the percent-encoded form a `%` ends the host (0xFF, never a host byte, stands for none).
+        let percent: UInt8 = percentForm ? UInt8(ascii: "%") : 0xFF
         while p < authorityEnd {
             let byte = text.byte(p)
-            if byte >= 0x80 {
-                let space = text.unicodeSpaceLength(at: p, end: authorityEnd)
-                if space > 0 { break }
+            if text.table[Int(byte)] & Classes.host != 0 {
+                guard byte != percent else { break }
                 p += 1
-            } else if text.table[Int(byte)] & Classes.host != 0 && !(percentForm && byte == UInt8(ascii: "%")) {
-                p += 1
-            } else {
-                break
+                continue
             }
+            // A non-ASCII character that is not a Unicode space belongs to the host.
+            guard byte >= 0x80, text.unicodeSpaceLength(at: p, end: authorityEnd) == 0 else { break }
+            p += 1
         }
         // The host never ends in a dot ("a.com." → "a.com"), so the output, scanned again, trims nothing.
         while p > hostStart, text.byte(p - 1) == UInt8(ascii: ".") { p -= 1 }
@@ -445,7 +446,7 @@ struct SeparatorFinder {
 /// The next `:`, `=` or `%` (what starts a URL separator or ends a credential key), for the one
 /// pass in which rules 1–2 meet their candidates in order. Eight bytes are tested as one word for
 /// all three at once and the word's matches are kept, so the next candidates inside it cost a few
-/// bit operations; after two words without one, each byte is searched for with `memchr` and its
+/// bit operations; after eight words without one, each byte is searched for with `memchr` and its
 /// next position remembered (a byte is searched at most once per value, however many candidates
 /// come after).
 struct SpanTriggerFinder {
@@ -498,7 +499,7 @@ struct SpanTriggerFinder {
             if matches != 0 { return start &+ matches.trailingZeroBitCount &>> 3 }
             start &+= 8
             words &+= 1
-            if words == 2 { return far(from: start, to: end, in: input) }
+            if words == 8 { return far(from: start, to: end, in: input) }
         }
         // The last bytes, fewer than eight: one at a time (each is read at most seven times).
         while start < end {

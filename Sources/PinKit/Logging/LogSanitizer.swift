@@ -238,7 +238,10 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var position = 0
         while let candidate = triggers.next(from: position, to: end, in: text) {
             let byte = text.byte(candidate)
-            if byte != UInt8(ascii: "="), candidate + 2 < end,
+            // The byte after rejects most URL candidates (a separator starts `:/`, `:\` or `%3`).
+            if byte != UInt8(ascii: "="), candidate + 2 < end, case let next = text.byte(candidate + 1),
+                byte == UInt8(ascii: ":")
+                    ? next == UInt8(ascii: "/") || next == UInt8(ascii: "\\") : next == UInt8(ascii: "3"),
                 case let length = urls.separatorLength(at: candidate, colon: byte == UInt8(ascii: ":"), end: end),
                 length > 0
             {
