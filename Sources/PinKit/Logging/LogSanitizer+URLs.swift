@@ -379,7 +379,8 @@ enum SanitizerScan {
 }
 
 /// The next occurrence of one byte, remembered, as ``CachedFinder`` finds it (a search never scans
-/// a byte twice), for the separators of rules 1–2. They are often a dozen bytes or more apart, where
+/// a byte twice), for the URL separators the look-ahead of rule 1 searches for (a credential value
+/// stops at the next URL). They are often a dozen bytes or more apart, where
 /// a byte loop before `memchr` takes forty instructions, and sometimes back to back (a run of `:`),
 /// where a call per byte is worse: eight bytes are tested as one word, and the word's matches are
 /// kept, so the next ones inside it cost a few bit operations.

@@ -56,22 +56,24 @@
 /// scan in which every byte is examined a bounded number of times, whatever the input.
 /// - Trigger bytes (`:`, `%`, `=`, `b`/`B`, `@`, `-`, `2`, `x`) are found eight at a time (one
 ///   word compare) and then with `memchr`, and each trigger's next position is remembered
-///   (`CachedFinder`; for rules 1–2's `:`, `%`, `=`, `SeparatorFinder`, which also tests the first
-///   byte alone and keeps the word's matches), so a byte is searched at most once per trigger byte
-///   and rule, however many candidates fail. Rules 1–2 hand their spans to the driver one at a
-///   time: the next URL, found from the end of the previous one, then the credentials in the gap
-///   before it (their values stop at that URL's start). The credential rule's `:` search starts
-///   where the URL rule's found the gap's first `:`, and a gap whose finders already point past its
-///   end is not searched. Rules 3–7 keep one search state for the whole input (each trigger
-///   belongs to one rule, whose regions come left to right): a trigger found past a region's end
-///   waits there for the rule's next region. (The old scanner searched the rest of the line for
-///   `b` once per `B`: quadratic.) Their finders also pass over an occurrence the rule rejects at
-///   the byte before it (a `b` after a letter or digit, an `@` after no local-part character, a
-///   `-` after no hex digit, a `2` not after `a`, an `x` not after `e`) inside the same search: one
-///   more byte read per occurrence. A candidate is first rejected with a load or two: a URL
-///   separator needs `:/`, `:\` or `%3`; a credential separator needs, after the `[ \t]*` run and
-///   an optional quote before it, a byte a key ends in (`n e d t y`, any case), so the `:` and `=`
-///   right after a rejected separator are stepped over, one examination each.
+///   (`CachedFinder`), so a byte is searched at most once per trigger byte and rule, however many
+///   candidates fail. Rules 1–2 meet their candidates (`:`, `=`, `%`) in one pass, in order
+///   (`SpanTriggerFinder`: up to eight words tested for all three at once, each word's matches
+///   kept, then `memchr` per byte with its next position remembered; the pass only moves forward).
+///   A URL separator gives the URL; another `:` or `=` may end a credential key, and only when a
+///   key is found is the next URL looked for ahead (`URLRule.next`, whose finders also only move
+///   forward); that URL is kept, and the pass uses it when it reaches its separator, so each URL
+///   body is scanned once. Spans go out in order of start. Rules 3–7 keep one search state for the
+///   whole input (each trigger belongs to one rule, whose regions come left to right): a trigger
+///   found past a region's end waits there for the rule's next region. (The old scanner searched
+///   the rest of the line for `b` once per `B`: quadratic.) Their finders also pass over an
+///   occurrence the rule rejects at the byte before it (a `b` after a letter or digit, an `@` after
+///   no local-part character, a `-` after no hex digit, a `2` not after `a`, an `x` not after `e`)
+///   inside the same search: one more byte read per occurrence. A candidate is first rejected with
+///   a load or two: a URL separator needs `:/`, `:\` or `%3`; a credential separator needs, after
+///   the `[ \t]*` run and an optional quote before it, a byte a key ends in (`n e d t y`, any case).
+///   A key ends in a letter, so the `:`, `=` and `%` right after a rejected candidate are stepped
+///   over at one or two examinations each, up to one that could start a URL separator.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
 ///   13 bytes after the `[ \t]*` run, which belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
