@@ -205,7 +205,9 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     /// some growth; a line that outgrows it moves to the heap) and copied into the array returned,
     /// which is the one allocation of a line with something to replace.
     mutating func changed() -> [UInt8]? {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count + text.count / 2 + 64) { buffer in
+        // A short line without a byte any rule needs is the input as it is: no set-up at all.
+        if text.count < SanitizerRun.shortGap, !mayMatchShort(from: 0, to: text.count, spans: true) { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count + text.count / 2 + 64) { buffer in
             output = OutputBuffer(storage: buffer)
             defer { output.deallocate() }
             redactAll()
@@ -317,14 +319,34 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         return p
     }
 
-    /// Rules 3–7 on a gap between spans. None matches fewer than 5 bytes, so a shorter gap goes
-    /// out as it is without a call.
+    /// Rules 3–7 on a gap between spans. None matches fewer than 5 bytes, and in fewer than
+    /// ``shortGap`` only one holding `.`, `b` or `B` (see ``mayMatchShort(from:to:spans:)``), so
+    /// another gap goes out as it is without setting the rules up.
     @inline(__always) mutating func gap(from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
-        if end - start >= 5 {
+        let length = end - start
+        if length >= SanitizerRun.shortGap || (length >= 5 && mayMatchShort(from: start, to: end, spans: false)) {
             apply(rule: 0, from: start, to: end, state: &state)
         } else {
             emit(start..<end)
         }
+    }
+
+    /// Below this length a word rule can only match with a `.`, `b` or `B` in the text: a bearer
+    /// token starts with `bearer`, an email's domain and a JWT's segments hold a `.`, and the rest
+    /// are longer (a UUID 36 bytes, a pin 44, a token 32).
+    static var shortGap: Int { 32 }
+
+    /// Whether `[start, end)` holds a `.`, `b` or `B` (and, for `spans`, a `:`, `=` or `%`, without
+    /// which rules 1–2 find nothing): one examination a byte.
+    @inline(__always) func mayMatchShort(from start: Int, to end: Int, spans: Bool) -> Bool {
+        var p = start
+        while p < end {
+            let byte = text.byte(p)
+            if byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "b") { return true }
+            if spans, SpanTriggerFinder.isTrigger(byte) { return true }
+            p += 1
+        }
+        return false
     }
 
     @inline(__always) mutating func emit(_ span: LogSanitizer.Span) {
