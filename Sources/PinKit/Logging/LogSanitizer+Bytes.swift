@@ -172,7 +172,9 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
         case 0xE3: return second == 0x80 && third == 0x80 ? 3 : 0
         default:
             if second == 0x80 {
-                return third <= 0x8A || third == 0xA8 || third == 0xA9 || third == 0xAF ? 3 : 0
+                // U+2000–U+200A, U+2028, U+2029, U+202F: the third byte a continuation byte (E2 80
+                // then an ASCII byte is no space, forwards or backwards).
+                return (third >= 0x80 && third <= 0x8A) || third == 0xA8 || third == 0xA9 || third == 0xAF ? 3 : 0
             }
             return second == 0x81 && third == 0x9F ? 3 : 0
         }
