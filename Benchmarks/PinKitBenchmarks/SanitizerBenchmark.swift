@@ -24,6 +24,13 @@ enum SanitizerBenchmark {
     static func run(_ options: Options) -> JSONValue {
         // PINKIT_BENCH_SANITIZER_PROFILE=N: only N scanner passes over the corpus (for callgrind).
         if let passes = ProcessInfo.processInfo.environment["PINKIT_BENCH_SANITIZER_PROFILE"].flatMap(Int.init) {
+            // PINKIT_BENCH_SANITIZER_LINE=text: that line redacted 100,000 times (a line's fixed cost).
+            if let text = ProcessInfo.processInfo.environment["PINKIT_BENCH_SANITIZER_LINE"] {
+                let line = Array(text.utf8)
+                var sink = 0
+                for _ in 0..<(passes * 100_000) { sink &+= LogSanitizer.redact(bytes: line).count }
+                return ["profilePasses": .int(passes), "line": .string(text), "checksum": .int(sink & 0xFFFF)]
+            }
             // PINKIT_BENCH_SANITIZER_FAMILY=name: one adversarial family's 1 MiB line instead.
             if let name = ProcessInfo.processInfo.environment["PINKIT_BENCH_SANITIZER_FAMILY"],
                 let unit = families.first(where: { $0.0 == name })?.1

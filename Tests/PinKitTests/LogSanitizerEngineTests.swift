@@ -71,10 +71,10 @@ struct LogSanitizerEngineTests {
 
     @Test("a word rule sees its region's start as the start of the text, whichever engine finds its candidates")
     func regionStartIsABoundary() {
-        // The current engine's finders skip a `b` right after a letter or digit, but the bearer rule
-        // does not look behind its region's start: there the byte before does not count, as in the
-        // previous engine. (Each email, UUID and pin filter only drops what its rule rejects
-        // anyway, whatever the region.)
+        // The bearer rule does not look behind its region's start: there the byte before does not
+        // count, as in the previous engine, whichever way the current engine's finder finds its
+        // candidates. (Each email, UUID and pin filter only drops what its rule rejects anyway,
+        // whatever the region.)
         let bytes = Array("xyzabearer tok1 Bbearer tok2".utf8)
         bytes.withUnsafeBufferPointer { buffer in
             let text = SanitizerInput(input: buffer, counter: LogSanitizer.Uncounted())
@@ -91,5 +91,88 @@ struct LogSanitizerEngineTests {
                 #expect(found?.start == expected?.start && found?.end == expected?.end, "at \(regionStart)")
             }
         }
+    }
+
+    /// Lines that put the token rule's skip at its edges: runs of 28–36 bytes cut at every offset
+    /// by what ends a run, by what does not (an invisible separator, `+`), by a multi-byte character
+    /// that is no separator; `eyJ` at every offset of a short run, with and without the `.` a JWT
+    /// needs; all of it at every alignment to the 32-byte look-ahead.
+    static func tokenEdgeLines() -> [[UInt8]] {
+        let cuts = [" ", ".", "\u{200B}", "\u{00AD}", "é", "\u{00A0}", "+", "=", "@", "\u{FEFF}"]
+        var lines: [[UInt8]] = []
+        let alphabet = Array(String(repeating: "AbC1dE2fG3hI4jK5lM6nO7pQ8rS9tU0vWxYz", count: 2))
+        for length in 28...36 {
+            let run = String(alphabet.prefix(length))
+            for offset in stride(from: 0, through: length, by: 1) {
+                for cut in cuts {
+                    let characters = Array(run)
+                    let cutRun = String(characters[..<offset]) + cut + String(characters[offset...])
+                    // Leads that put the run's start on either side of the first look-ahead byte.
+                    for lead in [
+                        "", "x ", "ab.", "0123456789 ", String(repeating: " ", count: 31),
+                        "a" + String(repeating: " ", count: 31),
+                    ] {
+                        lines.append(Array((lead + cutRun + " tail").utf8))
+                    }
+                }
+            }
+        }
+        for length in 1...40 {
+            let run = String(alphabet.prefix(length))
+            for offset in 0...length {
+                let characters = Array(run)
+                let withJWT = String(characters[..<offset]) + "eyJ" + String(characters[offset...])
+                for after in [".x.y", ".x", " .x", "", ".\u{200B}x"] {
+                    lines.append(Array(("q " + withJWT + after + " w").utf8))
+                }
+            }
+        }
+        return lines
+    }
+
+    @Test("the token rule's skip passes over no match: runs cut around 32 bytes, JWT starts, multi-byte characters")
+    func tokenSkipEdges() {
+        var mismatches: [String] = []
+        for line in Self.tokenEdgeLines() {
+            if let mismatch = Self.mismatch(line), mismatches.count < 5 { mismatches.append(mismatch) }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    @Test("random lines of token characters, separators and JWT pieces: the engines agree")
+    func tokenSkipRandom() {
+        var generator = SeededGenerator(seed: 0x70_4B3E)
+        let pieces = [
+            "A", "b", "7", "+", "/", "=", "-", "_", ".", " ", "é", "\u{200B}", "\u{00AD}", "\u{00A0}", "eyJ", "ey", "J",
+            "AbCdEfGhIjKlMnOp", "0123456789abcdef", "@", ":", "\u{FEFF}",
+        ]
+        var mismatches: [String] = []
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 1...60, using: &generator)
+            let line = (0..<count).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &generator)] }.joined()
+            if let mismatch = Self.mismatch(Array(line.utf8)), mismatches.count < 5 { mismatches.append(mismatch) }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    @Test("a failed UUID candidate's search goes on after its last group dash, and misses no UUID that starts there")
+    func uuidSkipEdges() {
+        let uuid = "550e8400-e29b-41d4-a716-446655440000"
+        // Candidates that fail after one, two or three groups (or in the last), then a UUID glued
+        // on, after a separator, or sharing the failed candidate's digits.
+        let failures = [
+            "12345678-1234", "12345678-1234-", "12345678-1234-abcd", "12345678-1234-abcd-", "12345678-1234-abcd-ef01-",
+            "12345678-1234-abcd-ef01-12345678901", "1234567-1234-", "12345678-12\u{200B}34-abcd-",
+        ]
+        var mismatches: [String] = []
+        for failure in failures {
+            for glue in ["", "-", " ", "x", "\u{200B}", "0", "00000000-"] {
+                for tail in [uuid, "deadbeef-" + uuid.dropFirst(9), String(uuid.dropFirst(4))] {
+                    let line = Array(("id " + failure + glue + tail + " end").utf8)
+                    if let mismatch = Self.mismatch(line), mismatches.count < 5 { mismatches.append(mismatch) }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 }

@@ -166,6 +166,43 @@ struct LogSanitizerLeakTests {
         }
     }
 
+    @Test("idempotent on invalid UTF-8: truncated multi-byte characters right before ASCII, next to every rule")
+    func idempotentOnTruncatedCharacters() {
+        // The first two bytes of a three-byte Unicode space followed by ASCII (E2 80 then `@`) once
+        // counted as a space when read forwards but not backwards: a URL ended there, the email
+        // after it took E2 80 into its local part, and a second pass glued the URL onto the email's
+        // placeholder (found by the hostile review of issue 15's speed work).
+        let minimal: [UInt8] = Array("://a".utf8) + [0xE2, 0x80] + Array("@x.y".utf8)
+        let once = LogSanitizer.redact(bytes: minimal)
+        #expect(LogSanitizer.redact(bytes: once) == once, "\(String(decoding: once, as: UTF8.self))")
+        // Every lead byte the rules decode (and a few they do not), cut after one or two bytes,
+        // before each byte a rule looks at, between the pieces of every rule.
+        let truncated: [[UInt8]] = [
+            [0xE2], [0xE2, 0x80], [0xE2, 0x81], [0xC2], [0xE1, 0x9A], [0xE3, 0x80], [0xEF, 0xBB], [0xF0, 0x9F],
+            [0x80], [0xA0], [0xAD],
+        ]
+        let pieces = [
+            "https://example.com/path", "alice@example.com", "@", "a", " ", ".", "x", ":", "=", "token=", "Bearer ",
+            "550e8400-e29b-41d4-a716-446655440000", "sha256/", "eyJhbGciOi.eyJzdWIi.sig", "%3A%2F%2F", "\"", "'",
+        ].map { Array($0.utf8) }
+        var generator = SeededGenerator(seed: 0xE280)
+        var failures: [String] = []
+        for _ in 0..<20_000 {
+            var line: [UInt8] = []
+            for _ in 0..<Int.random(in: 2...10, using: &generator) {
+                line +=
+                    Bool.random(using: &generator)
+                    ? truncated[Int.random(in: 0..<truncated.count, using: &generator)]
+                    : pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+            }
+            let redacted = LogSanitizer.redact(bytes: line)
+            if LogSanitizer.redact(bytes: redacted) != redacted, failures.count < 5 {
+                failures.append("\(line)")
+            }
+        }
+        #expect(failures.isEmpty, "not idempotent: \(failures.joined(separator: "\n"))")
+    }
+
     @Test("50,000 generated lines: no known secret survives, every host does, and redaction is idempotent")
     func leaks() async {
         // Two fixed seeds, 25,000 lines each, in parallel.

@@ -57,6 +57,8 @@ extension LogSanitizer {
         static let letterA: UInt32 = 1 << 21
         /// `e` (lower case): what comes before the `x` of `expected`.
         static let lowerE: UInt32 = 1 << 22
+        /// `y` (lower case): what comes before the `J` of a JWT's `eyJ`.
+        static let lowerY: UInt32 = 1 << 23
 
         /// Allocated once and never freed or written after initialisation, so sharing it is safe.
         nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
@@ -93,6 +95,7 @@ extension LogSanitizer {
             for byte in 0x80...0xFF { table[byte] |= high }
             mark("aA", letterA)
             mark("e", lowerE)
+            mark("y", lowerY)
             table[0x7F] |= control | afterClosingQuote | valueStop
             return UnsafePointer(table)
         }()
@@ -169,7 +172,9 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
         case 0xE3: return second == 0x80 && third == 0x80 ? 3 : 0
         default:
             if second == 0x80 {
-                return third <= 0x8A || third == 0xA8 || third == 0xA9 || third == 0xAF ? 3 : 0
+                // U+2000–U+200A, U+2028, U+2029, U+202F: the third byte a continuation byte (E2 80
+                // then an ASCII byte is no space, forwards or backwards).
+                return (third >= 0x80 && third <= 0x8A) || third == 0xA8 || third == 0xA9 || third == 0xAF ? 3 : 0
             }
             return second == 0x81 && third == 0x9F ? 3 : 0
         }
@@ -217,7 +222,8 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
 /// times it is asked (the cure for the quadratic "memchr over the rest for every candidate").
 ///
 /// A finder may also look at the byte before each occurrence and pass over those its rule would
-/// reject at first sight (a `b` inside a word, a `-` after a letter that is not a hex digit): in
+/// reject at first sight (an `@` after no local-part character, a `-` after a letter that is not
+/// a hex digit): in
 /// a blob of such bytes the rejection then costs a few instructions in this loop, not a call and
 /// a look from the rule for each. The filter must only drop occurrences the rule rejects.
 struct CachedFinder {
@@ -291,5 +297,51 @@ struct CachedFinder {
             return nil
         }
         return input.find(value, from: index, to: end)
+    }
+}
+
+/// The next `be` in any ASCII case (where a bearer keyword can start), remembered like
+/// ``CachedFinder``'s byte. Both letters are compared eight positions at a time: the bytes at
+/// `i…i+7` against `b` and those at `i+1…i+8` against `e`, each lowered with `| 0x20` (which maps
+/// only `B` to `b` and only `E` to `e`). A `b` not followed by `e` (most of them: `b.`, `by`,
+/// `ab`) costs nothing beyond the word compare, and one search finds both cases.
+struct BearerStartFinder {
+    var found: Int = -1
+    var exhaustedFrom: Int = Int.max
+
+    /// The bytes of `x` that are zero, as their high bit: exact for every byte (no borrow runs
+    /// from one byte into the next, unlike the cheaper test that marks only the first for sure).
+    @inline(__always) static func zeroBytes(_ x: UInt64) -> UInt64 {
+        ~(((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x) & 0x8080_8080_8080_8080
+    }
+
+    @inline(__always) mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
+        if found >= from { return found }
+        if from >= exhaustedFrom { return nil }
+        var index = from
+        if let base = input.input.baseAddress {
+            while index &+ 9 <= end {
+                let raw = UnsafeRawPointer(base + index)
+                let first = raw.loadUnaligned(as: UInt64.self).littleEndian | 0x2020_2020_2020_2020
+                let second = raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self).littleEndian | 0x2020_2020_2020_2020
+                input.counter.tick(8)
+                let pairs =
+                    Self.zeroBytes(first ^ 0x6262_6262_6262_6262) & Self.zeroBytes(second ^ 0x6565_6565_6565_6565)
+                if pairs != 0 {
+                    found = index &+ pairs.trailingZeroBitCount >> 3
+                    return found
+                }
+                index &+= 8
+            }
+        }
+        while index &+ 1 < end {
+            if input.byte(index) | 0x20 == UInt8(ascii: "b"), input.byte(index &+ 1) | 0x20 == UInt8(ascii: "e") {
+                found = index
+                return index
+            }
+            index &+= 1
+        }
+        exhaustedFrom = from
+        return nil
     }
 }

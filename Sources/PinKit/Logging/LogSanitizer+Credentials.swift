@@ -1,79 +1,9 @@
-/// The credential rule's search state: where its separators are.
-struct CredentialSearch {
-    var equals = SeparatorFinder(UInt8(ascii: "="))
-    var colons = SeparatorFinder(UInt8(ascii: ":"))
-
-    /// The URL rule found the first `:` at or after `from` (`end`: none): the search for
-    /// separators goes on from there.
-    @inline(__always) mutating func share(firstColon: Int, from: Int, end: Int) {
-        guard colons.found < from, from < colons.exhaustedFrom else { return }
-        if firstColon < end {
-            colons.found = firstColon
-        } else {
-            colons.exhaustedFrom = from
-        }
-    }
-
-    /// Whether what is known already leaves a separator possible in `[from, gapEnd)`: most gaps
-    /// then take no search at all.
-    @inline(__always) func mayHaveSeparator(from: Int, before gapEnd: Int) -> Bool {
-        func may(_ finder: SeparatorFinder) -> Bool {
-            !(finder.found >= from && finder.found >= gapEnd || from >= finder.exhaustedFrom)
-        }
-        return may(equals) || may(colons)
-    }
-}
-
 /// Rule 2: credentials in headers and key–value pairs. The key (any ASCII case) is kept with its
 /// separator and opening quote; the value becomes `[redacted-secret]`.
 struct CredentialRule<Counter: LogSanitizerCounting> {
     let text: SanitizerInput<Counter>
     typealias Classes = LogSanitizer.Classes
     typealias Kind = LogSanitizer.CredentialKind
-
-    /// The next credential in a gap between URL spans, from `position` up to `gapEnd`; `stop` is
-    /// the start of the URL after the gap (`Int.max`: none), where a value stops (the URL's host
-    /// stays). A key looks back no further than `keyBound` (the gap's start or the previous
-    /// credential's end). `position` advances past the credential found.
-    func next(
-        from position: inout Int, keyBound: Int, gapEnd: Int, stop: Int, search: inout CredentialSearch
-    ) -> LogSanitizer.Span? {
-        let end = text.count
-        var p = position
-        defer { position = p }
-        while p < gapEnd {
-            let equal = search.equals.next(from: p, to: end, in: text) ?? end
-            let colon = search.colons.next(from: p, to: end, in: text) ?? end
-            let trigger = min(equal, colon)
-            guard trigger < gapEnd else {
-                p = gapEnd
-                break
-            }
-            p = trigger + 1
-            // The byte before the key's end rejects most separators before any further look.
-            guard keyMayEnd(before: trigger, bound: keyBound),
-                let match = credential(separator: trigger, gapStart: keyBound, stop: stop)
-            else {
-                // A separator right after another has no key before it: a run of them is stepped
-                // over at one examination a byte instead of a search and a check each.
-                if p < gapEnd, text.byte(p) == UInt8(ascii: ":") || text.byte(p) == UInt8(ascii: "=") {
-                    p = separatorRunEnd(from: p + 1, to: gapEnd)
-                }
-                continue
-            }
-            p = match.end
-            return match
-        }
-        return nil
-    }
-
-    /// The end of a run of `:` and `=` from `start` (out of line: rare outside adversarial input).
-    @inline(never)
-    func separatorRunEnd(from start: Int, to end: Int) -> Int {
-        var p = start
-        while p < end, case let byte = text.byte(p), byte == UInt8(ascii: ":") || byte == UInt8(ascii: "=") { p += 1 }
-        return p
-    }
 
     /// Whether a key can end before the separator at `separator`: after `[ \t]*` and an optional
     /// closing quote, the last byte is one a key ends in (`n e d t y`, any case).
@@ -87,8 +17,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return k > bound && text.has(k - 1, Classes.keyEnd)
     }
 
-    func credential(separator: Int, gapStart: Int, stop: Int) -> LogSanitizer.Span? {
-        let end = text.count
+    /// The credential key before the separator at `separator` (not reaching below `gapStart`):
+    /// where it starts and its kind, or nil.
+    func key(before separator: Int, gapStart: Int) -> (start: Int, kind: Kind)? {
         // Backwards: [ \t]*, an optional closing quote of the key (", \" or '), the key.
         var k = separator
         while k > gapStart, text.byte(k - 1) == 0x20 || text.byte(k - 1) == 0x09 { k -= 1 }
@@ -133,6 +64,14 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         default:
             return nil
         }
+        return (keyStart, kind)
+    }
+
+    /// The credential whose key `key` ends before the separator at `separator`; its value stops at
+    /// `stop` (the next URL's start, `Int.max`: none). Nil when the value is empty.
+    func credential(key: (start: Int, kind: Kind), separator: Int, stop: Int) -> LogSanitizer.Span? {
+        let end = text.count
+        let (keyStart, kind) = key
         // Forwards: [ \t]*, an optional opening quote, the value.
         var v = separator + 1
         while v < end, v != stop, text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
@@ -231,11 +170,6 @@ extension LogSanitizer {
     // `passwd`, `secret`, `token`, `api_key`, `api-key`, `apikey` (values). None is a suffix of
     // another, so the key before a separator is unique; `credential(separator:gapStart:stop:)`
     // compares them by their last letter.
-
-    /// The labels after "sha256" (any case) that mark the next 44 characters as a pin, shortest first.
-    static let pinLabels: [StaticString] = [
-        "/", "=", ":", "//", "=\"", ": ", "=\\\"", "\":\"", "\": \"", "\\\":\\\"", "\\\": \\\"",
-    ]
 
     static let wordRuleCount = 5
 }

@@ -17,13 +17,11 @@ extension LogSanitizer {
     }
 }
 
-/// The URL rule's search state: where its separators are.
+/// The URL rule's search state when it looks ahead for the next URL (a credential's value stops
+/// at that URL's start): where its separators are.
 struct URLSearch {
     var colons = SeparatorFinder(UInt8(ascii: ":"))
     var percents = SeparatorFinder(UInt8(ascii: "%"))
-    /// The first `:` at or after the last bound asked for (the input's end if none): the
-    /// credential rule's search starts from it instead of searching the same bytes again.
-    var firstColon = 0
 }
 
 /// Rule 1: URLs of any scheme (`scheme://`, JSON-escaped `scheme:\/\/`, percent-encoded
@@ -33,40 +31,38 @@ struct URLRule<Counter: LogSanitizerCounting> {
     typealias Classes = LogSanitizer.Classes
 
     /// The first URL whose separator lies at or after `lowerBound` (its scheme does not reach
-    /// below it), or nil. Calls come with increasing bounds (the end of the previous URL).
-    func next(from lowerBound: Int, search: inout URLSearch) -> LogSanitizer.Span? {
+    /// below it), and that separator, or nil. Calls come with increasing bounds.
+    func next(from lowerBound: Int, search: inout URLSearch) -> (span: LogSanitizer.Span, separator: Int)? {
         let end = text.count
         var from = lowerBound
-        search.firstColon = end
         while from < end {
             let colon = search.colons.next(from: from, to: end, in: text) ?? end
-            if from == lowerBound { search.firstColon = colon }
             let percent = search.percents.next(from: from, to: end, in: text) ?? end
             let candidate = min(colon, percent)
             guard candidate + 2 < end else { return nil }
             from = candidate + 1
-            // The byte after rejects most candidates (a separator starts `:/`, `:\` or `%3`).
-            let next = text.byte(candidate + 1)
-            let length: Int
-            if candidate == colon {
-                if next == UInt8(ascii: "/") {
-                    guard text.byte(candidate + 2) == UInt8(ascii: "/") else { continue }
-                    length = 3
-                } else if next == UInt8(ascii: "\\") {
-                    guard candidate + 4 < end, text.byte(candidate + 2) == UInt8(ascii: "/"),
-                        text.byte(candidate + 3) == UInt8(ascii: "\\"), text.byte(candidate + 4) == UInt8(ascii: "/")
-                    else { continue }
-                    length = 5
-                } else {
-                    continue
-                }
-            } else {
-                guard next == UInt8(ascii: "3"), text.matches("%3a%2f%2f", at: candidate, end: end) else { continue }
-                length = 9
+            let length = separatorLength(at: candidate, colon: candidate == colon, end: end)
+            if length > 0 {
+                return (url(separator: candidate, length: length, lowerBound: lowerBound, end: end), candidate)
             }
-            return url(separator: candidate, length: length, lowerBound: lowerBound, end: end)
         }
         return nil
+    }
+
+    /// The length of the URL separator at `candidate` (a `:` when `colon`, else a `%`; at least two
+    /// bytes before `end`), or 0. The byte after rejects most candidates: a separator starts `:/`,
+    /// `:\` or `%3`.
+    @inline(__always)
+    func separatorLength(at candidate: Int, colon: Bool, end: Int) -> Int {
+        let next = text.byte(candidate + 1)
+        if colon {
+            if next == UInt8(ascii: "/") { return text.byte(candidate + 2) == UInt8(ascii: "/") ? 3 : 0 }
+            guard next == UInt8(ascii: "\\"), candidate + 4 < end, text.byte(candidate + 2) == UInt8(ascii: "/"),
+                text.byte(candidate + 3) == UInt8(ascii: "\\"), text.byte(candidate + 4) == UInt8(ascii: "/")
+            else { return 0 }
+            return 5
+        }
+        return next == UInt8(ascii: "3") && text.matches("%3a%2f%2f", at: candidate, end: end) ? 9 : 0
     }
 
     /// Where a URL's body ends, and its authority: the host follows `hostStart`, and the
@@ -118,40 +114,73 @@ struct URLRule<Counter: LogSanitizerCounting> {
     func quotedBody(from start: Int, end: Int, quote: UInt8, escaped: Bool) -> Body {
         var body = Body(end: end, hostStart: start)
         var p = start
-        while p < end {
+        // The authority: each byte may also end it or move the host's start.
+        while p < end, body.authorityEnd == Int.max {
             let byte = text.byte(p)
-            if byte == 0x0A || byte == 0x0D { break }
-            if escaped {
-                if byte == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "\"") { break }
-            } else if byte == quote {
-                break
-            }
-            if body.authorityEnd == Int.max {
-                switch byte {
-                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\\"): body.authorityEnd = p
-                case UInt8(ascii: "@"): body.hostStart = p + 1
-                case UInt8(ascii: "%"):
-                    if text.matches("%2f", at: p, end: end) || text.matches("%3f", at: p, end: end)
-                        || text.matches("%23", at: p, end: end)
-                    {
-                        body.authorityEnd = p
-                    } else if text.matches("%40", at: p, end: end) {
-                        body.hostStart = p + 3
-                    }
-                default: break
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): body.authorityEnd = p
+            case UInt8(ascii: "@"): body.hostStart = p + 1
+            case UInt8(ascii: "%"):
+                if text.matches("%2f", at: p, end: end) || text.matches("%3f", at: p, end: end)
+                    || text.matches("%23", at: p, end: end)
+                {
+                    body.authorityEnd = p
+                } else if text.matches("%40", at: p, end: end) {
+                    body.hostStart = p + 3
                 }
-            }
-            if !escaped, byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") {
-                guard p + 1 < end else { break }
-                let next = text.byte(p + 1)
-                if next == 0x0A || next == 0x0D { break }
-                p += 2
+            case UInt8(ascii: "\\"):
+                body.authorityEnd = p
+                guard let next = quotedStep(at: p, end: end, quote: quote, escaped: escaped) else {
+                    body.end = p
+                    return body
+                }
+                p = next
                 continue
+            case 0x0A, 0x0D, quote:
+                guard let next = quotedStep(at: p, end: end, quote: quote, escaped: escaped) else {
+                    body.end = p
+                    return body
+                }
+                p = next
+                continue
+            default: break
             }
             p += 1
         }
+        // The rest: only a quote, a backslash or a line break decides anything (one or two
+        // comparisons a byte for the others).
+        while p < end {
+            let byte = text.byte(p)
+            if byte != quote, byte != UInt8(ascii: "\\"), byte > 0x0D {
+                p += 1
+                continue
+            }
+            guard let next = quotedStep(at: p, end: end, quote: quote, escaped: escaped) else { break }
+            p = next
+        }
         body.end = p
         return body
+    }
+
+    /// At a quote, backslash or line break at `p` in a quoted body: the position after it, or nil
+    /// where the body ends (a line break; the closing quote, or `\"` when `escaped`; for `"`, a
+    /// backslash escapes the next byte unless that is a line break or the end).
+    @inline(__always)
+    func quotedStep(at p: Int, end: Int, quote: UInt8, escaped: Bool) -> Int? {
+        let byte = text.byte(p)
+        if byte == 0x0A || byte == 0x0D { return nil }
+        if escaped {
+            if byte == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "\"") { return nil }
+            return p + 1
+        }
+        if byte == quote { return nil }
+        if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") {
+            guard p + 1 < end else { return nil }
+            let next = text.byte(p + 1)
+            if next == 0x0A || next == 0x0D { return nil }
+            return p + 2
+        }
+        return p + 1
     }
 
     /// A URL body in running text: it ends at white space, a closing bracket without a partner
@@ -268,17 +297,18 @@ struct URLRule<Counter: LogSanitizerCounting> {
             return p < authorityEnd ? hostStart..<(p + 1) : hostStart..<hostStart
         }
         var p = hostStart
+        // In the percent-encoded form a `%` ends the host (0xFF, never a host byte, stands for none).
+        let percent: UInt8 = percentForm ? UInt8(ascii: "%") : 0xFF
         while p < authorityEnd {
             let byte = text.byte(p)
-            if byte >= 0x80 {
-                let space = text.unicodeSpaceLength(at: p, end: authorityEnd)
-                if space > 0 { break }
+            if text.table[Int(byte)] & Classes.host != 0 {
+                guard byte != percent else { break }
                 p += 1
-            } else if text.table[Int(byte)] & Classes.host != 0 && !(percentForm && byte == UInt8(ascii: "%")) {
-                p += 1
-            } else {
-                break
+                continue
             }
+            // A non-ASCII character that is not a Unicode space belongs to the host.
+            guard byte >= 0x80, text.unicodeSpaceLength(at: p, end: authorityEnd) == 0 else { break }
+            p += 1
         }
         // The host never ends in a dot ("a.com." → "a.com"), so the output, scanned again, trims nothing.
         while p > hostStart, text.byte(p - 1) == UInt8(ascii: ".") { p -= 1 }
@@ -349,7 +379,8 @@ enum SanitizerScan {
 }
 
 /// The next occurrence of one byte, remembered, as ``CachedFinder`` finds it (a search never scans
-/// a byte twice), for the separators of rules 1–2. They are often a dozen bytes or more apart, where
+/// a byte twice), for the URL separators the look-ahead of rule 1 searches for (a credential value
+/// stops at the next URL). They are often a dozen bytes or more apart, where
 /// a byte loop before `memchr` takes forty instructions, and sometimes back to back (a run of `:`),
 /// where a call per byte is worse: eight bytes are tested as one word, and the word's matches are
 /// kept, so the next ones inside it cost a few bit operations.
@@ -410,5 +441,88 @@ struct SeparatorFinder {
         }
         exhaustedFrom = from
         return nil
+    }
+}
+
+/// The next `:`, `=` or `%` (what starts a URL separator or ends a credential key), for the one
+/// pass in which rules 1–2 meet their candidates in order. Eight bytes are tested as one word for
+/// all three at once and the word's matches are kept, so the next candidates inside it cost a few
+/// bit operations; after eight words without one, each byte is searched for with `memchr` and its
+/// next position remembered (a byte is searched at most once per value, however many candidates
+/// come after).
+struct SpanTriggerFinder {
+    /// The word tested last starts here; `matches` has the 0x80 bit of each of its bytes that is a
+    /// trigger (byte `i` of the word is bits `8i…8i+7`).
+    var wordStart = -16
+    var matches: UInt64 = 0
+    /// The next `:`, `=`, `%` at or after where each was last searched for with `memchr` (-1: not
+    /// searched yet; `Int.max`: none up to the end).
+    var colon = -1
+    var equal = -1
+    var percent = -1
+
+    /// The 0x80 bit of each byte of `word` that is a trigger, exactly (no borrows cross bytes): a
+    /// byte equal to the pattern's becomes 0 after the `xor`, and only a 0 byte keeps its high bit
+    /// clear in `((d & 0x7F…) + 0x7F…) | d`.
+    @inline(__always) static func isTrigger(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ":") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "%")
+    }
+
+    @inline(__always) static func triggers(_ word: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let colons = word ^ 0x3A3A_3A3A_3A3A_3A3A
+        let equals = word ^ 0x3D3D_3D3D_3D3D_3D3D
+        let percents = word ^ 0x2525_2525_2525_2525
+        let colonMiss = ((colons & low) &+ low) | colons
+        let equalMiss = ((equals & low) &+ low) | equals
+        let percentMiss = ((percents & low) &+ low) | percents
+        return ~((colonMiss & equalMiss & percentMiss) | low)
+    }
+
+    @inline(__always)
+    mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
+        var start = from
+        // Inside the word tested last (one unsigned comparison: below `wordStart` is a negative
+        // offset, a large unsigned one), its matches from `from` on.
+        let offset = from &- wordStart
+        if UInt(bitPattern: offset) < 8 {
+            let rest = matches & (~0 &<< UInt64(truncatingIfNeeded: offset &* 8))
+            if rest != 0 { return wordStart &+ rest.trailingZeroBitCount &>> 3 }
+            start = wordStart &+ 8
+        }
+        guard let base = input.input.baseAddress else { return nil }
+        var words = 0
+        while start &+ 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+            input.counter.tick(8)
+            wordStart = start
+            matches = SpanTriggerFinder.triggers(word)
+            if matches != 0 { return start &+ matches.trailingZeroBitCount &>> 3 }
+            start &+= 8
+            words &+= 1
+            if words == 8 { return far(from: start, to: end, in: input) }
+        }
+        // The last bytes, fewer than eight: one at a time (each is read at most seven times).
+        while start < end {
+            let byte = input.byte(start)
+            if SpanTriggerFinder.isTrigger(byte) { return start }
+            start &+= 1
+        }
+        return nil
+    }
+
+    /// The nearest of the three at or after `start`, each found with `memchr` from where it was last
+    /// found (out of line: most candidates are near).
+    @inline(never)
+    mutating func far<Counter>(from start: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
+        @inline(__always) func search(_ value: UInt8, _ known: inout Int) {
+            if known >= start { return }
+            known = input.find(value, from: start, to: end) ?? Int.max
+        }
+        search(UInt8(ascii: ":"), &colon)
+        search(UInt8(ascii: "="), &equal)
+        search(UInt8(ascii: "%"), &percent)
+        let nearest = min(colon, equal, percent)
+        return nearest == Int.max ? nil : nearest
     }
 }

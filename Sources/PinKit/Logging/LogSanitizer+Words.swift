@@ -1,13 +1,12 @@
-/// The current engine's finders for rules 3–6, made once: a line copies them.
+/// The current engine's finders for rules 4–7, made once: a line copies them.
 enum FilteredFinders {
     typealias Classes = LogSanitizer.Classes
     static let fresh = (
-        CachedFinder(UInt8(ascii: "b"), forbidBefore: Classes.alphanumeric),
-        CachedFinder(UInt8(ascii: "B"), forbidBefore: Classes.alphanumeric),
         CachedFinder(UInt8(ascii: "@"), requireBefore: Classes.emailLocal | Classes.high),
         CachedFinder(UInt8(ascii: "-"), requireBefore: Classes.hex | Classes.high),
         CachedFinder(UInt8(ascii: "2"), requireBefore: Classes.letterA),
-        CachedFinder(UInt8(ascii: "x"), requireBefore: Classes.lowerE)
+        CachedFinder(UInt8(ascii: "x"), requireBefore: Classes.lowerE),
+        CachedFinder(UInt8(ascii: "J"), requireBefore: Classes.lowerY)
     )
 }
 
@@ -15,8 +14,25 @@ enum FilteredFinders {
 struct WordMatch {
     var start: Int
     var end: Int
-    /// nil: the match is kept as it is (a labelled pin).
-    var placeholder: StaticString?
+    var placeholder: WordPlaceholder
+}
+
+/// What replaces a word rule's match: one byte, so a match (and the driver's lane that holds
+/// one) stays small to copy.
+enum WordPlaceholder: UInt8 {
+    /// The match is kept as it is (a labelled pin).
+    case kept
+    case bearer, email, uuid, token
+
+    var bytes: StaticString {
+        switch self {
+        case .kept: ""
+        case .bearer: LogSanitizer.bearerBytes
+        case .email: LogSanitizer.emailBytes
+        case .uuid: LogSanitizer.uuidBytes
+        case .token: LogSanitizer.tokenBytes
+        }
+    }
 }
 
 /// Rules 3–7, applied to the gaps the URL and credential rules left: bearer tokens, email
@@ -37,14 +53,21 @@ struct WordRules<Counter: LogSanitizerCounting> {
         /// The previous engine (``LogSanitizer/Engine/regionByRegion``): each rule's fields are
         /// reset at the start of each of its regions and its finders stop at the region's end.
         let regionByRegion: Bool
+        /// The previous engine's bearer finders; the current engine looks for `be` in any case.
         var lowerB = CachedFinder(UInt8(ascii: "b"))
         var upperB = CachedFinder(UInt8(ascii: "B"))
+        var bearerStart = BearerStartFinder()
         var at = CachedFinder(UInt8(ascii: "@"))
         var dash = CachedFinder(UInt8(ascii: "-"))
         var two = CachedFinder(UInt8(ascii: "2"))
         var x = CachedFinder(UInt8(ascii: "x"))
+        /// The `J` of `eyJ` (the current engine's token rule: where a JWT can be).
+        var jay = CachedFinder(UInt8(ascii: "J"))
         var pinList: Match?
         var pinListSearchedFrom = -1
+        /// The current engine's token rule: `[runBytesFrom, runBytesTo)` are known run bytes.
+        var runBytesFrom = -1
+        var runBytesTo = -1
         /// JWT and base64 runs starting before this are known to fail.
         var runFailedBefore = -1
         var tokenFailedBefore = -1
@@ -55,7 +78,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
             guard !regionByRegion else { return }
             // The current engine's finders pass over what their rule rejects at the byte before
             // (the previous engine keeps plain finders, so the tests compare the two).
-            (lowerB, upperB, at, dash, two, x) = FilteredFinders.fresh
+            (at, dash, two, x, jay) = FilteredFinders.fresh
         }
 
         /// Where a finder stops searching when asked about a region that ends at `end`.
@@ -98,11 +121,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
     func nextBearer(_ from: Int, _ regionStart: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
         while search < end {
-            // The current engine's finders skip a `b` after a letter or digit, but the rule does not
-            // look behind its region's start: a `b` there is a candidate whatever precedes it.
+            // The current engine's finder stops only at `be` (any case); what precedes it is checked
+            // here, since the rule does not look behind its region's start.
             let s: Int
-            if search == regionStart, !state.regionByRegion, text.byte(search) | 0x20 == UInt8(ascii: "b") {
-                s = search
+            if !state.regionByRegion {
+                s = state.bearerStart.next(from: search, to: state.searchEnd, in: text) ?? end
             } else {
                 let lower = state.lowerB.next(from: search, to: state.limit(end), in: text) ?? end
                 let upper = state.upperB.next(from: search, to: state.limit(end), in: text) ?? end
@@ -149,10 +172,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
             if tokenEnd == tokenStart {
                 // Nothing after the last group: as a regular expression backtracks, its "bearer" is the token.
                 guard groups >= 2 else { continue }
-                return Match(start: s, end: lastGroup + 6, placeholder: LogSanitizer.bearerBytes)
+                return Match(start: s, end: lastGroup + 6, placeholder: .bearer)
             }
             if let closer, tokenEnd < end, text.byte(tokenEnd) == closer { tokenEnd += 1 }
-            return Match(start: s, end: tokenEnd, placeholder: LogSanitizer.bearerBytes)
+            return Match(start: s, end: tokenEnd, placeholder: .bearer)
         }
         return nil
     }
@@ -207,34 +230,66 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextEmail(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let at = state.at.next(from: search, to: state.limit(end), in: text), at < end {
-            search = at + 1
-            // The local part cannot reach back past the region's start or the last match.
-            guard at > from else { continue }
-            var localStart = at
-            while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
-                localStart -= 1
+        // An `@` where the last domain stopped: no `@` lies inside a domain, so it is the next one,
+        // known without a search (addresses or `@`s packed together cost no finder call each), and
+        // its local part is that domain's bytes, all of them local-part characters.
+        var known = -1
+        var knownLocalStart = -1
+        while true {
+            let at: Int
+            var localStart: Int
+            if known >= 0 {
+                at = known
+                localStart = knownLocalStart
+                known = -1
+            } else {
+                guard let found = state.at.next(from: search, to: state.limit(end), in: text), found < end else {
+                    return nil
+                }
+                at = found
+                // The local part cannot reach back past the region's start or the last match.
+                guard at > from else {
+                    search = at + 1
+                    continue
+                }
+                localStart = at
+                while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
+                    localStart -= 1
+                }
+                // The local part does not start with a quote: "'alice@x.com'" keeps its quotes.
+                while localStart < at, text.byte(localStart) == UInt8(ascii: "'") { localStart += 1 }
             }
-            // The local part does not start with a quote: "'alice@x.com'" keeps its quotes.
-            while localStart < at, text.byte(localStart) == UInt8(ascii: "'") { localStart += 1 }
-            guard localStart < at, let domainEnd = domainEnd(at + 1, end) else { continue }
-            return Match(start: localStart, end: domainEnd, placeholder: LogSanitizer.emailBytes)
+            search = at + 1
+            guard localStart < at else { continue }
+            var valid = false
+            let stop = domainEnd(at + 1, end, valid: &valid)
+            if stop < end, text.byte(stop) == UInt8(ascii: "@") {
+                if valid {
+                    // The finder's next `@` after this match (the byte before it ends a label, which
+                    // passes the finder's filter).
+                    if !state.regionByRegion { state.at.found = stop }
+                    return Match(start: localStart, end: stop, placeholder: .email)
+                }
+                known = stop
+                knownLocalStart = at + 1
+                continue
+            }
+            if valid { return Match(start: localStart, end: stop, placeholder: .email) }
         }
-        return nil
     }
 
-    /// `label(.label)+`, labels of `[A-Za-z0-9-]` and non-ASCII letters: the end, or nil.
-    func domainEnd(_ start: Int, _ end: Int) -> Int? {
+    /// `label(.label)+`, labels of `[A-Za-z0-9-]` and non-ASCII letters: where the scan stopped
+    /// (the domain's end when `valid`). No `@` lies before it.
+    @inline(__always) func domainEnd(_ start: Int, _ end: Int, valid: inout Bool) -> Int {
         var p = start
         while p < end, labelLength(at: p, end) > 0 { p += 1 }
-        guard p > start else { return nil }
-        var labels = 1
+        guard p > start else { return p }
         while p + 1 < end, text.byte(p) == UInt8(ascii: "."), labelLength(at: p + 1, end) > 0 {
-            p += 1
+            p += 2
             while p < end, labelLength(at: p, end) > 0 { p += 1 }
-            labels += 1
+            valid = true
         }
-        return labels >= 2 ? p : nil
+        return p
     }
 
     // MARK: Rule 5: UUIDs
@@ -249,7 +304,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
     }
 
     /// `count` hex digits with invisible separators between them, from `p`: the end, or nil.
-    func hexGroup(_ p: Int, _ count: Int, _ end: Int) -> Int? {
+    @inline(__always) func hexGroup(_ p: Int, _ count: Int, _ end: Int) -> Int? {
         var q = p
         for index in 0..<count {
             if index > 0 { q = skipInvisible(q, end) }
@@ -281,23 +336,28 @@ struct WordRules<Counter: LogSanitizerCounting> {
             let start = p
             var q = dash + 1
             var valid = true
-            for (index, count) in [4, 4, 4, 12].enumerated() {
+            // The last dash after a group of four: its own eight digits cannot be there (four, then
+            // a dash), so a failed candidate's search goes on after it.
+            var lastDash = dash
+            for group in 0..<4 {
                 q = skipInvisible(q, end)
-                guard let groupEnd = hexGroup(q, count, end) else {
+                guard let groupEnd = hexGroup(q, group == 3 ? 12 : 4, end) else {
                     valid = false
                     break
                 }
                 q = groupEnd
-                if index < 3 {
+                if group < 3 {
                     q = skipInvisible(q, end)
                     guard q < end, text.byte(q) == UInt8(ascii: "-") else {
                         valid = false
                         break
                     }
+                    lastDash = q
                     q += 1
                 }
             }
-            if valid { return Match(start: start, end: q, placeholder: LogSanitizer.uuidBytes) }
+            if valid { return Match(start: start, end: q, placeholder: .uuid) }
+            if !state.regionByRegion { search = lastDash + 1 }
         }
         return nil
     }
@@ -332,7 +392,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 value = listEnd + 2
                 listEnd = value + 44
             }
-            return Match(start: start, end: listEnd, placeholder: nil)
+            return Match(start: start, end: listEnd, placeholder: .kept)
         }
         return nil
     }
@@ -349,18 +409,45 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var search = from
         while let two = state.two.next(from: search, to: state.limit(end), in: text), two < end {
             search = two + 1
-            guard two - 3 >= from, text.matches("sha256", at: two - 3, end: end) else { continue }
-            // The labels are shortest first, so the first that fits gives the leftmost value. Only
-            // those that start with the byte after "sha256" are compared.
-            guard two + 3 < end else { continue }
-            let first = text.byte(two + 3)
-            for label in LogSanitizer.pinLabels
-            where label.utf8Start.pointee == first && text.matches(label, at: two + 3, end: end) {
-                let value = two + 3 + label.utf8CodeUnitCount
-                if isPin(value, end) { return Match(start: two - 3, end: value + 44, placeholder: nil) }
+            guard two - 3 >= from, two + 3 < end, isSHA256(at: two - 3) else { continue }
+            // The labels that start with the byte after "sha256", shortest first: the first that
+            // fits gives the leftmost value.
+            let label = two + 3
+            let value: Int?
+            switch text.byte(label) {
+            case UInt8(ascii: "/"): value = pin(after: "/", at: label, end) ?? pin(after: "//", at: label, end)
+            case UInt8(ascii: "="):
+                value =
+                    pin(after: "=", at: label, end) ?? pin(after: "=\"", at: label, end)
+                    ?? pin(after: "=\\\"", at: label, end)
+            case UInt8(ascii: ":"): value = pin(after: ":", at: label, end) ?? pin(after: ": ", at: label, end)
+            case UInt8(ascii: "\""):
+                value = pin(after: "\":\"", at: label, end) ?? pin(after: "\": \"", at: label, end)
+            case UInt8(ascii: "\\"):
+                value = pin(after: "\\\":\\\"", at: label, end) ?? pin(after: "\\\": \\\"", at: label, end)
+            default: value = nil
             }
+            if let value { return Match(start: two - 3, end: value + 44, placeholder: .kept) }
         }
         return nil
+    }
+
+    /// "sha256" in any ASCII case at `index` (six bytes known to be in the text), compared as one
+    /// word: `| 0x20` lowers only the three letters' bytes, whose only other preimage is their upper case.
+    @inline(__always) func isSHA256(at index: Int) -> Bool {
+        text.counter.tick(6)
+        let base = UnsafeRawPointer(text.input.baseAddress! + index)
+        let letters = base.loadUnaligned(as: UInt32.self).littleEndian | 0x0020_2020
+        let digits = base.loadUnaligned(fromByteOffset: 4, as: UInt16.self).littleEndian
+        // "sha2" and "56", little-endian.
+        return letters == 0x3261_6873 && digits == 0x3635
+    }
+
+    /// The start of a pin right after `label` at `index`, or nil.
+    @inline(__always) func pin(after label: StaticString, at index: Int, _ end: Int) -> Int? {
+        guard exactly(label, at: index, end: end) else { return nil }
+        let value = index + label.utf8CodeUnitCount
+        return isPin(value, end) ? value : nil
     }
 
     /// 43 standard base64 characters and "=", not followed by another base64 character.
@@ -460,10 +547,88 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return false
     }
 
+    /// The first position at or after `p` where a token match can start, or `end`. Every match
+    /// starts a run of at least 32 bytes (32 characters for the base64 and token alternatives) or
+    /// a run holding `eyJ` (a JWT's first segment), where a run is made of "run bytes": base64
+    /// characters and the bytes of invisible separators wherever they start (more than any
+    /// alternative accepts from a given position), so a stretch passed over here holds no match.
+    ///
+    /// Long runs are found by looking at the 32nd byte first: when it is not a run byte, no run of
+    /// 32 starts at any of the 32 positions, which go at one look. When it is, the bytes before it
+    /// are read backwards down to the first that is not a run byte (the next start to try is after
+    /// it) or down to the bytes already known to be run bytes (then 32 in a row start here). Each
+    /// byte is read at most twice, and ordinary text (words shorter than 32 bytes) is mostly read
+    /// one byte in every few. The next `eyJ` comes from a finder (a `J` after a `y`): the run it
+    /// sits in is a candidate too, whichever comes first.
+    func tokenCandidate(_ p: Int, _ end: Int, _ state: inout State) -> Int {
+        // The `e` of the first `eyJ` at or after p.
+        var jwt = end
+        var search = p &+ 2
+        while search < end, let j = state.jay.next(from: search, to: state.searchEnd, in: text), j < end {
+            if text.byte(j &- 2) == UInt8(ascii: "e") {
+                jwt = j &- 2
+                break
+            }
+            search = j &+ 1
+        }
+        var start = p
+        // [start, known) are run bytes: none yet, or what the previous call found (a candidate
+        // that failed goes on one position at a time, as in a run of multi-byte characters that
+        // are not invisible separators, and must not read its 32 bytes again each time).
+        var known = p
+        if p >= state.runBytesFrom, p < state.runBytesTo { known = state.runBytesTo }
+        while start &+ 32 <= end, start <= jwt {
+            let probe = start &+ 31
+            if probe >= known {
+                if !isRunByte(probe) {
+                    start = probe &+ 1
+                    known = start
+                    continue
+                }
+                var back = probe &- 1
+                while back >= known, isRunByte(back) { back &-= 1 }
+                if back >= known {
+                    start = back &+ 1
+                    known = probe &+ 1
+                    continue
+                }
+                known = probe &+ 1
+            }
+            state.runBytesFrom = start
+            state.runBytesTo = known
+            return start
+        }
+        guard jwt < end else { return end }
+        // The start of the run that holds the `eyJ` (at most 31 bytes back, or a long run would
+        // have been found first).
+        var runStart = jwt
+        while runStart > p, isRunByte(runStart &- 1) { runStart &-= 1 }
+        return runStart
+    }
+
+    /// A base64 character, or a byte of an invisible separator (which may start before it).
+    @inline(__always) func isRunByte(_ index: Int) -> Bool {
+        let flags = text.table[Int(text.byte(index))]
+        if flags & Classes.base64 != 0 { return true }
+        guard flags & Classes.high != 0 else { return false }
+        return inInvisibleSeparator(index)
+    }
+
+    @inline(never) func inInvisibleSeparator(_ index: Int) -> Bool {
+        let count = text.count
+        return text.invisibleLength(at: index, end: count) > 0
+            || (index >= 1 && text.invisibleLength(at: index &- 1, end: count) >= 2)
+            || (index >= 2 && text.invisibleLength(at: index &- 2, end: count) == 3)
+    }
+
     func nextToken(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         let table = text.table
         var p = from
         while p < end {
+            if !state.regionByRegion {
+                p = tokenCandidate(p, end, &state)
+                guard p < end else { return nil }
+            }
             // A byte that starts no run (neither base64 nor part of a multi-byte character) goes
             // at one look.
             var flags = table[Int(text.byte(p))]
@@ -510,7 +675,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 {
                     // 32 or more: the base64 alternative (a digit or both cases) or else the token
                     // alternative, both `[p, q)`.
-                    if q - p >= 32 { return Match(start: p, end: q, placeholder: LogSanitizer.tokenBytes) }
+                    if q - p >= 32 { return Match(start: p, end: q, placeholder: .token) }
                     state.runFailedBefore = q
                     state.tokenFailedBefore = q
                     p = q
@@ -527,19 +692,19 @@ struct WordRules<Counter: LogSanitizerCounting> {
                         holdsJWTStart(runs.lastStretch, runs.end),
                         let jwtEnd = jwtTail(runs.end, end)
                     {
-                        return Match(start: p, end: jwtEnd, placeholder: LogSanitizer.tokenBytes)
+                        return Match(start: p, end: jwtEnd, placeholder: .token)
                     }
                     // 2. 32 or more base64 characters with a digit or both letter cases.
                     let mixed = runs.seen & Classes.upper != 0 && runs.seen & Classes.lower != 0
                     if runs.count >= 32, runs.seen & Classes.digit != 0 || mixed {
-                        return Match(start: p, end: runs.end, placeholder: LogSanitizer.tokenBytes)
+                        return Match(start: p, end: runs.end, placeholder: .token)
                     }
                     state.runFailedBefore = runs.end
                 }
                 if needToken {
                     // 3. 32 or more token characters.
                     if runs.tokenCount >= 32 {
-                        return Match(start: p, end: runs.tokenEnd, placeholder: LogSanitizer.tokenBytes)
+                        return Match(start: p, end: runs.tokenEnd, placeholder: .token)
                     }
                     state.tokenFailedBefore = runs.tokenEnd
                 }

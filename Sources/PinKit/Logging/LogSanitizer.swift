@@ -54,34 +54,41 @@
 ///
 /// **Linear by construction.** No regular expressions and no backtracking: each rule is a forward
 /// scan in which every byte is examined a bounded number of times, whatever the input.
-/// - Trigger bytes (`:`, `%`, `=`, `b`/`B`, `@`, `-`, `2`, `x`) are found eight at a time (one
+/// - Trigger bytes (`:`, `%`, `=`, `@`, `-`, `2`, `x`, `J`) are found eight at a time (one
 ///   word compare) and then with `memchr`, and each trigger's next position is remembered
-///   (`CachedFinder`; for rules 1–2's `:`, `%`, `=`, `SeparatorFinder`, which also tests the first
-///   byte alone and keeps the word's matches), so a byte is searched at most once per trigger byte
-///   and rule, however many candidates fail. Rules 1–2 hand their spans to the driver one at a
-///   time: the next URL, found from the end of the previous one, then the credentials in the gap
-///   before it (their values stop at that URL's start). The credential rule's `:` search starts
-///   where the URL rule's found the gap's first `:`, and a gap whose finders already point past its
-///   end is not searched. Rules 3–7 keep one search state for the whole input (each trigger
-///   belongs to one rule, whose regions come left to right): a trigger found past a region's end
-///   waits there for the rule's next region. (The old scanner searched the rest of the line for
-///   `b` once per `B`: quadratic.) Their finders also pass over an occurrence the rule rejects at
-///   the byte before it (a `b` after a letter or digit, an `@` after no local-part character, a
-///   `-` after no hex digit, a `2` not after `a`, an `x` not after `e`) inside the same search: one
-///   more byte read per occurrence. A candidate is first rejected with a load or two: a URL
-///   separator needs `:/`, `:\` or `%3`; a credential separator needs, after the `[ \t]*` run and
-///   an optional quote before it, a byte a key ends in (`n e d t y`, any case), so the `:` and `=`
-///   right after a rejected separator are stepped over, one examination each.
+///   (`CachedFinder`), so a byte is searched at most once per trigger byte and rule, however many
+///   candidates fail. Rules 1–2 meet their candidates (`:`, `=`, `%`) in one pass, in order
+///   (`SpanTriggerFinder`: up to eight words tested for all three at once, each word's matches
+///   kept, then `memchr` per byte with its next position remembered; the pass only moves forward).
+///   A URL separator gives the URL; another `:` or `=` may end a credential key, and only when a
+///   key is found is the next URL looked for ahead (`URLRule.next`, whose finders also only move
+///   forward); that URL is kept, and the pass uses it when it reaches its separator, so each URL
+///   body is scanned once. Spans go out in order of start. Rules 3–7 keep one search state for the
+///   whole input (each trigger belongs to one rule, whose regions come left to right): a trigger
+///   found past a region's end waits there for the rule's next region. (The old scanner searched
+///   the rest of the line for `b` once per `B`: quadratic.) The bearer rule's finder compares
+///   eight positions at a time against `b` and the next eight against `e`, both lowered, so it
+///   stops only at `be` in any case (`BearerStartFinder`, remembered like the others). The other
+///   finders pass over an occurrence the rule rejects at the byte before it (an `@` after no
+///   local-part character, a `-` after no hex digit, a `2` not after `a`, an `x` not after `e`, a
+///   `J` not after `y`) inside the same search: one more byte read per occurrence. A candidate is
+///   first rejected with a load or two: a URL separator needs `:/`, `:\` or `%3`; a credential
+///   separator needs, after the `[ \t]*` run and an optional quote before it, a byte a key ends in
+///   (`n e d t y`, any case).
+///   A key ends in a letter, so the `:`, `=` and `%` right after a rejected candidate are stepped
+///   over at one or two examinations each, up to one that could start a URL separator.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
 ///   13 bytes after the `[ \t]*` run, which belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
 ///   stops at the previous `@` (it cannot contain one), so local parts of different candidates
-///   never overlap; a UUID's eight digits stop at the previous `-`.
+///   never overlap (an `@` where the previous domain scan stopped takes that domain's bytes as its
+///   local part without reading them again); a UUID's eight digits stop at the previous `-`.
 /// - A candidate's look-ahead either becomes the match (the search resumes after it) or is
 ///   bounded by a byte that stops the next candidate's too: a bearer's separators and token stop
 ///   at the next `b` that could start another candidate only after the scan passed them; an email
 ///   domain stops at the next `@`; a UUID check spans at most four dashes, so each byte is
-///   checked for at most five dashes.
+///   checked for at most five dashes, and a failed check's search resumes after the last dash
+///   that closed a group of four (such a dash has four digits before it, not eight).
 /// - Token runs: a JWT, base64 or token run that fails from one position fails from every later
 ///   position inside the same run (the run only shrinks), so each run is measured once per kind
 ///   (`*FailedBefore`); a JWT's second and third segments are measured at most three times. A
@@ -90,6 +97,11 @@
 ///   continues from where it stopped when the run goes on with `+ / =`, `.` or a multi-byte
 ///   character.
 ///   Inside a failed run, `+ / =` (which start no token) are stepped over at one examination each.
+///   Before any of that, text where no match can start is passed over (`tokenCandidate`): a match
+///   starts 32 run bytes in a row or a run holding `eyJ`, so the 32nd byte ahead is read first and,
+///   when it cannot be in a run, the 32 positions before it go at once; otherwise the bytes before
+///   it are read backwards to the last that cannot, never below those already known to be run
+///   bytes (remembered across calls), so each byte is read at most twice.
 /// - Rules apply in turn to the gaps earlier rules left, so the total is at most the number of
 ///   rules times the input; the output is at most a constant factor longer than the input. (Rules
 ///   3–7 are driven without recursion, each keeping its next match, but each is asked the same
@@ -123,24 +135,29 @@ public enum LogSanitizer {
 
     /// The redacted form of `text`.
     public static func redact(_ text: String) -> String {
-        var text = text
-        return text.withUTF8 { String(decoding: redact(buffer: $0), as: UTF8.self) }
+        var copy = text
+        guard let redacted = copy.withUTF8({ redact(buffer: $0) }) else { return text }
+        return String(decoding: redacted, as: UTF8.self)
     }
 
     /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).
     /// An array takes no generic path: a log line is short, and that path costs as much as a
     /// rule's scan of it.
-    public static func redact(bytes: [UInt8]) -> [UInt8] { bytes.withUnsafeBufferPointer { redact(buffer: $0) } }
+    /// A line with nothing to replace comes back as the same array (no copy, no allocation).
+    public static func redact(bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBufferPointer { redact(buffer: $0) } ?? bytes
+    }
 
     /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).
     public static func redact<Bytes: Collection>(bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
-        if let result = bytes.withContiguousStorageIfAvailable({ redact(buffer: $0) }) { return result }
-        return Array(bytes).withUnsafeBufferPointer { redact(buffer: $0) }
+        if let result = bytes.withContiguousStorageIfAvailable({ redact(buffer: $0) ?? Array($0) }) { return result }
+        return redact(bytes: Array(bytes))
     }
 
-    static func redact(buffer: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    /// The redacted form of `buffer`, or nil when it is `buffer` as it is.
+    static func redact(buffer: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var run = SanitizerRun(input: SanitizerInput(input: buffer, counter: Uncounted()))
-        return run.run()
+        return run.changed()
     }
 
     /// The number of byte examinations redacting `bytes` takes: a deterministic measure of work
@@ -189,59 +206,186 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         output = OutputBuffer()
     }
 
-    /// The redacted input. The output is built in a temporary buffer (on the stack for a typical
-    /// line: placeholders are longer than the shortest matches, so it has room for some growth;
-    /// a line that outgrows it moves to the heap) and copied into the array returned, which is the
-    /// one allocation of a typical line.
-    mutating func run() -> [UInt8] {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count + text.count / 2 + 64) { buffer in
+    /// The redacted input.
+    mutating func run() -> [UInt8] { changed() ?? Array(text.input) }
+
+    /// The redacted input, or nil when nothing was replaced (the output would be the input as it
+    /// is, which the caller already holds). The output is built in a temporary buffer (on the stack
+    /// for a typical line: placeholders are longer than the shortest matches, so it has room for
+    /// some growth; a line that outgrows it moves to the heap) and copied into the array returned,
+    /// which is the one allocation of a line with something to replace. A long input goes
+    /// straight into the array returned (``changedLong()``).
+    mutating func changed() -> [UInt8]? {
+        // A short line without a byte any rule needs is the input as it is: no set-up at all.
+        if text.count < SanitizerRun.shortGap, !mayMatchShort(from: 0, to: text.count, spans: true) { return nil }
+        if text.count >= 1 << 16 { return changedLong() }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count + text.count / 2 + 64) { buffer in
             output = OutputBuffer(storage: buffer)
             defer { output.deallocate() }
             redactAll()
+            // Everything kept, nothing written yet: the input as it is (an empty input included).
+            if output.count == 0, pending.lowerBound == 0, pending.upperBound == text.count { return nil }
+            flush()
             return output.array()
         }
     }
 
-    /// Rules 1–2, then rules 3–7 in the gaps they leave. The URLs come one at a time, each found
-    /// before the credentials of the gap in front of it (a credential value stops at the URL),
-    /// so the spans go out in order of start without being collected.
+    /// A long input, redacted straight into the array returned, with room for three times its
+    /// length: pages the output never reaches are never touched, whereas a temporary buffer, the
+    /// larger one it outgrows into and a copy would each be fresh memory the system must map (an
+    /// 8 MiB line of packed addresses spent a quarter of its time in page faults that way). An
+    /// output longer still moves to a buffer of its own and is copied out at the end.
+    mutating func changedLong() -> [UInt8]? {
+        var unchanged = false
+        var spilled: [UInt8]?
+        let direct = [UInt8](unsafeUninitializedCapacity: 3 * text.count + 64) { buffer, initialized in
+            output = OutputBuffer(storage: buffer)
+            redactAll()
+            initialized = 0
+            if output.count == 0, pending.lowerBound == 0, pending.upperBound == text.count {
+                unchanged = true
+                return
+            }
+            flush()
+            if output.owned {
+                spilled = output.array()
+                output.deallocate()
+            } else {
+                initialized = output.count
+            }
+        }
+        return unchanged ? nil : spilled ?? direct
+    }
+
+    /// Rules 1–2, then rules 3–7 in the gaps they leave, in one pass over the candidates of rules
+    /// 1–2 (`:`, `=`, `%`) in order. A candidate that starts a URL separator gives the URL (which
+    /// no credential can hold: a value stops at a URL's start); another `:` or `=` may end a
+    /// credential key, and a credential's value stops at the next URL's start, which is looked for
+    /// ahead (and kept for when the pass reaches it) only when a key is found. The spans go out in
+    /// order of start without being collected.
     mutating func redactAll() {
         let urls = URLRule(text: text)
         let credentials = CredentialRule(text: text)
-        var urlSearch = URLSearch()
-        var credentialSearch = CredentialSearch()
-        var state = WordRules<Counter>.State(searchEnd: text.count, regionByRegion: engine == .regionByRegion)
+        let end = text.count
+        var triggers = SpanTriggerFinder()
+        var state = WordRules<Counter>.State(searchEnd: end, regionByRegion: engine == .regionByRegion)
+        // The next URL after a credential's separator, found ahead: its separator (`Int.max`: none up
+        // to the end; -1: not looked for yet) and span. It stays the next URL until the pass reaches it.
+        var ahead = URLSearch()
+        var aheadSeparator = -1
+        var aheadSpan: LogSanitizer.Span?
         var cursor = 0
-        while true {
-            let url = urls.next(from: cursor, search: &urlSearch)
-            credentialSearch.share(firstColon: urlSearch.firstColon, from: cursor, end: text.count)
-            let gapEnd = url?.start ?? text.count
-            var position = cursor
-            while credentialSearch.mayHaveSeparator(from: position, before: gapEnd),
-                let credential = credentials.next(
-                    from: &position, keyBound: cursor, gapEnd: gapEnd, stop: url?.start ?? Int.max,
-                    search: &credentialSearch)
+        // The previous URL's end (a scheme looks back no further) and the previous span's (a key).
+        var urlBound = 0
+        var keyBound = 0
+        var position = 0
+        while let candidate = triggers.next(from: position, to: end, in: text) {
+            let byte = text.byte(candidate)
+            // The byte after rejects most URL candidates (a separator starts `:/`, `:\` or `%3`).
+            if byte != UInt8(ascii: "="), candidate + 2 < end, case let next = text.byte(candidate + 1),
+                byte == UInt8(ascii: ":")
+                    ? next == UInt8(ascii: "/") || next == UInt8(ascii: "\\") : next == UInt8(ascii: "3"),
+                case let length = urls.separatorLength(at: candidate, colon: byte == UInt8(ascii: ":"), end: end),
+                length > 0
             {
-                gap(from: cursor, to: credential.start, state: &state)
-                emit(credential)
-                cursor = credential.end
+                let url =
+                    candidate == aheadSeparator
+                    ? aheadSpan! : urls.url(separator: candidate, length: length, lowerBound: urlBound, end: end)
+                gap(from: cursor, to: url.start, state: &state)
+                emit(url)
+                cursor = url.end
+                urlBound = url.end
+                keyBound = url.end
+                position = url.end
+                continue
             }
-            gap(from: cursor, to: gapEnd, state: &state)
-            guard let url else { break }
-            emit(url)
-            cursor = url.end
+            if byte != UInt8(ascii: "%"), credentials.keyMayEnd(before: candidate, bound: keyBound),
+                let key = credentials.key(before: candidate, gapStart: keyBound)
+            {
+                if aheadSeparator < candidate {
+                    // No URL separator lies between the previous URL and this candidate (the pass
+                    // would have met it), so the first one after it is the next URL.
+                    if let next = urls.next(from: candidate + 1, search: &ahead) {
+                        aheadSeparator = next.separator
+                        aheadSpan = next.span
+                    } else {
+                        aheadSeparator = Int.max
+                        aheadSpan = nil
+                    }
+                }
+                if let credential = credentials.credential(
+                    key: key, separator: candidate, stop: aheadSpan?.start ?? Int.max)
+                {
+                    gap(from: cursor, to: credential.start, state: &state)
+                    emit(credential)
+                    cursor = credential.end
+                    keyBound = credential.end
+                    position = credential.end
+                    continue
+                }
+            }
+            position = candidate + 1
+            // Candidates right after a rejected one end no key (a key ends in a letter), so among
+            // them only a URL separator matters: a run of them goes at one or two examinations a byte.
+            if position < end, SpanTriggerFinder.isTrigger(text.byte(position)) {
+                position = triggerRunEnd(from: position, end: end)
+            }
         }
-        flush()
+        gap(from: cursor, to: end, state: &state)
     }
 
-    /// Rules 3–7 on a gap between spans. None matches fewer than 5 bytes, so a shorter gap goes
-    /// out as it is without a call.
+    /// The first position from `start` that is not a `:`, `=` or `%`, or is the start of a URL
+    /// separator (`:/`, `:\`, `%3`, two bytes or more before `end`). Out of line: rare outside
+    /// adversarial input.
+    @inline(never)
+    func triggerRunEnd(from start: Int, end: Int) -> Int {
+        var p = start
+        while p < end {
+            let byte = text.byte(p)
+            if byte != UInt8(ascii: "=") {
+                guard byte == UInt8(ascii: ":") || byte == UInt8(ascii: "%") else { break }
+                if p + 2 < end {
+                    let next = text.byte(p + 1)
+                    if byte == UInt8(ascii: ":")
+                        ? next == UInt8(ascii: "/") || next == UInt8(ascii: "\\") : next == UInt8(ascii: "3")
+                    {
+                        break
+                    }
+                }
+            }
+            p += 1
+        }
+        return p
+    }
+
+    /// Rules 3–7 on a gap between spans. None matches fewer than 5 bytes, and in fewer than
+    /// ``shortGap`` only one holding `.`, `b` or `B` (see ``mayMatchShort(from:to:spans:)``), so
+    /// another gap goes out as it is without setting the rules up.
     @inline(__always) mutating func gap(from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
-        if end - start >= 5 {
+        let length = end - start
+        if length >= SanitizerRun.shortGap || (length >= 5 && mayMatchShort(from: start, to: end, spans: false)) {
             apply(rule: 0, from: start, to: end, state: &state)
         } else {
             emit(start..<end)
         }
+    }
+
+    /// Below this length a word rule can only match with a `.`, `b` or `B` in the text: a bearer
+    /// token starts with `bearer`, an email's domain and a JWT's segments hold a `.`, and the rest
+    /// are longer (a UUID 36 bytes, a pin 44, a token 32).
+    static var shortGap: Int { 32 }
+
+    /// Whether `[start, end)` holds a `.`, `b` or `B` (and, for `spans`, a `:`, `=` or `%`, without
+    /// which rules 1–2 find nothing): one examination a byte.
+    @inline(__always) func mayMatchShort(from start: Int, to end: Int, spans: Bool) -> Bool {
+        var p = start
+        while p < end {
+            let byte = text.byte(p)
+            if byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "b") { return true }
+            if spans, SpanTriggerFinder.isTrigger(byte) { return true }
+            p += 1
+        }
+        return false
     }
 
     @inline(__always) mutating func emit(_ span: LogSanitizer.Span) {
@@ -273,7 +417,15 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
 
     mutating func emit(_ placeholder: StaticString) {
         flush()
-        output.append(placeholder.utf8Start, count: placeholder.utf8CodeUnitCount)
+        output.appendPlaceholder(placeholder)
+    }
+
+    @inline(__always) mutating func emit(_ match: WordMatch) {
+        if match.placeholder == .kept {
+            emit(match.start..<match.end)
+        } else {
+            emit(match.placeholder.bytes)
+        }
     }
 
     /// Applies word rules `rule…` to `[start, end)`, emitting the result.
@@ -294,11 +446,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var cursor = start
         while let match = rules.next(rule: rule, from: cursor, regionStart: start, end: end, state: &state) {
             apply(rule: rule + 1, from: cursor, to: match.start, state: &state)
-            if let placeholder = match.placeholder {
-                emit(placeholder)
-            } else {
-                emit(match.start..<match.end)
-            }
+            emit(match)
             cursor = match.end
         }
         apply(rule: rule + 1, from: cursor, to: end, state: &state)
@@ -313,44 +461,60 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     /// rules before it). The next match to go out is the one of the last rule that has one in its
     /// window, since each window ends where the one before it found something. After it goes out,
     /// that rule searches on from its end, and every later rule starts a new region there; the rules
-    /// before it keep their next match, which lies beyond.
+    /// before it keep their next match, which lies beyond, so their windows stay as they were and
+    /// the next pass starts at the rule that matched (its window is remembered). A later rule
+    /// starts its new region only when a pass reaches it: when the window left to it is shorter
+    /// than any match (5 bytes), neither it nor any rule after it can match there, and the pass
+    /// stops (matches packed together cost one search each, not one visit per rule).
     mutating func applyFlat(from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
         withUnsafeTemporaryAllocation(of: WordLane.self, capacity: LogSanitizer.wordRuleCount) { lanes in
             let count = LogSanitizer.wordRuleCount
             let rules = WordRules(text: text)
-            for rule in 0..<count { (lanes.baseAddress! + rule).initialize(to: WordLane(start: start)) }
+            let lane = lanes.baseAddress!
+            // Rules from `fresh` on start a new region at `freshStart` when a pass reaches them.
+            var fresh = 0
+            var freshStart = start
+            // The rule a pass starts at: the rules before it have not changed.
+            var resume = 0
             var emitted = start
             while true {
-                var windowEnd = end
-                var last = -1
-                for rule in 0..<count {
-                    let lane = lanes.baseAddress! + rule
-                    if !lane.pointee.searched {
-                        lane.pointee.searched = true
+                var rule = resume
+                var windowEnd = rule == 0 ? end : lane[rule].window
+                var last = rule == 0 ? -1 : lane[rule].lastBefore
+                while rule < count {
+                    let current = lane + rule
+                    if rule >= fresh {
                         // No word rule matches fewer than 5 bytes.
-                        lane.pointee.match =
-                            windowEnd - lane.pointee.cursor < 5
+                        if windowEnd - freshStart < 5 { break }
+                        current.initialize(to: WordLane(start: freshStart))
+                        fresh = rule + 1
+                    }
+                    current.pointee.window = windowEnd
+                    current.pointee.lastBefore = last
+                    if !current.pointee.searched {
+                        current.pointee.searched = true
+                        current.pointee.match =
+                            windowEnd - current.pointee.cursor < 5
                             ? nil
                             : rules.next(
-                                rule: rule, from: lane.pointee.cursor, regionStart: lane.pointee.regionStart,
+                                rule: rule, from: current.pointee.cursor, regionStart: current.pointee.regionStart,
                                 end: windowEnd, state: &state)
                     }
-                    if let match = lane.pointee.match {
+                    if let match = current.pointee.match {
                         windowEnd = match.start
                         last = rule
                     }
+                    rule += 1
                 }
-                guard last >= 0, let match = lanes[last].match else { break }
+                guard last >= 0, let match = lane[last].match else { break }
                 emit(emitted..<match.start)
-                if let placeholder = match.placeholder {
-                    emit(placeholder)
-                } else {
-                    emit(match.start..<match.end)
-                }
+                emit(match)
                 emitted = match.end
-                lanes[last].cursor = match.end
-                lanes[last].searched = false
-                for rule in (last + 1)..<count { lanes[rule] = WordLane(start: match.end) }
+                lane[last].cursor = match.end
+                lane[last].searched = false
+                fresh = last + 1
+                freshStart = match.end
+                resume = last
             }
             emit(emitted..<end)
         }
@@ -364,6 +528,10 @@ struct WordLane {
     /// Whether `match` is the rule's next match in its current window (nil: none there).
     var searched = false
     var match: WordMatch?
+    /// The rule's window ends here (where the nearest match of a rule before it starts, or the gap's end)…
+    var window = 0
+    /// …set by this rule, the last before it with a match in its window (-1: none).
+    var lastBefore = -1
 
     init(start: Int) {
         regionStart = start
@@ -398,6 +566,24 @@ struct OutputBuffer {
     @inline(__always) mutating func append(_ source: UnsafePointer<UInt8>, count length: Int) {
         if count + length > capacity { grow(to: count + length) }
         (base + count).initialize(from: source, count: length)
+        count += length
+    }
+
+    /// A placeholder (14 to 17 bytes): three overlapping eight-byte copies instead of a library
+    /// call, which costs more than the copy for so few bytes.
+    @inline(__always) mutating func appendPlaceholder(_ placeholder: StaticString) {
+        let length = placeholder.utf8CodeUnitCount
+        assert(length >= 8 && length <= 24)
+        if count + length > capacity { grow(to: count + length) }
+        let source = UnsafeRawPointer(placeholder.utf8Start)
+        let target = UnsafeMutableRawPointer(base + count)
+        target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        target.storeBytes(
+            of: source.loadUnaligned(fromByteOffset: length / 2 - 4, as: UInt64.self), toByteOffset: length / 2 - 4,
+            as: UInt64.self)
+        target.storeBytes(
+            of: source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self), toByteOffset: length - 8,
+            as: UInt64.self)
         count += length
     }
 
