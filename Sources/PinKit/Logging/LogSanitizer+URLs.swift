@@ -120,14 +120,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
             switch byte {
             case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): body.authorityEnd = p
             case UInt8(ascii: "@"): body.hostStart = p + 1
-            case UInt8(ascii: "%"):
-                if text.matches("%2f", at: p, end: end) || text.matches("%3f", at: p, end: end)
-                    || text.matches("%23", at: p, end: end)
-                {
-                    body.authorityEnd = p
-                } else if text.matches("%40", at: p, end: end) {
-                    body.hostStart = p + 3
-                }
+            case UInt8(ascii: "%"): percentInAuthority(at: p, end: end, body: &body)
             case UInt8(ascii: "\\"):
                 body.authorityEnd = p
                 guard let next = quotedStep(at: p, end: end, quote: quote, escaped: escaped) else {
@@ -183,6 +176,18 @@ struct URLRule<Counter: LogSanitizerCounting> {
         return p + 1
     }
 
+    /// A `%` inside the authority: `%2F`, `%3F` or `%23` ends it, `%40` (an encoded `@`) moves the
+    /// host after it.
+    @inline(__always) func percentInAuthority(at p: Int, end: Int, body: inout Body) {
+        if text.matches("%2f", at: p, end: end) || text.matches("%3f", at: p, end: end)
+            || text.matches("%23", at: p, end: end)
+        {
+            body.authorityEnd = p
+        } else if text.matches("%40", at: p, end: end) {
+            body.hostStart = p + 3
+        }
+    }
+
     /// A URL body in running text: it ends at white space, a closing bracket without a partner
     /// inside the URL, or a closing quote. The same scan finds the authority (which ends at
     /// `/ ? # \` or `%2F %3F %23`) and its last `@` (or `%40`).
@@ -214,14 +219,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
             case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
                 if body.authorityEnd == Int.max { body.authorityEnd = p }
             case UInt8(ascii: "%"):
-                guard body.authorityEnd == Int.max else { break }
-                if text.matches("%2f", at: p, end: end) || text.matches("%3f", at: p, end: end)
-                    || text.matches("%23", at: p, end: end)
-                {
-                    body.authorityEnd = p
-                } else if text.matches("%40", at: p, end: end) {
-                    body.hostStart = p + 3
-                }
+                if body.authorityEnd == Int.max { percentInAuthority(at: p, end: end, body: &body) }
             case UInt8(ascii: "@"):
                 if body.authorityEnd == Int.max { body.hostStart = p + 1 }
             case UInt8(ascii: "("): parentheses += 1
