@@ -220,14 +220,20 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         if text.count < SanitizerRun.shortGap, !mayMatchShort(from: 0, to: text.count, spans: true) { return nil }
         if text.count >= 1 << 16 { return changedLong() }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count + text.count / 2 + 64) { buffer in
-            output = OutputBuffer(storage: buffer)
             defer { output.deallocate() }
-            redactAll()
-            // Everything kept, nothing written yet: the input as it is (an empty input included).
-            if output.count == 0, pending.lowerBound == 0, pending.upperBound == text.count { return nil }
-            flush()
-            return output.array()
+            return redact(into: buffer) ? output.array() : nil
         }
+    }
+
+    /// Redacts the input with `storage` as the output's first buffer: false when nothing was
+    /// replaced (everything kept and nothing written, an empty input included), else the output
+    /// is complete in `output` (which may have moved to a buffer of its own).
+    mutating func redact(into storage: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        output = OutputBuffer(storage: storage)
+        redactAll()
+        if output.count == 0, pending == 0..<text.count { return false }
+        flush()
+        return true
     }
 
     /// A long input, redacted straight into the array returned, with room for three times its
@@ -239,14 +245,11 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var unchanged = false
         var spilled: [UInt8]?
         let direct = [UInt8](unsafeUninitializedCapacity: 3 * text.count + 64) { buffer, initialized in
-            output = OutputBuffer(storage: buffer)
-            redactAll()
             initialized = 0
-            if output.count == 0, pending.lowerBound == 0, pending.upperBound == text.count {
+            guard redact(into: buffer) else {
                 unchanged = true
                 return
             }
-            flush()
             if output.owned {
                 spilled = output.array()
                 output.deallocate()
