@@ -218,6 +218,35 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
     }
 }
 
+/// Sixteen input bytes compared at once. `any(_:)` of a lane-wise comparison compiles to one
+/// vector compare, a byte-mask move and a test (SSE2 `pcmpeqb`, `pmovmskb`; NEON has the same
+/// shape), so a search tests sixteen positions with a handful of instructions and one branch,
+/// where a call to `memchr` cost tens of instructions and a mispredicted branch or two for the
+/// short distances a log line has between triggers.
+enum ByteBlock {
+    typealias Bytes = SIMD16<UInt8>
+    typealias Lanes = SIMDMask<SIMD16<Int8>>
+
+    @inline(__always) static func load(_ base: UnsafePointer<UInt8>, _ index: Int) -> Bytes {
+        UnsafeRawPointer(base + index).loadUnaligned(as: Bytes.self)
+    }
+
+    /// The first lane that is set, or nil. Each lane is 0 or 0xFF, so the two halves read as
+    /// 64-bit words give it as a count of trailing zero bits. (The standard library's `any(_:)`
+    /// reduces with `min()`, which the optimizer leaves as a call in a function this size.)
+    @inline(__always) static func firstLane(_ lanes: Lanes) -> Int? {
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        guard words[0] | words[1] != 0 else { return nil }
+        return words[0] != 0 ? words[0].trailingZeroBitCount &>> 3 : 8 &+ words[1].trailingZeroBitCount &>> 3
+    }
+
+    /// The lanes at or after `lane` (0–15).
+    @inline(__always) static func lanes(from lane: Int) -> Lanes {
+        SIMD16<Int8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+            .> SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: lane &- 1))
+    }
+}
+
 /// The next occurrence of one byte, remembered: a search never scans a byte twice, however many
 /// times it is asked (the cure for the quadratic "memchr over the rest for every candidate").
 ///
@@ -226,6 +255,9 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
 /// a hex digit): in
 /// a blob of such bytes the rejection then costs a few instructions in this loop, not a call and
 /// a look from the rule for each. The filter must only drop occurrences the rule rejects.
+/// When the byte before must be one letter (`a` or `A` before the `2` of `sha256`, `e` before the
+/// `x` of `expected`, `y` before the `J` of `eyJ`), the block search tests that letter too, so it
+/// stops only at the pair.
 struct CachedFinder {
     let value: UInt8
     /// An occurrence counts only when the byte before it has one of these classes (0: any)…
@@ -234,10 +266,14 @@ struct CachedFinder {
     let forbidBefore: UInt32
     /// Whether the byte itself fails the filter: then in a run of it only the first can count.
     let rejectsItself: Bool
+    /// When `requireBefore` admits one letter only (in one or both cases): that letter in lower
+    /// case and `0x20` if both cases count, or 0 (then the block search finds the byte alone).
+    let pairBefore: UInt8
+    let pairFold: UInt8
     var found: Int = -1
     var exhaustedFrom: Int = Int.max
 
-    init(_ value: UInt8, requireBefore: UInt32 = 0, forbidBefore: UInt32 = 0) {
+    @inline(__always) init(_ value: UInt8, requireBefore: UInt32 = 0, forbidBefore: UInt32 = 0) {
         self.value = value
         self.requireBefore = requireBefore
         self.forbidBefore = forbidBefore
@@ -247,6 +283,22 @@ struct CachedFinder {
         } else {
             rejectsItself = false
         }
+        (pairBefore, pairFold) = requireBefore == 0 ? (0, 0) : Self.pair(admitting: requireBefore, unless: forbidBefore)
+    }
+
+    /// The one letter the byte-before filter admits, in lower case, and `0x20` when it admits both
+    /// cases; (0, 0) when it admits anything else.
+    @inline(never) static func pair(admitting required: UInt32, unless forbidden: UInt32) -> (UInt8, UInt8) {
+        let table = LogSanitizer.Classes.table
+        var letter: UInt8 = 0
+        var cases = 0
+        for byte in 0...255 where table[byte] & required != 0 && table[byte] & forbidden == 0 {
+            let lower = UInt8(byte) | 0x20
+            guard lower >= 0x61, lower <= 0x7A, letter == 0 || letter == lower else { return (0, 0) }
+            letter = lower
+            cases += 1
+        }
+        return (letter, cases == 2 ? 0x20 : 0)
     }
 
     @inline(__always) mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
@@ -274,72 +326,108 @@ struct CachedFinder {
         return nil
     }
 
-    /// The next `value` in `[from, end)`. The next eight bytes in one word compare first (most
-    /// triggers are that close, and a library call costs more than the search), memchr beyond.
-    /// The lowest byte of `(x - 0x01…) & ~x & 0x80…` that is set marks the first zero byte of `x`
-    /// exactly (a false mark can only follow a true one), and `x` is zero where the input equals
-    /// `value`.
+    /// The next `value` in `[from, end)` (with a pair letter: the next one after that letter, or
+    /// at the start of the input), sixteen positions a step. The last step reads the sixteen
+    /// bytes that end at `end` and leaves out the lanes already searched; a range shorter than a
+    /// block in an input shorter than one goes a byte at a time.
     @inline(__always) func occurrence<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
-        guard from < end else { return nil }
+        guard from < end, let base = input.input.baseAddress else { return nil }
         var index = from
-        if from &+ 8 <= end, let base = input.input.baseAddress {
-            let pattern = UInt64(value) &* 0x0101_0101_0101_0101
-            let x = UnsafeRawPointer(base + from).loadUnaligned(as: UInt64.self).littleEndian ^ pattern
-            input.counter.tick(8)
-            let zero = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
-            if zero != 0 { return from &+ zero.trailingZeroBitCount >> 3 }
-            index = from &+ 8
-        } else {
+        let needle = ByteBlock.Bytes(repeating: value)
+        if pairBefore != 0 {
+            if index == 0 {
+                if input.byte(0) == value { return 0 }
+                index = 1
+            }
+            let letter = ByteBlock.Bytes(repeating: pairBefore)
+            let fold = ByteBlock.Bytes(repeating: pairFold)
+            @inline(__always) func hits(_ at: Int) -> ByteBlock.Lanes {
+                (ByteBlock.load(base, at) .== needle) .& ((ByteBlock.load(base, at &- 1) | fold) .== letter)
+            }
+            while index &+ 16 <= end {
+                input.counter.tick(16)
+                if let lane = ByteBlock.firstLane(hits(index)) { return index &+ lane }
+                index &+= 16
+            }
+            guard index < end else { return nil }
+            input.counter.tick(end &- index)
+            if end &- 16 >= 1 {
+                let blockStart = end &- 16
+                let lane = ByteBlock.firstLane(hits(blockStart) .& ByteBlock.lanes(from: index &- blockStart))
+                return lane.map { blockStart &+ $0 }
+            }
             while index < end {
-                if input.byte(index) == value { return index }
+                if base[index] == value, base[index &- 1] | pairFold == pairBefore { return index }
                 index &+= 1
             }
             return nil
         }
-        return input.find(value, from: index, to: end)
+        while index &+ 16 <= end {
+            input.counter.tick(16)
+            if let lane = ByteBlock.firstLane(ByteBlock.load(base, index) .== needle) { return index &+ lane }
+            index &+= 16
+        }
+        guard index < end else { return nil }
+        input.counter.tick(end &- index)
+        if end >= 16 {
+            let blockStart = end &- 16
+            let hit = (ByteBlock.load(base, blockStart) .== needle) .& ByteBlock.lanes(from: index &- blockStart)
+            return ByteBlock.firstLane(hit).map { blockStart &+ $0 }
+        }
+        while index < end {
+            if base[index] == value { return index }
+            index &+= 1
+        }
+        return nil
     }
 }
 
 /// The next `be` in any ASCII case (where a bearer keyword can start), remembered like
-/// ``CachedFinder``'s byte. Both letters are compared eight positions at a time: the bytes at
-/// `i…i+7` against `b` and those at `i+1…i+8` against `e`, each lowered with `| 0x20` (which maps
-/// only `B` to `b` and only `E` to `e`). A `b` not followed by `e` (most of them: `b.`, `by`,
-/// `ab`) costs nothing beyond the word compare, and one search finds both cases.
+/// ``CachedFinder``'s byte. Sixteen positions a step: the bytes at `i…i+15` against `b` and those
+/// at `i+1…i+16` against `e`, each lowered with `| 0x20` (which maps only `B` to `b` and only `E`
+/// to `e`). A `b` not followed by `e` (most of them: `b.`, `by`, `ab`) costs nothing beyond the
+/// block compare, and one search finds both cases.
 struct BearerStartFinder {
     var found: Int = -1
     var exhaustedFrom: Int = Int.max
 
-    /// The bytes of `x` that are zero, as their high bit: exact for every byte (no borrow runs
-    /// from one byte into the next, unlike the cheaper test that marks only the first for sure).
-    @inline(__always) static func zeroBytes(_ x: UInt64) -> UInt64 {
-        ~(((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x) & 0x8080_8080_8080_8080
-    }
-
     @inline(__always) mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
         if found >= from { return found }
         if from >= exhaustedFrom { return nil }
+        guard let base = input.input.baseAddress else { return nil }
+        let fold = ByteBlock.Bytes(repeating: 0x20)
+        let b = ByteBlock.Bytes(repeating: UInt8(ascii: "b"))
+        let e = ByteBlock.Bytes(repeating: UInt8(ascii: "e"))
+        @inline(__always) func pairs(_ at: Int) -> ByteBlock.Lanes {
+            ((ByteBlock.load(base, at) | fold) .== b) .& ((ByteBlock.load(base, at &+ 1) | fold) .== e)
+        }
+        // A pair starts at most at end - 2: the blocks cover starts [index, end - 1).
         var index = from
-        if let base = input.input.baseAddress {
-            while index &+ 9 <= end {
-                let raw = UnsafeRawPointer(base + index)
-                let first = raw.loadUnaligned(as: UInt64.self).littleEndian | 0x2020_2020_2020_2020
-                let second = raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self).littleEndian | 0x2020_2020_2020_2020
-                input.counter.tick(8)
-                let pairs =
-                    Self.zeroBytes(first ^ 0x6262_6262_6262_6262) & Self.zeroBytes(second ^ 0x6565_6565_6565_6565)
-                if pairs != 0 {
-                    found = index &+ pairs.trailingZeroBitCount >> 3
+        while index &+ 17 <= end {
+            input.counter.tick(16)
+            if let lane = ByteBlock.firstLane(pairs(index)) {
+                found = index &+ lane
+                return found
+            }
+            index &+= 16
+        }
+        if index &+ 1 < end {
+            input.counter.tick(end &- index)
+            if end >= 17 {
+                let blockStart = end &- 17
+                if let lane = ByteBlock.firstLane(pairs(blockStart) .& ByteBlock.lanes(from: index &- blockStart)) {
+                    found = blockStart &+ lane
                     return found
                 }
-                index &+= 8
+            } else {
+                while index &+ 1 < end {
+                    if base[index] | 0x20 == UInt8(ascii: "b"), base[index &+ 1] | 0x20 == UInt8(ascii: "e") {
+                        found = index
+                        return index
+                    }
+                    index &+= 1
+                }
             }
-        }
-        while index &+ 1 < end {
-            if input.byte(index) | 0x20 == UInt8(ascii: "b"), input.byte(index &+ 1) | 0x20 == UInt8(ascii: "e") {
-                found = index
-                return index
-            }
-            index &+= 1
         }
         exhaustedFrom = from
         return nil

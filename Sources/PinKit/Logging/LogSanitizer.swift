@@ -471,7 +471,6 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     /// stops (matches packed together cost one search each, not one visit per rule).
     mutating func applyFlat(from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
         withUnsafeTemporaryAllocation(of: WordLane.self, capacity: LogSanitizer.wordRuleCount) { lanes in
-            let count = LogSanitizer.wordRuleCount
             let rules = WordRules(text: text)
             let lane = lanes.baseAddress!
             // Rules from `fresh` on start a new region at `freshStart` when a pass reaches them.
@@ -481,14 +480,16 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             var resume = 0
             var emitted = start
             while true {
-                var rule = resume
-                var windowEnd = rule == 0 ? end : lane[rule].window
-                var last = rule == 0 ? -1 : lane[rule].lastBefore
-                while rule < count {
+                var windowEnd = resume == 0 ? end : lane[resume].window
+                var last = resume == 0 ? -1 : lane[resume].lastBefore
+                /// Rule `rule`'s turn in the pass; false when the pass stops there. Called with a
+                /// constant, so the rule's search is a direct call, not a jump through a table
+                /// (the jump's target changed from one call to the next and was mispredicted).
+                @inline(__always) func visit(_ rule: Int) -> Bool {
                     let current = lane + rule
                     if rule >= fresh {
                         // No word rule matches fewer than 5 bytes.
-                        if windowEnd - freshStart < 5 { break }
+                        if windowEnd - freshStart < 5 { return false }
                         current.initialize(to: WordLane(start: freshStart))
                         fresh = rule + 1
                     }
@@ -507,7 +508,24 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                         windowEnd = match.start
                         last = rule
                     }
-                    rule += 1
+                    return true
+                }
+                // The pass from `resume` to the last rule (LogSanitizer.wordRuleCount is 5).
+                pass: switch resume {
+                case 0:
+                    guard visit(0) else { break pass }
+                    fallthrough
+                case 1:
+                    guard visit(1) else { break pass }
+                    fallthrough
+                case 2:
+                    guard visit(2) else { break pass }
+                    fallthrough
+                case 3:
+                    guard visit(3) else { break pass }
+                    fallthrough
+                default:
+                    _ = visit(4)
                 }
                 guard last >= 0, let match = lane[last].match else { break }
                 emit(emitted..<match.start)
