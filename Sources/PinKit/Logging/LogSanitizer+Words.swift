@@ -580,6 +580,16 @@ struct WordRules<Counter: LogSanitizerCounting> {
         while start &+ 32 <= end, start <= jwt {
             let probe = start &+ 31
             if probe >= known {
+                // The sixteen bytes that end at the probe, at once: after the last of them that is
+                // surely no run byte, no earlier start can reach the probe.
+                if probe &- 15 >= known, let base = text.input.baseAddress {
+                    text.counter.tick(16)
+                    if let lane = Self.lastNonRunLane(ByteBlock.load(base, probe &- 15)) {
+                        start = probe &- 15 &+ lane &+ 1
+                        known = start
+                        continue
+                    }
+                }
                 if !isRunByte(probe) {
                     start = probe &+ 1
                     known = start
@@ -604,6 +614,25 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var runStart = jwt
         while runStart > p, isRunByte(runStart &- 1) { runStart &-= 1 }
         return runStart
+    }
+
+    /// The last lane of a block that holds no run byte for sure (not `[A-Za-z0-9+/=_-]`, not
+    /// 0x80–0xFF), or nil.
+    @inline(__always) static func lastNonRunLane(_ bytes: ByteBlock.Bytes) -> Int? {
+        // Every operand a vector: with a scalar operand the compiler tests lane by lane.
+        typealias V = ByteBlock.Bytes
+        let letter = (bytes | V(repeating: 0x20)) &- V(repeating: 0x61) .< V(repeating: 26)
+        // `+` to `9` (0x2B–0x39) holds `+ - /` and the digits, and `,` and `.`, which are not.
+        let signsAndDigits =
+            (bytes &- V(repeating: 0x2B) .< V(repeating: 15)) .& (bytes .!= V(repeating: 0x2C))
+            .& (bytes .!= V(repeating: 0x2E))
+        let other =
+            (bytes .== V(repeating: 0x3D)) .| (bytes .== V(repeating: 0x5F)) .| (bytes .>= V(repeating: 0x80))
+        let run = unsafeBitCast(letter .| signsAndDigits .| other, to: SIMD2<UInt64>.self)
+        let high = ~run[1]
+        let low = ~run[0]
+        if high != 0 { return 15 &- high.leadingZeroBitCount &>> 3 }
+        return low != 0 ? 7 &- low.leadingZeroBitCount &>> 3 : nil
     }
 
     /// A base64 character, or a byte of an invisible separator (which may start before it).
