@@ -155,6 +155,36 @@ struct LogSanitizerEngineTests {
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 
+    /// A UUID with one byte changed or moved: a non-hex letter, a dash, a multi-byte character, an
+    /// invisible separator, upper case, a digit more or less in a group; then cut or glued.
+    static func mutatedUUID(_ generator: inout SeededGenerator) -> String {
+        var characters = Array("550e8400-e29b-41d4-a716-446655440000").map(String.init)
+        if Bool.random(using: &generator) { characters = characters.map { $0.uppercased() } }
+        let replacements = ["g", "-", "é", "\u{200B}", "\u{00A0}", "F", "0", "", "00", "x", ".", "\u{00AD}"]
+        for _ in 0..<Int.random(in: 0...2, using: &generator) {
+            let at = Int.random(in: 0..<characters.count, using: &generator)
+            characters[at] = replacements[Int.random(in: 0..<replacements.count, using: &generator)]
+        }
+        let uuid = characters.joined()
+        let cut = Int.random(in: 0...10, using: &generator)
+        return cut < 3 ? String(uuid.prefix(uuid.count - cut * 3)) : uuid
+    }
+
+    @Test("a UUID read as one 36-byte shape agrees with the byte-by-byte reading on mutated UUIDs")
+    func uuidShapeRandom() {
+        var generator = SeededGenerator(seed: 0x55_1D)
+        let glue = ["", " ", "-", "0", "ab", "é", "\u{200B}", "x-", "12345678-", "\"", "\t"]
+        var mismatches: [String] = []
+        for _ in 0..<20_000 {
+            var line = ""
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                line += glue[Int.random(in: 0..<glue.count, using: &generator)] + Self.mutatedUUID(&generator)
+            }
+            if let mismatch = Self.mismatch(Array(line.utf8)), mismatches.count < 5 { mismatches.append(mismatch) }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
     @Test("a failed UUID candidate's search goes on after its last group dash, and misses no UUID that starts there")
     func uuidSkipEdges() {
         let uuid = "550e8400-e29b-41d4-a716-446655440000"

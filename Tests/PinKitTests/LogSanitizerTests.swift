@@ -93,6 +93,35 @@ struct LogSanitizerTests {
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 
+    @Test("a labelled pin's 43 characters tested in blocks agree with the reference on mutated pins")
+    func mutatedPins() {
+        var generator = SeededGenerator(seed: 0x9175)
+        let pin = "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="
+        let replacements = ["-", "_", "=", "é", " ", ".", "+", "/", "A", "0", "\u{200B}", ""]
+        let labels = ["sha256/", "sha256//", "pin-sha256=\"", "SHA256:", "\"sha256\": \"", "expected one of ", ""]
+        var mismatches: [String] = []
+        for _ in 0..<5_000 {
+            var characters = Array(pin).map(String.init)
+            for _ in 0..<Int.random(in: 0...1, using: &generator) {
+                let at = Int.random(in: 0..<characters.count, using: &generator)
+                characters[at] = replacements[Int.random(in: 0..<replacements.count, using: &generator)]
+            }
+            let label = labels[Int.random(in: 0..<labels.count, using: &generator)]
+            let second = labels[5] == label && Bool.random(using: &generator) ? ", " + characters.joined() : ""
+            let line =
+                "pin " + label + characters.joined() + second
+                + ["", "\"", ";", " x", "A"][Int.random(in: 0..<5, using: &generator)]
+            let ours = LogSanitizer.redact(line)
+            let reference = RegexReferenceSanitizer.redact(line)
+            if ours != reference, mismatches.count < 5 {
+                mismatches.append(
+                    "input: \(line.debugDescription)\n ours: \(ours.debugDescription)\n  ref: \(reference.debugDescription)"
+                )
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
     @Test("redaction is idempotent")
     func idempotent() async {
         var corpus = LogCorpus(seed: 0x5EED_0002)

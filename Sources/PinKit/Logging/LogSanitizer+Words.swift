@@ -314,10 +314,46 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return q
     }
 
+    /// Whether a UUID has its first dash at `dash`, decided at once when the 36 bytes it would
+    /// take (`dash - 8 ..< dash + 28`) lie in `[from, end)` and are all ASCII: no invisible
+    /// separator can then sit between its digits, so it is the fixed shape 8-4-4-4-12, and the
+    /// three blocks of 16 that cover it are compared with that shape. Nil otherwise: the
+    /// byte-by-byte reading decides. (Byte by byte, each digit test was a branch whose outcome
+    /// changed from one candidate to the next, mispredicted.)
+    @inline(__always) func uuidShape(firstDash dash: Int, _ from: Int, _ end: Int) -> Bool? {
+        guard dash - 8 >= from, dash + 28 <= end, let base = text.input.baseAddress else { return nil }
+        typealias V = ByteBlock.Bytes
+        let start = dash - 8
+        // Blocks at 0, 16 and 20 of the 36 bytes; the dashes are at 8, 13, 18 and 23.
+        let blocks = (ByteBlock.load(base, start), ByteBlock.load(base, start + 16), ByteBlock.load(base, start + 20))
+        let anyHigh = unsafeBitCast(blocks.0 | blocks.1 | blocks.2, to: SIMD2<UInt64>.self)
+        guard (anyHigh[0] | anyHigh[1]) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        text.counter.tick(36)
+        let dashes = (
+            V(0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0, 0, 0, 0, 0xFF, 0, 0),
+            V(0, 0, 0xFF, 0, 0, 0, 0, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0),
+            V(0, 0, 0, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        )
+        @inline(__always) func fits(_ bytes: V, _ dashLanes: V) -> Bool {
+            let digit = bytes &- V(repeating: 0x30) .< V(repeating: 10)
+            let letter = (bytes | V(repeating: 0x20)) &- V(repeating: 0x61) .< V(repeating: 6)
+            let isDash = bytes .== V(repeating: 0x2D)
+            let expected = unsafeBitCast(dashLanes, to: SIMD2<UInt64>.self)
+            let found = unsafeBitCast(isDash, to: SIMD2<UInt64>.self)
+            let fitting = unsafeBitCast(digit .| letter .| isDash, to: SIMD2<UInt64>.self)
+            return (found[0] ^ expected[0]) | (found[1] ^ expected[1]) | ~(fitting[0] & fitting[1]) == 0
+        }
+        return fits(blocks.0, dashes.0) && fits(blocks.1, dashes.1) && fits(blocks.2, dashes.2)
+    }
+
     func nextUUID(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
         while let dash = state.dash.next(from: search, to: state.limit(end), in: text), dash < end {
             search = dash + 1
+            if !state.regionByRegion, let shaped = uuidShape(firstDash: dash, from, end) {
+                if shaped { return Match(start: dash - 8, end: dash + 28, placeholder: .uuid) }
+                continue
+            }
             // Eight hex digits before the first dash (invisible separators between them and before it).
             var p = dash
             var digits = 0
@@ -452,14 +488,14 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     /// 43 standard base64 characters and "=", not followed by another base64 character.
     func isPin(_ value: Int, _ end: Int) -> Bool {
-        guard value + 44 <= end, text.byte(value + 43) == UInt8(ascii: "=") else { return false }
-        for offset in 0..<43 {
-            let byte = text.byte(value + offset)
-            guard text.has(value + offset, Classes.base64), byte != UInt8(ascii: "="), byte != UInt8(ascii: "_"),
-                byte != UInt8(ascii: "-")
-            else { return false }
-        }
-        guard text.byte(value + 43) == UInt8(ascii: "=") else { return false }
+        guard value + 44 <= end, text.byte(value + 43) == UInt8(ascii: "="), let base = text.input.baseAddress
+        else { return false }
+        // The 43 characters `[A-Za-z0-9+/]` as three blocks of 16 (the last two overlap): a byte
+        // at a time, the test's outcome changed from byte to byte and was mispredicted.
+        text.counter.tick(43)
+        guard Self.pinCharacters(ByteBlock.load(base, value)), Self.pinCharacters(ByteBlock.load(base, value + 16)),
+            Self.pinCharacters(ByteBlock.load(base, value + 27))
+        else { return false }
         let after = value + 44
         guard after < end else { return true }
         if text.has(after, Classes.base64) { return false }
@@ -633,6 +669,16 @@ struct WordRules<Counter: LogSanitizerCounting> {
         let low = ~run[0]
         if high != 0 { return 15 &- high.leadingZeroBitCount &>> 3 }
         return low != 0 ? 7 &- low.leadingZeroBitCount &>> 3 : nil
+    }
+
+    /// Whether every byte of a block is `[A-Za-z0-9+/]`.
+    @inline(__always) static func pinCharacters(_ bytes: ByteBlock.Bytes) -> Bool {
+        typealias V = ByteBlock.Bytes
+        let letter = (bytes | V(repeating: 0x20)) &- V(repeating: 0x61) .< V(repeating: 26)
+        let digit = bytes &- V(repeating: 0x30) .< V(repeating: 10)
+        let sign = (bytes .== V(repeating: 0x2B)) .| (bytes .== V(repeating: 0x2F))
+        let pin = unsafeBitCast(letter .| digit .| sign, to: SIMD2<UInt64>.self)
+        return pin[0] & pin[1] == UInt64.max
     }
 
     /// A base64 character, or a byte of an invisible separator (which may start before it).
