@@ -54,10 +54,11 @@
 ///
 /// **Linear by construction.** No regular expressions and no backtracking: each rule is a forward
 /// scan in which every byte is examined a bounded number of times, whatever the input.
-/// - Trigger bytes (`:`, `%`, `=`, `@`, `-`, `2`, `x`, `J`) are found eight at a time (one
-///   word compare) and then with `memchr`, and each trigger's next position is remembered
-///   (`CachedFinder`), so a byte is searched at most once per trigger byte and rule, however many
-///   candidates fail. Rules 1–2 meet their candidates (`:`, `=`, `%`) in one pass, in order
+/// - Trigger bytes (`:`, `%`, `=`, `@`, `-`, `2`, `x`, `J`) are found sixteen at a time (one
+///   vector compare, `ByteBlock`; rules 1–2's finders as written below), and each trigger's next
+///   position is remembered (`CachedFinder`), so a byte is searched at most once per trigger byte
+///   and rule, however many candidates fail (a search's last block may overlap the one before it:
+///   twice at most). Rules 1–2 meet their candidates (`:`, `=`, `%`) in one pass, in order
 ///   (`SpanTriggerFinder`: up to eight words tested for all three at once, each word's matches
 ///   kept, then `memchr` per byte with its next position remembered; the pass only moves forward).
 ///   A URL separator gives the URL; another `:` or `=` may end a credential key, and only when a
@@ -67,11 +68,12 @@
 ///   whole input (each trigger belongs to one rule, whose regions come left to right): a trigger
 ///   found past a region's end waits there for the rule's next region. (The old scanner searched
 ///   the rest of the line for `b` once per `B`: quadratic.) The bearer rule's finder compares
-///   eight positions at a time against `b` and the next eight against `e`, both lowered, so it
+///   sixteen positions at a time against `b` and the next sixteen against `e`, both lowered, so it
 ///   stops only at `be` in any case (`BearerStartFinder`, remembered like the others). The other
 ///   finders pass over an occurrence the rule rejects at the byte before it (an `@` after no
 ///   local-part character, a `-` after no hex digit, a `2` not after `a`, an `x` not after `e`, a
-///   `J` not after `y`) inside the same search: one more byte read per occurrence. A candidate is
+///   `J` not after `y`) inside the same search: one more byte read per occurrence (the `2`, `x` and `J` finders test
+///   the letter before in the same block compare). A candidate is
 ///   first rejected with a load or two: a URL separator needs `:/`, `:\` or `%3`; a credential
 ///   separator needs, after the `[ \t]*` run and an optional quote before it, a byte a key ends in
 ///   (`n e d t y`, any case).
@@ -86,8 +88,9 @@
 /// - A candidate's look-ahead either becomes the match (the search resumes after it) or is
 ///   bounded by a byte that stops the next candidate's too: a bearer's separators and token stop
 ///   at the next `b` that could start another candidate only after the scan passed them; an email
-///   domain stops at the next `@`; a UUID check spans at most four dashes, so each byte is
-///   checked for at most five dashes, and a failed check's search resumes after the last dash
+///   domain stops at the next `@`; a UUID check spans at most four dashes (36 ASCII bytes around a
+///   first dash are compared with the UUID's shape at once), so each byte is checked for at most
+///   five dashes, and a failed check's search resumes after the last dash
 ///   that closed a group of four (such a dash has four digits before it, not eight).
 /// - Token runs: a JWT, base64 or token run that fails from one position fails from every later
 ///   position inside the same run (the run only shrinks), so each run is measured once per kind
@@ -98,10 +101,11 @@
 ///   character.
 ///   Inside a failed run, `+ / =` (which start no token) are stepped over at one examination each.
 ///   Before any of that, text where no match can start is passed over (`tokenCandidate`): a match
-///   starts 32 run bytes in a row or a run holding `eyJ`, so the 32nd byte ahead is read first and,
-///   when it cannot be in a run, the 32 positions before it go at once; otherwise the bytes before
-///   it are read backwards to the last that cannot, never below those already known to be run
-///   bytes (remembered across calls), so each byte is read at most twice.
+///   starts 32 run bytes in a row or a run holding `eyJ`, so the 16 bytes ending at the 32nd byte ahead are
+///   tested at once and, when one of them cannot be in a run, every position up to the last such
+///   byte goes at once; otherwise the bytes before the 32nd are read backwards to the last that
+///   cannot, never below those already known to be run bytes (remembered across calls), so each
+///   byte is read at most three times.
 /// - Rules apply in turn to the gaps earlier rules left, so the total is at most the number of
 ///   rules times the input; the output is at most a constant factor longer than the input. (Rules
 ///   3–7 are driven without recursion, each keeping its next match, but each is asked the same
