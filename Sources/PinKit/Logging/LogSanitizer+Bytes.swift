@@ -270,11 +270,15 @@ struct CachedFinder {
     /// case and `0x20` if both cases count, or 0 (then the block search finds the byte alone).
     let pairBefore: UInt8
     let pairFold: UInt8
+    /// With a pair letter: the byte that must follow the occurrence (0: any), which the block
+    /// search tests too (`5` after the `2` of `sha256`, `p` after the `x` of `expected`).
+    let after: UInt8
     var found: Int = -1
     var exhaustedFrom: Int = Int.max
 
-    @inline(__always) init(_ value: UInt8, requireBefore: UInt32 = 0, forbidBefore: UInt32 = 0) {
+    @inline(__always) init(_ value: UInt8, requireBefore: UInt32 = 0, forbidBefore: UInt32 = 0, after: UInt8 = 0) {
         self.value = value
+        self.after = after
         self.requireBefore = requireBefore
         self.forbidBefore = forbidBefore
         if requireBefore != 0 || forbidBefore != 0 {
@@ -339,28 +343,11 @@ struct CachedFinder {
                 if input.byte(0) == value { return 0 }
                 index = 1
             }
-            let letter = ByteBlock.Bytes(repeating: pairBefore)
-            let fold = ByteBlock.Bytes(repeating: pairFold)
-            @inline(__always) func hits(_ at: Int) -> ByteBlock.Lanes {
-                (ByteBlock.load(base, at) .== needle) .& ((ByteBlock.load(base, at &- 1) | fold) .== letter)
-            }
-            while index &+ 16 <= end {
-                input.counter.tick(16)
-                if let lane = ByteBlock.firstLane(hits(index)) { return index &+ lane }
-                index &+= 16
-            }
-            guard index < end else { return nil }
-            input.counter.tick(end &- index)
-            if end &- 16 >= 1 {
-                let blockStart = end &- 16
-                let lane = ByteBlock.firstLane(hits(blockStart) .& ByteBlock.lanes(from: index &- blockStart))
-                return lane.map { blockStart &+ $0 }
-            }
-            while index < end {
-                if base[index] == value, base[index &- 1] | pairFold == pairBefore { return index }
-                index &+= 1
-            }
-            return nil
+            // Two copies of the loop, each with its tests fixed (a test chosen inside the loop
+            // cost more than it saved).
+            return after == 0
+                ? pairOccurrence(from: index, to: end, base: base, in: input, testsAfter: false)
+                : pairOccurrence(from: index, to: end, base: base, in: input, testsAfter: true)
         }
         while index &+ 16 <= end {
             input.counter.tick(16)
@@ -376,6 +363,43 @@ struct CachedFinder {
         }
         while index < end {
             if base[index] == value { return index }
+            index &+= 1
+        }
+        return nil
+    }
+
+    /// ``occurrence(from:to:in:)`` with a pair letter, from `from >= 1`; with `testsAfter`, the
+    /// byte after must be `after` too, and the last byte of the range is no occurrence.
+    @inline(__always) func pairOccurrence<Counter>(
+        from: Int, to end: Int, base: UnsafePointer<UInt8>, in input: SanitizerInput<Counter>, testsAfter: Bool
+    ) -> Int? {
+        var index = from
+        let needle = ByteBlock.Bytes(repeating: value)
+        let letter = ByteBlock.Bytes(repeating: pairBefore)
+        let fold = ByteBlock.Bytes(repeating: pairFold)
+        let next = ByteBlock.Bytes(repeating: after)
+        let reach = testsAfter ? 17 : 16
+        @inline(__always) func hits(_ at: Int) -> ByteBlock.Lanes {
+            let pairs = (ByteBlock.load(base, at) .== needle) .& ((ByteBlock.load(base, at &- 1) | fold) .== letter)
+            return testsAfter ? pairs .& (ByteBlock.load(base, at &+ 1) .== next) : pairs
+        }
+        while index &+ reach <= end {
+            input.counter.tick(16)
+            if let lane = ByteBlock.firstLane(hits(index)) { return index &+ lane }
+            index &+= 16
+        }
+        guard index &+ reach &- 16 < end else { return nil }
+        input.counter.tick(end &- index)
+        if end &- reach >= 1 {
+            let blockStart = end &- reach
+            let lane = ByteBlock.firstLane(hits(blockStart) .& ByteBlock.lanes(from: index &- blockStart))
+            return lane.map { blockStart &+ $0 }
+        }
+        while index &+ reach &- 16 < end {
+            if base[index] == value, base[index &- 1] | pairFold == pairBefore, !testsAfter || base[index &+ 1] == after
+            {
+                return index
+            }
             index &+= 1
         }
         return nil

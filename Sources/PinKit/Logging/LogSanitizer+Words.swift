@@ -4,8 +4,8 @@ enum FilteredFinders {
     static let fresh = (
         CachedFinder(UInt8(ascii: "@"), requireBefore: Classes.emailLocal | Classes.high),
         CachedFinder(UInt8(ascii: "-"), requireBefore: Classes.hex | Classes.high),
-        CachedFinder(UInt8(ascii: "2"), requireBefore: Classes.letterA),
-        CachedFinder(UInt8(ascii: "x"), requireBefore: Classes.lowerE),
+        CachedFinder(UInt8(ascii: "2"), requireBefore: Classes.letterA, after: UInt8(ascii: "5")),
+        CachedFinder(UInt8(ascii: "x"), requireBefore: Classes.lowerE, after: UInt8(ascii: "p")),
         CachedFinder(UInt8(ascii: "J"), requireBefore: Classes.lowerY)
     )
 }
