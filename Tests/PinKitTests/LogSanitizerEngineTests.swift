@@ -155,6 +155,31 @@ struct LogSanitizerEngineTests {
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 
+    @Test(
+        "block searches at every distance from a line's ends: each trigger at each position of lines of 0 to 70 bytes")
+    func blockSearchEdges() {
+        // The finders compare sixteen bytes at once and read the last block of a range backwards
+        // from its end; pairs read the byte before and after. Each line is its own allocation of
+        // exactly its length, so a read past either end is caught by the address sanitizer (CI).
+        let triggers = [
+            "be", "Be", "bE", "a2", "A25", "sha256/", "ex", "exp", "eyJ", "yJ", "-", "@", "a@b.c", "12345678-",
+            "550e8400-e29b-41d4-a716-446655440000", "bearer x", "expected one of ",
+        ]
+        var mismatches: [String] = []
+        for filler in ["x", " ", "0", "é"] {
+            for length in 0...70 {
+                for trigger in triggers where trigger.utf8.count <= length {
+                    for position in 0...(length - trigger.utf8.count) {
+                        var line = Array(String(repeating: filler, count: length).utf8.prefix(length))
+                        line.replaceSubrange(position..<(position + trigger.utf8.count), with: trigger.utf8)
+                        if let mismatch = Self.mismatch(line), mismatches.count < 5 { mismatches.append(mismatch) }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
     /// A UUID with one byte changed or moved: a non-hex letter, a dash, a multi-byte character, an
     /// invisible separator, upper case, a digit more or less in a group; then cut or glued.
     static func mutatedUUID(_ generator: inout SeededGenerator) -> String {
