@@ -442,71 +442,153 @@ struct SeparatorFinder {
     }
 }
 
+/// Sixteen input bytes compared at once, for the finders of rules 1–2 and the short-gap checks: a
+/// lane-wise comparison compiles to one vector compare (SSE2 `pcmpeqb`), and the lanes read back as
+/// two 64-bit words (each lane 0 or 0xFF).
+enum SpanBlock {
+    typealias Bytes = SIMD16<UInt8>
+    typealias Lanes = SIMDMask<SIMD16<Int8>>
+
+    @inline(__always) static func load(_ base: UnsafePointer<UInt8>, _ index: Int) -> Bytes {
+        UnsafeRawPointer(base + index).loadUnaligned(as: Bytes.self)
+    }
+
+    /// `:`, `=` or `%` in each lane.
+    @inline(__always) static func triggers(_ bytes: Bytes) -> Lanes {
+        (bytes .== Bytes(repeating: 0x3A)) .| (bytes .== Bytes(repeating: 0x3D)) .| (bytes .== Bytes(repeating: 0x25))
+    }
+
+    /// `.`, `b` or `B` in each lane (what a word rule needs to match in fewer than 32 bytes).
+    @inline(__always) static func shortWordBytes(_ bytes: Bytes) -> Lanes {
+        (bytes .== Bytes(repeating: 0x2E)) .| ((bytes | Bytes(repeating: 0x20)) .== Bytes(repeating: 0x62))
+    }
+
+    /// Whether any lane is set. (The standard library's `any(_:)` reduces with `min()`, which the
+    /// optimizer may leave as a call.)
+    @inline(__always) static func any(_ lanes: Lanes) -> Bool {
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
+    }
+
+    /// The lanes as bits 0–15, lane `i` as bit `i`: each 64-bit half's lane bits (0x80 of each byte)
+    /// gathered into its top byte by one multiplication (the partial products land on distinct bits).
+    @inline(__always) static func bits(_ lanes: Lanes) -> UInt64 {
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        let gather: UInt64 = 0x0002_0408_1020_4081
+        let low = ((words[0] & 0x8080_8080_8080_8080) &* gather) &>> 56
+        let high = ((words[1] & 0x8080_8080_8080_8080) &* gather) &>> 56
+        return low | high &<< 8
+    }
+
+    /// The lanes `from..<to` (0–16) set.
+    @inline(__always) static func lanes(from lower: Int, to upper: Int) -> Lanes {
+        let index = SIMD16<Int8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+        return (index .>= SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: lower)))
+            .& (index .< SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: upper)))
+    }
+}
+
 /// The next `:`, `=` or `%` (what starts a URL separator or ends a credential key), for the one
-/// pass in which rules 1–2 meet their candidates in order. Eight bytes are tested as one word for
-/// all three at once and the word's matches are kept, so the next candidates inside it cost a few
-/// bit operations; after eight words without one, each byte is searched for with `memchr` and its
+/// pass in which rules 1–2 meet their candidates in order. A window of 64 bytes is tested at once
+/// (four blocks of sixteen) into a bit mask that is kept, so the next candidates inside it cost a
+/// shift and a bit count, with no branch per byte; a window starts where the search does, or ends
+/// at the input's end (the last window of an input may overlap the one before; a shorter input is
+/// one window). After four windows without one, each byte is searched for with `memchr` and its
 /// next position remembered (a byte is searched at most once per value, however many candidates
 /// come after).
 struct SpanTriggerFinder {
-    /// The word tested last starts here; `matches` has the 0x80 bit of each of its bytes that is a
-    /// trigger (byte `i` of the word is bits `8i…8i+7`).
-    var wordStart = -16
-    var matches: UInt64 = 0
+    /// Bit `i` of `mask` is set when `windowStart + i` is a trigger at or after where the window's
+    /// search started (the bits for bytes at or after the input's end are clear).
+    var windowStart = -128
+    var mask: UInt64 = 0
     /// The next `:`, `=`, `%` at or after where each was last searched for with `memchr` (-1: not
     /// searched yet; `Int.max`: none up to the end).
     var colon = -1
     var equal = -1
     var percent = -1
 
-    /// The 0x80 bit of each byte of `word` that is a trigger, exactly (no borrows cross bytes): a
-    /// byte equal to the pattern's becomes 0 after the `xor`, and only a 0 byte keeps its high bit
-    /// clear in `((d & 0x7F…) + 0x7F…) | d`.
     @inline(__always) static func isTrigger(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: ":") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "%")
     }
 
-    @inline(__always) static func triggers(_ word: UInt64) -> UInt64 {
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let colons = word ^ 0x3A3A_3A3A_3A3A_3A3A
-        let equals = word ^ 0x3D3D_3D3D_3D3D_3D3D
-        let percents = word ^ 0x2525_2525_2525_2525
-        let colonMiss = ((colons & low) &+ low) | colons
-        let equalMiss = ((equals & low) &+ low) | equals
-        let percentMiss = ((percents & low) &+ low) | percents
-        return ~((colonMiss & equalMiss & percentMiss) | low)
+    /// Whether the window tested last has a trigger at `index` (false when `index` lies outside it,
+    /// or before where its search started): no byte is read.
+    @inline(__always) func knownTrigger(at index: Int) -> Bool {
+        let offset = index &- windowStart
+        return UInt(bitPattern: offset) < 64 && (mask &>> UInt64(truncatingIfNeeded: offset)) & 1 != 0
     }
 
     @inline(__always)
     mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
         var start = from
-        // Inside the word tested last (one unsigned comparison: below `wordStart` is a negative
-        // offset, a large unsigned one), its matches from `from` on.
-        let offset = from &- wordStart
-        if UInt(bitPattern: offset) < 8 {
-            let rest = matches & (~0 &<< UInt64(truncatingIfNeeded: offset &* 8))
-            if rest != 0 { return wordStart &+ rest.trailingZeroBitCount &>> 3 }
-            start = wordStart &+ 8
+        let offset = from &- windowStart
+        if UInt(bitPattern: offset) < 64 {
+            let rest = mask & (~0 &<< UInt64(truncatingIfNeeded: offset))
+            if rest != 0 { return windowStart &+ rest.trailingZeroBitCount }
+            start = windowStart &+ 64
         }
-        guard let base = input.input.baseAddress else { return nil }
-        var words = 0
-        while start &+ 8 <= end {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
-            input.counter.tick(8)
-            wordStart = start
-            matches = SpanTriggerFinder.triggers(word)
-            if matches != 0 { return start &+ matches.trailingZeroBitCount &>> 3 }
-            start &+= 8
-            words &+= 1
-            if words == 8 { return far(from: start, to: end, in: input) }
+        guard start < end, let base = input.input.baseAddress else { return nil }
+        var windows = 0
+        while true {
+            fill(from: start, to: end, base: base, in: input)
+            if mask != 0 { return windowStart &+ mask.trailingZeroBitCount }
+            start = windowStart &+ 64
+            if start >= end { return nil }
+            windows &+= 1
+            if windows == 4 { return far(from: start, to: end, in: input) }
         }
-        // The last bytes, fewer than eight: one at a time (each is read at most seven times).
-        while start < end {
-            let byte = input.byte(start)
-            if SpanTriggerFinder.isTrigger(byte) { return start }
-            start &+= 1
+    }
+
+    /// The triggers of the 64 bytes from `index` (which lie before the end).
+    @inline(__always) static func window<Counter>(
+        at index: Int, base: UnsafePointer<UInt8>, in input: SanitizerInput<Counter>
+    ) -> UInt64 {
+        input.counter.tick(64)
+        let first = SpanBlock.bits(SpanBlock.triggers(SpanBlock.load(base, index)))
+        let second = SpanBlock.bits(SpanBlock.triggers(SpanBlock.load(base, index &+ 16)))
+        let third = SpanBlock.bits(SpanBlock.triggers(SpanBlock.load(base, index &+ 32)))
+        let fourth = SpanBlock.bits(SpanBlock.triggers(SpanBlock.load(base, index &+ 48)))
+        return first | second &<< 16 | third &<< 32 | fourth &<< 48
+    }
+
+    /// Tests the window that holds `start` (below `end`): the 64 bytes from `start`, or the last 64
+    /// of the input, or the whole of an input shorter than that.
+    @inline(__always)
+    mutating func fill<Counter>(
+        from start: Int, to end: Int, base: UnsafePointer<UInt8>, in input: SanitizerInput<Counter>
+    ) {
+        if end &- start >= 64 {
+            windowStart = start
+            mask = SpanTriggerFinder.window(at: start, base: base, in: input)
+            return
         }
-        return nil
+        if end >= 64 {
+            windowStart = end &- 64
+            mask =
+                SpanTriggerFinder.window(at: windowStart, base: base, in: input) & (~0 &<< UInt64(start &- windowStart))
+            return
+        }
+        windowStart = 0
+        mask = SpanTriggerFinder.short(to: end, base: base, in: input) & (~0 &<< UInt64(start))
+    }
+
+    /// The triggers of an input of fewer than 64 bytes (`end`), out of line: blocks of sixteen
+    /// from the start, the last one ending at the end (bytes one at a time below sixteen).
+    @inline(never)
+    static func short<Counter>(to end: Int, base: UnsafePointer<UInt8>, in input: SanitizerInput<Counter>) -> UInt64 {
+        var bits: UInt64 = 0
+        guard end >= 16 else {
+            for index in 0..<end where isTrigger(input.byte(index)) { bits |= 1 &<< UInt64(index) }
+            return bits
+        }
+        var index = 0
+        while true {
+            let block = min(index, end &- 16)
+            input.counter.tick(16)
+            bits |= SpanBlock.bits(SpanBlock.triggers(SpanBlock.load(base, block))) &<< UInt64(block)
+            if block == end &- 16 { return bits }
+            index &+= 16
+        }
     }
 
     /// The nearest of the three at or after `start`, each found with `memchr` from where it was last

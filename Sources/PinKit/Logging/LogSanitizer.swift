@@ -330,7 +330,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             position = candidate + 1
             // Candidates right after a rejected one end no key (a key ends in a letter), so among
             // them only a URL separator matters: a run of them goes at one or two examinations a byte.
-            if position < end, SpanTriggerFinder.isTrigger(text.byte(position)) {
+            // (The finder's window tells, without reading the byte.)
+            if triggers.knownTrigger(at: position) {
                 position = triggerRunEnd(from: position, end: end)
             }
         }
@@ -378,17 +379,32 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     /// are longer (a UUID 36 bytes, a pin 44, a token 32).
     static var shortGap: Int { 32 }
 
-    /// Whether `[start, end)` holds a `.`, `b` or `B` (and, for `spans`, a `:`, `=` or `%`, without
-    /// which rules 1–2 find nothing): one examination a byte.
+    /// Whether `[start, end)` (fewer than 32 bytes) holds a `.`, `b` or `B` (and, for `spans`, a `:`,
+    /// `=` or `%`, without which rules 1–2 find nothing): one or two blocks of sixteen bytes tested
+    /// at once (one from `start` and one ending at `end`, or one block around a shorter range, its
+    /// lanes outside the range masked), or one examination a byte in an input under sixteen bytes.
     @inline(__always) func mayMatchShort(from start: Int, to end: Int, spans: Bool) -> Bool {
-        var p = start
-        while p < end {
-            let byte = text.byte(p)
-            if byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "b") { return true }
-            if spans, SpanTriggerFinder.isTrigger(byte) { return true }
-            p += 1
+        @inline(__always) func lanes(_ bytes: SpanBlock.Bytes) -> SpanBlock.Lanes {
+            spans ? SpanBlock.shortWordBytes(bytes) .| SpanBlock.triggers(bytes) : SpanBlock.shortWordBytes(bytes)
         }
-        return false
+        guard text.count >= 16, let base = text.input.baseAddress else {
+            var p = start
+            while p < end {
+                let byte = text.byte(p)
+                if byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "b") { return true }
+                if spans, SpanTriggerFinder.isTrigger(byte) { return true }
+                p += 1
+            }
+            return false
+        }
+        if end - start >= 16 {
+            text.counter.tick(32)
+            return SpanBlock.any(lanes(SpanBlock.load(base, start)) .| lanes(SpanBlock.load(base, end - 16)))
+        }
+        let block = min(start, text.count - 16)
+        text.counter.tick(16)
+        return SpanBlock.any(
+            lanes(SpanBlock.load(base, block)) .& SpanBlock.lanes(from: start - block, to: end - block))
     }
 
     @inline(__always) mutating func emit(_ span: LogSanitizer.Span) {
