@@ -552,24 +552,21 @@ struct SpanTriggerFinder {
     }
 
     /// Tests the window that holds `start` (below `end`): the 64 bytes from `start`, or the last 64
-    /// of the input, or the whole of an input shorter than that.
+    /// of the input when fewer are left (one `min`, no branch), or the whole of an input shorter
+    /// than that.
     @inline(__always)
     mutating func fill<Counter>(
         from start: Int, to end: Int, base: UnsafePointer<UInt8>, in input: SanitizerInput<Counter>
     ) {
-        if end &- start >= 64 {
-            windowStart = start
-            mask = SpanTriggerFinder.window(at: start, base: base, in: input)
-            return
-        }
         if end >= 64 {
-            windowStart = end &- 64
+            windowStart = min(start, end &- 64)
             mask =
-                SpanTriggerFinder.window(at: windowStart, base: base, in: input) & (~0 &<< UInt64(start &- windowStart))
+                SpanTriggerFinder.window(at: windowStart, base: base, in: input)
+                & (~0 &<< UInt64(truncatingIfNeeded: start &- windowStart))
             return
         }
         windowStart = 0
-        mask = SpanTriggerFinder.short(to: end, base: base, in: input) & (~0 &<< UInt64(start))
+        mask = SpanTriggerFinder.short(to: end, base: base, in: input) & (~0 &<< UInt64(truncatingIfNeeded: start))
     }
 
     /// The triggers of an input of fewer than 64 bytes (`end`), out of line: blocks of sixteen
