@@ -18,10 +18,9 @@ extension LogSanitizer {
 }
 
 /// The URL rule's search state when it looks ahead for the next URL (a credential's value stops
-/// at that URL's start): where its separators are.
+/// at that URL's start): where its separators' first bytes are.
 struct URLSearch {
-    var colons = SeparatorFinder(UInt8(ascii: ":"))
-    var percents = SeparatorFinder(UInt8(ascii: "%"))
+    var separators = WindowFinder<URLSeparatorTriggers>()
 }
 
 /// Rule 1: URLs of any scheme (`scheme://`, JSON-escaped `scheme:\/\/`, percent-encoded
@@ -36,12 +35,11 @@ struct URLRule<Counter: LogSanitizerCounting> {
         let end = text.count
         var from = lowerBound
         while from < end {
-            let colon = search.colons.next(from: from, to: end, in: text) ?? end
-            let percent = search.percents.next(from: from, to: end, in: text) ?? end
-            let candidate = min(colon, percent)
-            guard candidate + 2 < end else { return nil }
+            guard let candidate = search.separators.next(from: from, to: end, in: text), candidate + 2 < end else {
+                return nil
+            }
             from = candidate + 1
-            let length = separatorLength(at: candidate, colon: candidate == colon, end: end)
+            let length = separatorLength(at: candidate, colon: text.byte(candidate) == UInt8(ascii: ":"), end: end)
             if length > 0 {
                 return (url(separator: candidate, length: length, lowerBound: lowerBound, end: end), candidate)
             }
@@ -376,72 +374,6 @@ enum SanitizerScan {
     }
 }
 
-/// The next occurrence of one byte, remembered, as ``CachedFinder`` finds it (a search never scans
-/// a byte twice), for the URL separators the look-ahead of rule 1 searches for (a credential value
-/// stops at the next URL). They are often a dozen bytes or more apart, where
-/// a byte loop before `memchr` takes forty instructions, and sometimes back to back (a run of `:`),
-/// where a call per byte is worse: eight bytes are tested as one word, and the word's matches are
-/// kept, so the next ones inside it cost a few bit operations.
-struct SeparatorFinder {
-    let value: UInt8
-    /// `value` in each byte of a word.
-    let pattern: UInt64
-    var found = -1
-    var exhaustedFrom = Int.max
-    /// The word tested last starts here; `matches` has the 0x80 bit of each of its bytes that
-    /// equals `value` (byte `i` of the word is bits `8i…8i+7`).
-    var wordStart = -16
-    var matches: UInt64 = 0
-
-    init(_ value: UInt8) {
-        self.value = value
-        pattern = UInt64(value) &* 0x0101_0101_0101_0101
-    }
-
-    @inline(__always)
-    mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
-        if found >= from { return found }
-        if from >= exhaustedFrom { return nil }
-        // Back to back (a run of separators): no word to test.
-        if from < end, input.byte(from) == value {
-            found = from
-            return from
-        }
-        var start = from
-        // Inside the word tested last (one unsigned comparison: below `wordStart` is a negative
-        // offset, a large unsigned one), its matches from `from` on.
-        let offset = from &- wordStart
-        if UInt(bitPattern: offset) < 8 {
-            let rest = matches & (~0 &<< UInt64(truncatingIfNeeded: offset &* 8))
-            if rest != 0 {
-                found = wordStart &+ rest.trailingZeroBitCount &>> 3
-                return found
-            }
-            start = wordStart &+ 8
-        }
-        if start + 8 <= end, let base = input.input.baseAddress {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
-            input.counter.tick(8)
-            // Bytes equal to `value` become 0; each 0 byte gets its 0x80 bit, exactly (no borrows).
-            let difference = word ^ pattern
-            let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-            wordStart = start
-            matches = ~(((difference & low) &+ low) | difference | low)
-            if matches != 0 {
-                found = start &+ matches.trailingZeroBitCount &>> 3
-                return found
-            }
-            start += 8
-        }
-        if let index = input.find(value, from: start, to: end) {
-            found = index
-            return index
-        }
-        exhaustedFrom = from
-        return nil
-    }
-}
-
 /// Sixteen input bytes compared at once, for the finders of rules 1–2 and the short-gap checks: a
 /// lane-wise comparison compiles to one vector compare (SSE2 `pcmpeqb`), and the lanes read back as
 /// two 64-bit words (each lane 0 or 0xFF).
@@ -451,11 +383,6 @@ enum SpanBlock {
 
     @inline(__always) static func load(_ base: UnsafePointer<UInt8>, _ index: Int) -> Bytes {
         UnsafeRawPointer(base + index).loadUnaligned(as: Bytes.self)
-    }
-
-    /// `:`, `=` or `%` in each lane.
-    @inline(__always) static func triggers(_ bytes: Bytes) -> Lanes {
-        (bytes .== Bytes(repeating: 0x3A)) .| (bytes .== Bytes(repeating: 0x3D)) .| (bytes .== Bytes(repeating: 0x25))
     }
 
     /// `.`, `b` or `B` in each lane (what a word rule needs to match in fewer than 32 bytes).
@@ -488,28 +415,56 @@ enum SpanBlock {
     }
 }
 
-/// The next `:`, `=` or `%` (what starts a URL separator or ends a credential key), for the one
-/// pass in which rules 1–2 meet their candidates in order. A window of 64 bytes is tested at once
-/// (four blocks of sixteen) into a bit mask that is kept, so the next candidates inside it cost a
-/// shift and a bit count, with no branch per byte; a window starts where the search does, or ends
-/// at the input's end (the last window of an input may overlap the one before; a shorter input is
-/// one window). After four windows without one, each byte is searched for with `memchr` and its
-/// next position remembered (a byte is searched at most once per value, however many candidates
-/// come after).
-struct SpanTriggerFinder {
+/// The bytes a ``WindowFinder`` looks for (at most three).
+protocol WindowTriggers {
+    /// The bytes (a byte may repeat).
+    static var values: (UInt8, UInt8, UInt8) { get }
+}
+
+extension WindowTriggers {
+    @inline(__always) static func isTrigger(_ byte: UInt8) -> Bool {
+        byte == values.0 || byte == values.1 || byte == values.2
+    }
+
+    @inline(__always) static func lanes(_ bytes: SpanBlock.Bytes) -> SpanBlock.Lanes {
+        (bytes .== SpanBlock.Bytes(repeating: values.0)) .| (bytes .== SpanBlock.Bytes(repeating: values.1))
+            .| (bytes .== SpanBlock.Bytes(repeating: values.2))
+    }
+}
+
+/// What rules 1–2 meet in their one pass: `:`, `=` and `%` (a URL separator's start or a credential
+/// key's end).
+enum SpanTriggers: WindowTriggers {
+    static var values: (UInt8, UInt8, UInt8) { (UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "%")) }
+}
+
+/// What the URL look-ahead for a credential's value meets: `:` and `%` (a URL separator's start).
+enum URLSeparatorTriggers: WindowTriggers {
+    static var values: (UInt8, UInt8, UInt8) { (UInt8(ascii: ":"), UInt8(ascii: "%"), UInt8(ascii: "%")) }
+}
+
+/// The one pass of rules 1–2 over their candidates in order.
+typealias SpanTriggerFinder = WindowFinder<SpanTriggers>
+
+/// The next trigger byte (`Triggers`), for a search that only moves forward. A window of 64 bytes
+/// is tested at once (four blocks of sixteen) into a bit mask that is kept, so the next candidates
+/// inside it cost a shift and a bit count, with no branch per byte; a window starts where the
+/// search does, or ends at the input's end (the last window of an input may overlap the one
+/// before; a shorter input is one window). After four windows without one, each byte is searched
+/// for with `memchr` and its next position remembered (a byte is searched at most once per value,
+/// however many candidates come after).
+struct WindowFinder<Triggers: WindowTriggers> {
     /// Bit `i` of `mask` is set when `windowStart + i` is a trigger at or after where the window's
     /// search started (the bits for bytes at or after the input's end are clear).
     var windowStart = -128
     var mask: UInt64 = 0
-    /// The next `:`, `=`, `%` at or after where each was last searched for with `memchr` (-1: not
+    /// The next of each value at or after where it was last searched for with `memchr` (-1: not
     /// searched yet; `Int.max`: none up to the end).
-    var colon = -1
-    var equal = -1
-    var percent = -1
+    var first = -1
+    var second = -1
+    var third = -1
 
-    @inline(__always) static func isTrigger(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: ":") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "%")
-    }
+    @inline(__always) static func isTrigger(_ byte: UInt8) -> Bool { Triggers.isTrigger(byte) }
 
     /// Whether the window tested last has a trigger at `index` (false when `index` lies outside it,
     /// or before where its search started): no byte is read.
@@ -544,10 +499,10 @@ struct SpanTriggerFinder {
         at index: Int, base: UnsafePointer<UInt8>, in input: SanitizerInput<Counter>
     ) -> UInt64 {
         input.counter.tick(64)
-        let first = SpanBlock.bits(SpanBlock.triggers(SpanBlock.load(base, index)))
-        let second = SpanBlock.bits(SpanBlock.triggers(SpanBlock.load(base, index &+ 16)))
-        let third = SpanBlock.bits(SpanBlock.triggers(SpanBlock.load(base, index &+ 32)))
-        let fourth = SpanBlock.bits(SpanBlock.triggers(SpanBlock.load(base, index &+ 48)))
+        let first = SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, index)))
+        let second = SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, index &+ 16)))
+        let third = SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, index &+ 32)))
+        let fourth = SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, index &+ 48)))
         return first | second &<< 16 | third &<< 32 | fourth &<< 48
     }
 
@@ -561,12 +516,12 @@ struct SpanTriggerFinder {
         if end >= 64 {
             windowStart = min(start, end &- 64)
             mask =
-                SpanTriggerFinder.window(at: windowStart, base: base, in: input)
+                WindowFinder.window(at: windowStart, base: base, in: input)
                 & (~0 &<< UInt64(truncatingIfNeeded: start &- windowStart))
             return
         }
         windowStart = 0
-        mask = SpanTriggerFinder.short(to: end, base: base, in: input) & (~0 &<< UInt64(truncatingIfNeeded: start))
+        mask = WindowFinder.short(to: end, base: base, in: input) & (~0 &<< UInt64(truncatingIfNeeded: start))
     }
 
     /// The triggers of an input of fewer than 64 bytes (`end`), out of line: blocks of sixteen
@@ -582,24 +537,24 @@ struct SpanTriggerFinder {
         while true {
             let block = min(index, end &- 16)
             input.counter.tick(16)
-            bits |= SpanBlock.bits(SpanBlock.triggers(SpanBlock.load(base, block))) &<< UInt64(block)
+            bits |= SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, block))) &<< UInt64(block)
             if block == end &- 16 { return bits }
             index &+= 16
         }
     }
 
-    /// The nearest of the three at or after `start`, each found with `memchr` from where it was last
-    /// found (out of line: most candidates are near).
+    /// The nearest value at or after `start`, each found with `memchr` from where it was last found
+    /// (out of line: most candidates are near).
     @inline(never)
     mutating func far<Counter>(from start: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
         @inline(__always) func search(_ value: UInt8, _ known: inout Int) {
             if known >= start { return }
             known = input.find(value, from: start, to: end) ?? Int.max
         }
-        search(UInt8(ascii: ":"), &colon)
-        search(UInt8(ascii: "="), &equal)
-        search(UInt8(ascii: "%"), &percent)
-        let nearest = min(colon, equal, percent)
+        search(Triggers.values.0, &first)
+        search(Triggers.values.1, &second)
+        if Triggers.values.2 != Triggers.values.1 { search(Triggers.values.2, &third) }
+        let nearest = Triggers.values.2 != Triggers.values.1 ? min(first, second, third) : min(first, second)
         return nearest == Int.max ? nil : nearest
     }
 }

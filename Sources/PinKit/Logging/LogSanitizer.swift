@@ -385,14 +385,14 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     /// lanes outside the range masked), or one examination a byte in an input under sixteen bytes.
     @inline(__always) func mayMatchShort(from start: Int, to end: Int, spans: Bool) -> Bool {
         @inline(__always) func lanes(_ bytes: SpanBlock.Bytes) -> SpanBlock.Lanes {
-            spans ? SpanBlock.shortWordBytes(bytes) .| SpanBlock.triggers(bytes) : SpanBlock.shortWordBytes(bytes)
+            spans ? SpanBlock.shortWordBytes(bytes) .| SpanTriggers.lanes(bytes) : SpanBlock.shortWordBytes(bytes)
         }
         guard text.count >= 16, let base = text.input.baseAddress else {
             var p = start
             while p < end {
                 let byte = text.byte(p)
                 if byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "b") { return true }
-                if spans, SpanTriggerFinder.isTrigger(byte) { return true }
+                if spans, SpanTriggers.isTrigger(byte) { return true }
                 p += 1
             }
             return false
