@@ -197,10 +197,12 @@ struct URLRule<Counter: LogSanitizerCounting> {
         var squares = 0
         var braces = 0
         var angles = 0
+        // Most of a URL is letters, digits and punctuation that decide nothing: one table look each.
+        // After the authority, `/ ? # % @` decide nothing either, so a path is mostly one run.
+        var plain = URLRule.authorityPlain
         scan: while p < end {
             let byte = text.byte(p)
-            // Most of a URL is letters, digits and punctuation that decide nothing: one table look each.
-            if text.table[Int(byte)] & Classes.urlPlain != 0 {
+            if plain[Int(byte)] != 0 {
                 p += 1
                 continue
             }
@@ -215,11 +217,14 @@ struct URLRule<Counter: LogSanitizerCounting> {
             }
             switch byte {
             case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
-                if body.authorityEnd == Int.max { body.authorityEnd = p }
+                // (Only in the authority: the path's table takes them as plain.)
+                body.authorityEnd = p
+                plain = URLRule.pathPlain
             case UInt8(ascii: "%"):
-                if body.authorityEnd == Int.max { percentInAuthority(at: p, end: end, body: &body) }
+                percentInAuthority(at: p, end: end, body: &body)
+                if body.authorityEnd != Int.max { plain = URLRule.pathPlain }
             case UInt8(ascii: "@"):
-                if body.authorityEnd == Int.max { body.hostStart = p + 1 }
+                body.hostStart = p + 1
             case UInt8(ascii: "("): parentheses += 1
             case UInt8(ascii: "["): squares += 1
             case UInt8(ascii: "{"): braces += 1
@@ -239,7 +244,10 @@ struct URLRule<Counter: LogSanitizerCounting> {
             case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"):
                 if SanitizerScan.closes(text, quoteAt: p, end: end, stop: Int.max) { break scan }
             case UInt8(ascii: "\\"):
-                if body.authorityEnd == Int.max { body.authorityEnd = p }
+                if body.authorityEnd == Int.max {
+                    body.authorityEnd = p
+                    plain = URLRule.pathPlain
+                }
                 if p + 1 < end, text.has(p + 1, Classes.quote),
                     SanitizerScan.closes(text, quoteAt: p + 1, end: end, stop: Int.max)
                 {
@@ -257,6 +265,11 @@ struct URLRule<Counter: LogSanitizerCounting> {
         body.end = p
         return body
     }
+
+    /// 1 for the bytes that decide nothing in a URL's authority in running text (``Classes/urlPlain``)…
+    static var authorityPlain: UnsafePointer<UInt8> { URLPlainBytes.authority }
+    /// …and in its path, query and fragment: those and `/ ? # % @`.
+    static var pathPlain: UnsafePointer<UInt8> { URLPlainBytes.path }
 
     /// In running text, white space right after `bearer` or `bearer:` (not inside a word) in a
     /// URL's path, query or fragment does not end the URL: `?auth=Bearer tok` goes with it. The
@@ -309,6 +322,22 @@ struct URLRule<Counter: LogSanitizerCounting> {
         // The host never ends in a dot ("a.com." → "a.com"), so the output, scanned again, trims nothing.
         while p > hostStart, text.byte(p - 1) == UInt8(ascii: ".") { p -= 1 }
         return hostStart..<p
+    }
+}
+
+/// The tables of ``URLRule/authorityPlain`` and ``URLRule/pathPlain``: allocated once and never
+/// freed or written after initialisation, so sharing them is safe.
+enum URLPlainBytes {
+    nonisolated(unsafe) static let authority = table(extra: "")
+    nonisolated(unsafe) static let path = table(extra: "/?#%@")
+
+    static func table(extra: String) -> UnsafePointer<UInt8> {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for byte in 0..<256 {
+            table[byte] = LogSanitizer.Classes.table[byte] & LogSanitizer.Classes.urlPlain != 0 ? 1 : 0
+        }
+        for byte in extra.utf8 { table[Int(byte)] = 1 }
+        return UnsafePointer(table)
     }
 }
 
