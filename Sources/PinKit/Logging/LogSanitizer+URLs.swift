@@ -475,7 +475,9 @@ enum URLSeparatorTriggers: WindowTriggers {
 /// The one pass of rules 1–2 over their candidates in order.
 typealias SpanTriggerFinder = WindowFinder<SpanTriggers>
 
-/// The next trigger byte (`Triggers`), for a search that only moves forward. A window of 64 bytes
+/// The next trigger byte (`Triggers`), for a search that only moves forward: each search starts
+/// after the position the one before it found (both callers, the span pass and the URL
+/// look-ahead, move on from a candidate once they have decided it). A window of 64 bytes
 /// is tested at once (four blocks of sixteen) into a bit mask that is kept, so the next candidates
 /// inside it cost a shift and a bit count, with no branch per byte; a window starts where the
 /// search does, or ends at the input's end (the last window of an input may overlap the one
@@ -492,6 +494,8 @@ struct WindowFinder<Triggers: WindowTriggers> {
     var first = -1
     var second = -1
     var third = -1
+    /// A search from here found nothing up to the end.
+    var exhaustedFrom = Int.max
 
     @inline(__always) static func isTrigger(_ byte: UInt8) -> Bool { Triggers.isTrigger(byte) }
 
@@ -511,15 +515,19 @@ struct WindowFinder<Triggers: WindowTriggers> {
             if rest != 0 { return windowStart &+ rest.trailingZeroBitCount }
             start = windowStart &+ 64
         }
+        if from >= exhaustedFrom { return nil }
         guard start < end, let base = input.input.baseAddress else { return nil }
         var windows = 0
         while true {
             fill(from: start, to: end, base: base, in: input)
             if mask != 0 { return windowStart &+ mask.trailingZeroBitCount }
             start = windowStart &+ 64
-            if start >= end { return nil }
             windows &+= 1
-            if windows == 4 { return far(from: start, to: end, in: input) }
+            if start >= end || windows == 4 {
+                let found = start >= end ? nil : far(from: start, to: end, in: input)
+                if found == nil { exhaustedFrom = from }
+                return found
+            }
         }
     }
 
