@@ -58,11 +58,13 @@
 ///   word compare) and then with `memchr`, and each trigger's next position is remembered
 ///   (`CachedFinder`), so a byte is searched at most once per trigger byte and rule, however many
 ///   candidates fail. Rules 1–2 meet their candidates (`:`, `=`, `%`) in one pass, in order
-///   (`SpanTriggerFinder`: up to eight words tested for all three at once, each word's matches
-///   kept, then `memchr` per byte with its next position remembered; the pass only moves forward).
-///   A URL separator gives the URL; another `:` or `=` may end a credential key, and only when a
-///   key is found is the next URL looked for ahead (`URLRule.next`, whose finders also only move
-///   forward); that URL is kept, and the pass uses it when it reaches its separator, so each URL
+///   (`WindowFinder`: 64 bytes tested for all three at once in blocks of sixteen and the
+///   window's bit mask kept, a window starting where the search does or ending at the end, so
+///   only the last overlaps the one before; after four windows without one, `memchr` per byte
+///   with its next position remembered; each search starts after the previous answer, so the
+///   pass only moves forward). A URL separator gives the URL; another `:` or `=` may end a
+///   credential key, and only when a key is found is the next URL looked for ahead
+///   (`URLRule.next`, whose finder for `:` and `%` works the same way); that URL is kept, and the pass uses it when it reaches its separator, so each URL
 ///   body is scanned once. Spans go out in order of start. Rules 3–7 keep one search state for the
 ///   whole input (each trigger belongs to one rule, whose regions come left to right): a trigger
 ///   found past a region's end waits there for the rule's next region. (The old scanner searched
