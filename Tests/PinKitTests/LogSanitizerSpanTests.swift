@@ -9,35 +9,53 @@ import Testing
 @Suite("Log sanitizer spans")
 struct LogSanitizerSpanTests {
     @Test(
-        "the separator finder finds what a byte-by-byte search finds, examining each byte about once",
-        arguments: [1, 2, 7, 9, 40, 10_000])
-    func separatorFinder(spacing: Int) {
-        var generator = SeededGenerator(seed: UInt64(spacing))
-        // ':' about every `spacing` bytes (back to back, inside one word, a word apart, further
-        // than memchr's first block); the others include high bytes and the other separators.
-        let others: [UInt8] = [0x61, 0x25, 0x3D, 0xFF, 0x80, 0x3B, 0xBA]
-        let bytes: [UInt8] = (0..<5_000).map { _ in
+        "the window finders find what a byte-by-byte search finds, examining each byte a bounded number of times",
+        arguments: [
+            (1, 5_000), (2, 5_000), (7, 5_000), (9, 5_000), (40, 5_000), (10_000, 5_000), (3, 15), (5, 40), (9, 63),
+            (30, 64), (4, 65), (20, 200),
+        ])
+    func windowFinder(spacing: Int, length: Int) {
+        var generator = SeededGenerator(seed: UInt64(spacing * 7_919 + length))
+        // Triggers about every `spacing` bytes (back to back, inside one window, windows apart,
+        // further than four windows, where memchr takes over); the others include high bytes and
+        // bytes one away from the triggers.
+        let triggers: [UInt8] = [0x3A, 0x3D, 0x25]
+        let others: [UInt8] = [0x61, 0x3B, 0x3C, 0x24, 0x26, 0xFF, 0x80, 0xBA, 0xA5, 0x20]
+        let bytes: [UInt8] = (0..<length).map { _ in
             Int.random(in: 0..<spacing, using: &generator) == 0
-                ? 0x3A : others[Int.random(in: 0..<others.count, using: &generator)]
+                ? triggers[Int.random(in: 0..<3, using: &generator)]
+                : others[Int.random(in: 0..<others.count, using: &generator)]
         }
-        bytes.withUnsafeBufferPointer { buffer in
-            let counter = LogSanitizer.OperationCounter()
-            let input = SanitizerInput(input: buffer, counter: counter)
-            var finder = SeparatorFinder(0x3A)
-            var from = 0
-            var queries = 0
-            var mismatches = 0
-            while from <= bytes.count {
-                queries += 1
-                let found = finder.next(from: from, to: bytes.count, in: input)
-                if found != bytes[from...].firstIndex(of: 0x3A) { mismatches += 1 }
-                // Steps of 1–3 bytes: queries land on matches, inside the word tested last, past it.
-                from += 1 + Int.random(in: 0..<3, using: &generator)
+        func check<Triggers: WindowTriggers>(_: Triggers.Type, _ values: Set<UInt8>) {
+            bytes.withUnsafeBufferPointer { buffer in
+                let counter = LogSanitizer.OperationCounter()
+                let input = SanitizerInput(input: buffer, counter: counter)
+                var finder = WindowFinder<Triggers>()
+                var from = 0
+                var mismatches = 0
+                while from <= bytes.count {
+                    let expected = bytes[from...].firstIndex { values.contains($0) }
+                    let found = finder.next(from: from, to: bytes.count, in: input)
+                    if found != expected { mismatches += 1 }
+                    // What the window says about the next byte is true when it says anything.
+                    if from + 1 < bytes.count, finder.knownTrigger(at: from + 1), !values.contains(bytes[from + 1]) {
+                        mismatches += 1
+                    }
+                    // The next search starts after what this one found (as the callers' do), 0–2
+                    // bytes further, and now and then much further (a URL passed over).
+                    from =
+                        (found ?? from) + 1
+                        + (Int.random(in: 0..<20, using: &generator) == 0
+                            ? 70 : Int.random(in: 0..<3, using: &generator))
+                }
+                #expect(mismatches == 0)
+                // Windows only move forward (the last one may overlap the one before), and memchr
+                // reads each byte at most once per value.
+                #expect(counter.operations <= 4 * bytes.count + 128, "\(counter.operations) for \(bytes.count) bytes")
             }
-            #expect(mismatches == 0)
-            // Words and memchr ranges never overlap; only the byte at each query's start is read again.
-            #expect(counter.operations <= bytes.count + queries, "\(counter.operations) for \(bytes.count) bytes")
         }
+        check(SpanTriggers.self, [0x3A, 0x3D, 0x25])
+        check(URLSeparatorTriggers.self, [0x3A, 0x25])
     }
 
     @Test("the bearer finder finds every `be` in any case that a byte-by-byte search finds", arguments: [1, 3, 9, 64])

@@ -18,10 +18,9 @@ extension LogSanitizer {
 }
 
 /// The URL rule's search state when it looks ahead for the next URL (a credential's value stops
-/// at that URL's start): where its separators are.
+/// at that URL's start): where its separators' first bytes are.
 struct URLSearch {
-    var colons = SeparatorFinder(UInt8(ascii: ":"))
-    var percents = SeparatorFinder(UInt8(ascii: "%"))
+    var separators = WindowFinder<URLSeparatorTriggers>()
 }
 
 /// Rule 1: URLs of any scheme (`scheme://`, JSON-escaped `scheme:\/\/`, percent-encoded
@@ -36,12 +35,11 @@ struct URLRule<Counter: LogSanitizerCounting> {
         let end = text.count
         var from = lowerBound
         while from < end {
-            let colon = search.colons.next(from: from, to: end, in: text) ?? end
-            let percent = search.percents.next(from: from, to: end, in: text) ?? end
-            let candidate = min(colon, percent)
-            guard candidate + 2 < end else { return nil }
+            guard let candidate = search.separators.next(from: from, to: end, in: text), candidate + 2 < end else {
+                return nil
+            }
             from = candidate + 1
-            let length = separatorLength(at: candidate, colon: candidate == colon, end: end)
+            let length = separatorLength(at: candidate, colon: text.byte(candidate) == UInt8(ascii: ":"), end: end)
             if length > 0 {
                 return (url(separator: candidate, length: length, lowerBound: lowerBound, end: end), candidate)
             }
@@ -199,10 +197,12 @@ struct URLRule<Counter: LogSanitizerCounting> {
         var squares = 0
         var braces = 0
         var angles = 0
+        // Most of a URL is letters, digits and punctuation that decide nothing: one table look each.
+        // After the authority, `/ ? # % @` decide nothing either, so a path is mostly one run.
+        var plain = URLRule.authorityPlain
         scan: while p < end {
             let byte = text.byte(p)
-            // Most of a URL is letters, digits and punctuation that decide nothing: one table look each.
-            if text.table[Int(byte)] & Classes.urlPlain != 0 {
+            if plain[Int(byte)] != 0 {
                 p += 1
                 continue
             }
@@ -217,11 +217,14 @@ struct URLRule<Counter: LogSanitizerCounting> {
             }
             switch byte {
             case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
-                if body.authorityEnd == Int.max { body.authorityEnd = p }
+                // (Only in the authority: the path's table takes them as plain.)
+                body.authorityEnd = p
+                plain = URLRule.pathPlain
             case UInt8(ascii: "%"):
-                if body.authorityEnd == Int.max { percentInAuthority(at: p, end: end, body: &body) }
+                percentInAuthority(at: p, end: end, body: &body)
+                if body.authorityEnd != Int.max { plain = URLRule.pathPlain }
             case UInt8(ascii: "@"):
-                if body.authorityEnd == Int.max { body.hostStart = p + 1 }
+                body.hostStart = p + 1
             case UInt8(ascii: "("): parentheses += 1
             case UInt8(ascii: "["): squares += 1
             case UInt8(ascii: "{"): braces += 1
@@ -241,7 +244,10 @@ struct URLRule<Counter: LogSanitizerCounting> {
             case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"):
                 if SanitizerScan.closes(text, quoteAt: p, end: end, stop: Int.max) { break scan }
             case UInt8(ascii: "\\"):
-                if body.authorityEnd == Int.max { body.authorityEnd = p }
+                if body.authorityEnd == Int.max {
+                    body.authorityEnd = p
+                    plain = URLRule.pathPlain
+                }
                 if p + 1 < end, text.has(p + 1, Classes.quote),
                     SanitizerScan.closes(text, quoteAt: p + 1, end: end, stop: Int.max)
                 {
@@ -259,6 +265,11 @@ struct URLRule<Counter: LogSanitizerCounting> {
         body.end = p
         return body
     }
+
+    /// 1 for the bytes that decide nothing in a URL's authority in running text (``Classes/urlPlain``)…
+    static var authorityPlain: UnsafePointer<UInt8> { URLPlainBytes.authority }
+    /// …and in its path, query and fragment: those and `/ ? # % @`.
+    static var pathPlain: UnsafePointer<UInt8> { URLPlainBytes.path }
 
     /// In running text, white space right after `bearer` or `bearer:` (not inside a word) in a
     /// URL's path, query or fragment does not end the URL: `?auth=Bearer tok` goes with it. The
@@ -311,6 +322,22 @@ struct URLRule<Counter: LogSanitizerCounting> {
         // The host never ends in a dot ("a.com." → "a.com"), so the output, scanned again, trims nothing.
         while p > hostStart, text.byte(p - 1) == UInt8(ascii: ".") { p -= 1 }
         return hostStart..<p
+    }
+}
+
+/// The tables of ``URLRule/authorityPlain`` and ``URLRule/pathPlain``: allocated once and never
+/// freed or written after initialisation, so sharing them is safe.
+enum URLPlainBytes {
+    nonisolated(unsafe) static let authority = table(extra: "")
+    nonisolated(unsafe) static let path = table(extra: "/?#%@")
+
+    static func table(extra: String) -> UnsafePointer<UInt8> {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for byte in 0..<256 {
+            table[byte] = LogSanitizer.Classes.table[byte] & LogSanitizer.Classes.urlPlain != 0 ? 1 : 0
+        }
+        for byte in extra.utf8 { table[Int(byte)] = 1 }
+        return UnsafePointer(table)
     }
 }
 
@@ -376,151 +403,195 @@ enum SanitizerScan {
     }
 }
 
-/// The next occurrence of one byte, remembered, as ``CachedFinder`` finds it (a search never scans
-/// a byte twice), for the URL separators the look-ahead of rule 1 searches for (a credential value
-/// stops at the next URL). They are often a dozen bytes or more apart, where
-/// a byte loop before `memchr` takes forty instructions, and sometimes back to back (a run of `:`),
-/// where a call per byte is worse: eight bytes are tested as one word, and the word's matches are
-/// kept, so the next ones inside it cost a few bit operations.
-struct SeparatorFinder {
-    let value: UInt8
-    /// `value` in each byte of a word.
-    let pattern: UInt64
-    var found = -1
-    var exhaustedFrom = Int.max
-    /// The word tested last starts here; `matches` has the 0x80 bit of each of its bytes that
-    /// equals `value` (byte `i` of the word is bits `8i…8i+7`).
-    var wordStart = -16
-    var matches: UInt64 = 0
+/// Sixteen input bytes compared at once, for the finders of rules 1–2 and the short-gap checks: a
+/// lane-wise comparison compiles to one vector compare (SSE2 `pcmpeqb`), and the lanes read back as
+/// two 64-bit words (each lane 0 or 0xFF).
+enum SpanBlock {
+    typealias Bytes = SIMD16<UInt8>
+    typealias Lanes = SIMDMask<SIMD16<Int8>>
 
-    init(_ value: UInt8) {
-        self.value = value
-        pattern = UInt64(value) &* 0x0101_0101_0101_0101
+    @inline(__always) static func load(_ base: UnsafePointer<UInt8>, _ index: Int) -> Bytes {
+        UnsafeRawPointer(base + index).loadUnaligned(as: Bytes.self)
     }
 
-    @inline(__always)
-    mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
-        if found >= from { return found }
-        if from >= exhaustedFrom { return nil }
-        // Back to back (a run of separators): no word to test.
-        if from < end, input.byte(from) == value {
-            found = from
-            return from
-        }
-        var start = from
-        // Inside the word tested last (one unsigned comparison: below `wordStart` is a negative
-        // offset, a large unsigned one), its matches from `from` on.
-        let offset = from &- wordStart
-        if UInt(bitPattern: offset) < 8 {
-            let rest = matches & (~0 &<< UInt64(truncatingIfNeeded: offset &* 8))
-            if rest != 0 {
-                found = wordStart &+ rest.trailingZeroBitCount &>> 3
-                return found
-            }
-            start = wordStart &+ 8
-        }
-        if start + 8 <= end, let base = input.input.baseAddress {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
-            input.counter.tick(8)
-            // Bytes equal to `value` become 0; each 0 byte gets its 0x80 bit, exactly (no borrows).
-            let difference = word ^ pattern
-            let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-            wordStart = start
-            matches = ~(((difference & low) &+ low) | difference | low)
-            if matches != 0 {
-                found = start &+ matches.trailingZeroBitCount &>> 3
-                return found
-            }
-            start += 8
-        }
-        if let index = input.find(value, from: start, to: end) {
-            found = index
-            return index
-        }
-        exhaustedFrom = from
-        return nil
+    /// `.`, `b` or `B` in each lane (what a word rule needs to match in fewer than 32 bytes).
+    @inline(__always) static func shortWordBytes(_ bytes: Bytes) -> Lanes {
+        (bytes .== Bytes(repeating: 0x2E)) .| ((bytes | Bytes(repeating: 0x20)) .== Bytes(repeating: 0x62))
+    }
+
+    /// Whether any lane is set. (The standard library's `any(_:)` reduces with `min()`, which the
+    /// optimizer may leave as a call.)
+    @inline(__always) static func any(_ lanes: Lanes) -> Bool {
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
+    }
+
+    /// The lanes as bits 0–15, lane `i` as bit `i`: each 64-bit half's lane bits (0x80 of each byte)
+    /// gathered into its top byte by one multiplication (the partial products land on distinct bits).
+    @inline(__always) static func bits(_ lanes: Lanes) -> UInt64 {
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        let gather: UInt64 = 0x0002_0408_1020_4081
+        let low = ((words[0] & 0x8080_8080_8080_8080) &* gather) &>> 56
+        let high = ((words[1] & 0x8080_8080_8080_8080) &* gather) &>> 56
+        return low | high &<< 8
+    }
+
+    /// The lanes `from..<to` (0–16) set.
+    @inline(__always) static func lanes(from lower: Int, to upper: Int) -> Lanes {
+        let index = SIMD16<Int8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+        return (index .>= SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: lower)))
+            .& (index .< SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: upper)))
     }
 }
 
-/// The next `:`, `=` or `%` (what starts a URL separator or ends a credential key), for the one
-/// pass in which rules 1–2 meet their candidates in order. Eight bytes are tested as one word for
-/// all three at once and the word's matches are kept, so the next candidates inside it cost a few
-/// bit operations; after eight words without one, each byte is searched for with `memchr` and its
-/// next position remembered (a byte is searched at most once per value, however many candidates
-/// come after).
-struct SpanTriggerFinder {
-    /// The word tested last starts here; `matches` has the 0x80 bit of each of its bytes that is a
-    /// trigger (byte `i` of the word is bits `8i…8i+7`).
-    var wordStart = -16
-    var matches: UInt64 = 0
-    /// The next `:`, `=`, `%` at or after where each was last searched for with `memchr` (-1: not
-    /// searched yet; `Int.max`: none up to the end).
-    var colon = -1
-    var equal = -1
-    var percent = -1
+/// The bytes a ``WindowFinder`` looks for (at most three).
+protocol WindowTriggers {
+    /// The bytes (a byte may repeat).
+    static var values: (UInt8, UInt8, UInt8) { get }
+}
 
-    /// The 0x80 bit of each byte of `word` that is a trigger, exactly (no borrows cross bytes): a
-    /// byte equal to the pattern's becomes 0 after the `xor`, and only a 0 byte keeps its high bit
-    /// clear in `((d & 0x7F…) + 0x7F…) | d`.
+extension WindowTriggers {
     @inline(__always) static func isTrigger(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: ":") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "%")
+        byte == values.0 || byte == values.1 || byte == values.2
     }
 
-    @inline(__always) static func triggers(_ word: UInt64) -> UInt64 {
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let colons = word ^ 0x3A3A_3A3A_3A3A_3A3A
-        let equals = word ^ 0x3D3D_3D3D_3D3D_3D3D
-        let percents = word ^ 0x2525_2525_2525_2525
-        let colonMiss = ((colons & low) &+ low) | colons
-        let equalMiss = ((equals & low) &+ low) | equals
-        let percentMiss = ((percents & low) &+ low) | percents
-        return ~((colonMiss & equalMiss & percentMiss) | low)
+    @inline(__always) static func lanes(_ bytes: SpanBlock.Bytes) -> SpanBlock.Lanes {
+        (bytes .== SpanBlock.Bytes(repeating: values.0)) .| (bytes .== SpanBlock.Bytes(repeating: values.1))
+            .| (bytes .== SpanBlock.Bytes(repeating: values.2))
+    }
+}
+
+/// What rules 1–2 meet in their one pass: `:`, `=` and `%` (a URL separator's start or a credential
+/// key's end).
+enum SpanTriggers: WindowTriggers {
+    static var values: (UInt8, UInt8, UInt8) { (UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "%")) }
+}
+
+/// What the URL look-ahead for a credential's value meets: `:` and `%` (a URL separator's start).
+enum URLSeparatorTriggers: WindowTriggers {
+    static var values: (UInt8, UInt8, UInt8) { (UInt8(ascii: ":"), UInt8(ascii: "%"), UInt8(ascii: "%")) }
+}
+
+/// The one pass of rules 1–2 over their candidates in order.
+typealias SpanTriggerFinder = WindowFinder<SpanTriggers>
+
+/// The next trigger byte (`Triggers`), for a search that only moves forward: each search starts
+/// after the position the one before it found (both callers, the span pass and the URL
+/// look-ahead, move on from a candidate once they have decided it). A window of 64 bytes
+/// is tested at once (four blocks of sixteen) into a bit mask that is kept, so the next candidates
+/// inside it cost a shift and a bit count, with no branch per byte; a window starts where the
+/// search does, or ends at the input's end (the last window of an input may overlap the one
+/// before; a shorter input is one window). After four windows without one, each byte is searched
+/// for with `memchr` and its next position remembered (a byte is searched at most once per value,
+/// however many candidates come after).
+struct WindowFinder<Triggers: WindowTriggers> {
+    /// Bit `i` of `mask` is set when `windowStart + i` is a trigger at or after where the window's
+    /// search started (the bits for bytes at or after the input's end are clear).
+    var windowStart = -128
+    var mask: UInt64 = 0
+    /// The next of each value at or after where it was last searched for with `memchr` (-1: not
+    /// searched yet; `Int.max`: none up to the end).
+    var first = -1
+    var second = -1
+    var third = -1
+    /// A search from here found nothing up to the end.
+    var exhaustedFrom = Int.max
+
+    @inline(__always) static func isTrigger(_ byte: UInt8) -> Bool { Triggers.isTrigger(byte) }
+
+    /// Whether the window tested last has a trigger at `index` (false when `index` lies outside it,
+    /// or before where its search started): no byte is read.
+    @inline(__always) func knownTrigger(at index: Int) -> Bool {
+        let offset = index &- windowStart
+        return UInt(bitPattern: offset) < 64 && (mask &>> UInt64(truncatingIfNeeded: offset)) & 1 != 0
     }
 
     @inline(__always)
     mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
         var start = from
-        // Inside the word tested last (one unsigned comparison: below `wordStart` is a negative
-        // offset, a large unsigned one), its matches from `from` on.
-        let offset = from &- wordStart
-        if UInt(bitPattern: offset) < 8 {
-            let rest = matches & (~0 &<< UInt64(truncatingIfNeeded: offset &* 8))
-            if rest != 0 { return wordStart &+ rest.trailingZeroBitCount &>> 3 }
-            start = wordStart &+ 8
+        let offset = from &- windowStart
+        if UInt(bitPattern: offset) < 64 {
+            let rest = mask & (~0 &<< UInt64(truncatingIfNeeded: offset))
+            if rest != 0 { return windowStart &+ rest.trailingZeroBitCount }
+            start = windowStart &+ 64
         }
-        guard let base = input.input.baseAddress else { return nil }
-        var words = 0
-        while start &+ 8 <= end {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
-            input.counter.tick(8)
-            wordStart = start
-            matches = SpanTriggerFinder.triggers(word)
-            if matches != 0 { return start &+ matches.trailingZeroBitCount &>> 3 }
-            start &+= 8
-            words &+= 1
-            if words == 8 { return far(from: start, to: end, in: input) }
+        if from >= exhaustedFrom { return nil }
+        guard start < end, let base = input.input.baseAddress else { return nil }
+        var windows = 0
+        while true {
+            fill(from: start, to: end, base: base, in: input)
+            if mask != 0 { return windowStart &+ mask.trailingZeroBitCount }
+            start = windowStart &+ 64
+            windows &+= 1
+            if start >= end || windows == 4 {
+                let found = start >= end ? nil : far(from: start, to: end, in: input)
+                if found == nil { exhaustedFrom = from }
+                return found
+            }
         }
-        // The last bytes, fewer than eight: one at a time (each is read at most seven times).
-        while start < end {
-            let byte = input.byte(start)
-            if SpanTriggerFinder.isTrigger(byte) { return start }
-            start &+= 1
-        }
-        return nil
     }
 
-    /// The nearest of the three at or after `start`, each found with `memchr` from where it was last
-    /// found (out of line: most candidates are near).
+    /// The triggers of the 64 bytes from `index` (which lie before the end).
+    @inline(__always) static func window<Counter>(
+        at index: Int, base: UnsafePointer<UInt8>, in input: SanitizerInput<Counter>
+    ) -> UInt64 {
+        input.counter.tick(64)
+        let first = SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, index)))
+        let second = SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, index &+ 16)))
+        let third = SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, index &+ 32)))
+        let fourth = SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, index &+ 48)))
+        return first | second &<< 16 | third &<< 32 | fourth &<< 48
+    }
+
+    /// Tests the window that holds `start` (below `end`): the 64 bytes from `start`, or the last 64
+    /// of the input when fewer are left (one `min`, no branch), or the whole of an input shorter
+    /// than that.
+    @inline(__always)
+    mutating func fill<Counter>(
+        from start: Int, to end: Int, base: UnsafePointer<UInt8>, in input: SanitizerInput<Counter>
+    ) {
+        if end >= 64 {
+            windowStart = min(start, end &- 64)
+            mask =
+                WindowFinder.window(at: windowStart, base: base, in: input)
+                & (~0 &<< UInt64(truncatingIfNeeded: start &- windowStart))
+            return
+        }
+        windowStart = 0
+        mask = WindowFinder.short(to: end, base: base, in: input) & (~0 &<< UInt64(truncatingIfNeeded: start))
+    }
+
+    /// The triggers of an input of fewer than 64 bytes (`end`), out of line: blocks of sixteen
+    /// from the start, the last one ending at the end (bytes one at a time below sixteen).
+    @inline(never)
+    static func short<Counter>(to end: Int, base: UnsafePointer<UInt8>, in input: SanitizerInput<Counter>) -> UInt64 {
+        var bits: UInt64 = 0
+        guard end >= 16 else {
+            for index in 0..<end where isTrigger(input.byte(index)) { bits |= 1 &<< UInt64(index) }
+            return bits
+        }
+        var index = 0
+        while true {
+            let block = min(index, end &- 16)
+            input.counter.tick(16)
+            bits |= SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, block))) &<< UInt64(block)
+            if block == end &- 16 { return bits }
+            index &+= 16
+        }
+    }
+
+    /// The nearest value at or after `start`, each found with `memchr` from where it was last found
+    /// (out of line: most candidates are near).
     @inline(never)
     mutating func far<Counter>(from start: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
         @inline(__always) func search(_ value: UInt8, _ known: inout Int) {
             if known >= start { return }
             known = input.find(value, from: start, to: end) ?? Int.max
         }
-        search(UInt8(ascii: ":"), &colon)
-        search(UInt8(ascii: "="), &equal)
-        search(UInt8(ascii: "%"), &percent)
-        let nearest = min(colon, equal, percent)
+        search(Triggers.values.0, &first)
+        search(Triggers.values.1, &second)
+        if Triggers.values.2 != Triggers.values.1 { search(Triggers.values.2, &third) }
+        let nearest = Triggers.values.2 != Triggers.values.1 ? min(first, second, third) : min(first, second)
         return nearest == Int.max ? nil : nearest
     }
 }

@@ -55,15 +55,18 @@
 /// **Linear by construction.** No regular expressions and no backtracking: each rule is a forward
 /// scan in which every byte is examined a bounded number of times, whatever the input.
 /// - Trigger bytes (`:`, `%`, `=`, `@`, `-`, `2`, `x`, `J`) are found sixteen at a time (one
-///   vector compare, `ByteBlock`; rules 1–2's finders as written below), and each trigger's next
+///   vector compare, `ByteBlock`; rules 1–2's finder as written below), and each trigger's next
 ///   position is remembered (`CachedFinder`), so a byte is searched at most once per trigger byte
 ///   and rule, however many candidates fail (a search's last block may overlap the one before it:
 ///   twice at most). Rules 1–2 meet their candidates (`:`, `=`, `%`) in one pass, in order
-///   (`SpanTriggerFinder`: up to eight words tested for all three at once, each word's matches
-///   kept, then `memchr` per byte with its next position remembered; the pass only moves forward).
-///   A URL separator gives the URL; another `:` or `=` may end a credential key, and only when a
-///   key is found is the next URL looked for ahead (`URLRule.next`, whose finders also only move
-///   forward); that URL is kept, and the pass uses it when it reaches its separator, so each URL
+///   (`WindowFinder`: 64 bytes tested for all three at once in blocks of sixteen and the
+///   window's bit mask kept, a window starting where the search does or ending at the end, so
+///   only the last overlaps the one before; after four windows without one, `memchr` per byte
+///   with its next position remembered; each search starts after the previous answer, so the
+///   pass only moves forward). A URL separator gives the URL; another `:` or `=` may end a
+///   credential key, and only when a key is found is the next URL looked for ahead
+///   (`URLRule.next`, whose finder for `:` and `%` works the same way); that URL is kept, and the
+///   pass uses it when it reaches its separator, so each URL
 ///   body is scanned once. Spans go out in order of start. Rules 3–7 keep one search state for the
 ///   whole input (each trigger belongs to one rule, whose regions come left to right): a trigger
 ///   found past a region's end waits there for the rule's next region. (The old scanner searched
@@ -334,7 +337,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             position = candidate + 1
             // Candidates right after a rejected one end no key (a key ends in a letter), so among
             // them only a URL separator matters: a run of them goes at one or two examinations a byte.
-            if position < end, SpanTriggerFinder.isTrigger(text.byte(position)) {
+            // (The finder's window tells, without reading the byte.)
+            if triggers.knownTrigger(at: position) {
                 position = triggerRunEnd(from: position, end: end)
             }
         }
@@ -382,17 +386,32 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     /// are longer (a UUID 36 bytes, a pin 44, a token 32).
     static var shortGap: Int { 32 }
 
-    /// Whether `[start, end)` holds a `.`, `b` or `B` (and, for `spans`, a `:`, `=` or `%`, without
-    /// which rules 1–2 find nothing): one examination a byte.
+    /// Whether `[start, end)` (fewer than 32 bytes) holds a `.`, `b` or `B` (and, for `spans`, a `:`,
+    /// `=` or `%`, without which rules 1–2 find nothing): one or two blocks of sixteen bytes tested
+    /// at once (one from `start` and one ending at `end`, or one block around a shorter range, its
+    /// lanes outside the range masked), or one examination a byte in an input under sixteen bytes.
     @inline(__always) func mayMatchShort(from start: Int, to end: Int, spans: Bool) -> Bool {
-        var p = start
-        while p < end {
-            let byte = text.byte(p)
-            if byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "b") { return true }
-            if spans, SpanTriggerFinder.isTrigger(byte) { return true }
-            p += 1
+        @inline(__always) func lanes(_ bytes: SpanBlock.Bytes) -> SpanBlock.Lanes {
+            spans ? SpanBlock.shortWordBytes(bytes) .| SpanTriggers.lanes(bytes) : SpanBlock.shortWordBytes(bytes)
         }
-        return false
+        guard text.count >= 16, let base = text.input.baseAddress else {
+            var p = start
+            while p < end {
+                let byte = text.byte(p)
+                if byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "b") { return true }
+                if spans, SpanTriggers.isTrigger(byte) { return true }
+                p += 1
+            }
+            return false
+        }
+        if end - start >= 16 {
+            text.counter.tick(32)
+            return SpanBlock.any(lanes(SpanBlock.load(base, start)) .| lanes(SpanBlock.load(base, end - 16)))
+        }
+        let block = min(start, text.count - 16)
+        text.counter.tick(16)
+        return SpanBlock.any(
+            lanes(SpanBlock.load(base, block)) .& SpanBlock.lanes(from: start - block, to: end - block))
     }
 
     @inline(__always) mutating func emit(_ span: LogSanitizer.Span) {
