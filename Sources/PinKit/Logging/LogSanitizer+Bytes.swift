@@ -218,11 +218,13 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
     }
 }
 
-/// Sixteen input bytes compared at once. `any(_:)` of a lane-wise comparison compiles to one
-/// vector compare, a byte-mask move and a test (SSE2 `pcmpeqb`, `pmovmskb`; NEON has the same
-/// shape), so a search tests sixteen positions with a handful of instructions and one branch,
-/// where a call to `memchr` cost tens of instructions and a mispredicted branch or two for the
-/// short distances a log line has between triggers.
+/// Sixteen input bytes compared at once, for every finder and block test of the rules: a
+/// lane-wise comparison compiles to one vector compare (SSE2 `pcmpeqb`; NEON has the same shape),
+/// and the lanes read back as two 64-bit words (each lane 0 or 0xFF; little-endian lane order, as
+/// on x86-64 and arm64), so a search tests sixteen positions with a handful of instructions and
+/// one branch, where a call to `memchr` cost tens of instructions and a mispredicted branch or two
+/// for the short distances a log line has between triggers. Every operand must be a vector: a
+/// scalar operand (`bytes .< 26`) compiles to a loop over the lanes.
 enum ByteBlock {
     typealias Bytes = SIMD16<UInt8>
     typealias Lanes = SIMDMask<SIMD16<Int8>>
@@ -238,6 +240,34 @@ enum ByteBlock {
         let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
         guard words[0] | words[1] != 0 else { return nil }
         return words[0] != 0 ? words[0].trailingZeroBitCount &>> 3 : 8 &+ words[1].trailingZeroBitCount &>> 3
+    }
+
+    /// Whether any lane is set.
+    @inline(__always) static func any(_ lanes: Lanes) -> Bool {
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
+    }
+
+    /// The lanes as bits 0–15, lane `i` as bit `i`: each 64-bit half's lane bits (0x80 of each byte)
+    /// gathered into its top byte by one multiplication (the partial products land on distinct bits).
+    @inline(__always) static func bits(_ lanes: Lanes) -> UInt64 {
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        let gather: UInt64 = 0x0002_0408_1020_4081
+        let low = ((words[0] & 0x8080_8080_8080_8080) &* gather) &>> 56
+        let high = ((words[1] & 0x8080_8080_8080_8080) &* gather) &>> 56
+        return low | high &<< 8
+    }
+
+    /// `.`, `b` or `B` in each lane (what a word rule needs to match in fewer than 32 bytes).
+    @inline(__always) static func shortWordBytes(_ bytes: Bytes) -> Lanes {
+        (bytes .== Bytes(repeating: 0x2E)) .| ((bytes | Bytes(repeating: 0x20)) .== Bytes(repeating: 0x62))
+    }
+
+    /// The lanes `from..<to` (0–16) set.
+    @inline(__always) static func lanes(from lower: Int, to upper: Int) -> Lanes {
+        let index = SIMD16<Int8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+        return (index .>= SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: lower)))
+            .& (index .< SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: upper)))
     }
 
     /// The lanes at or after `lane` (0–15).

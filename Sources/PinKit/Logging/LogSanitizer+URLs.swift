@@ -403,47 +403,6 @@ enum SanitizerScan {
     }
 }
 
-/// Sixteen input bytes compared at once, for the finders of rules 1–2 and the short-gap checks: a
-/// lane-wise comparison compiles to one vector compare (SSE2 `pcmpeqb`), and the lanes read back as
-/// two 64-bit words (each lane 0 or 0xFF).
-enum SpanBlock {
-    typealias Bytes = SIMD16<UInt8>
-    typealias Lanes = SIMDMask<SIMD16<Int8>>
-
-    @inline(__always) static func load(_ base: UnsafePointer<UInt8>, _ index: Int) -> Bytes {
-        UnsafeRawPointer(base + index).loadUnaligned(as: Bytes.self)
-    }
-
-    /// `.`, `b` or `B` in each lane (what a word rule needs to match in fewer than 32 bytes).
-    @inline(__always) static func shortWordBytes(_ bytes: Bytes) -> Lanes {
-        (bytes .== Bytes(repeating: 0x2E)) .| ((bytes | Bytes(repeating: 0x20)) .== Bytes(repeating: 0x62))
-    }
-
-    /// Whether any lane is set. (The standard library's `any(_:)` reduces with `min()`, which the
-    /// optimizer may leave as a call.)
-    @inline(__always) static func any(_ lanes: Lanes) -> Bool {
-        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
-        return words[0] | words[1] != 0
-    }
-
-    /// The lanes as bits 0–15, lane `i` as bit `i`: each 64-bit half's lane bits (0x80 of each byte)
-    /// gathered into its top byte by one multiplication (the partial products land on distinct bits).
-    @inline(__always) static func bits(_ lanes: Lanes) -> UInt64 {
-        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
-        let gather: UInt64 = 0x0002_0408_1020_4081
-        let low = ((words[0] & 0x8080_8080_8080_8080) &* gather) &>> 56
-        let high = ((words[1] & 0x8080_8080_8080_8080) &* gather) &>> 56
-        return low | high &<< 8
-    }
-
-    /// The lanes `from..<to` (0–16) set.
-    @inline(__always) static func lanes(from lower: Int, to upper: Int) -> Lanes {
-        let index = SIMD16<Int8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-        return (index .>= SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: lower)))
-            .& (index .< SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: upper)))
-    }
-}
-
 /// The bytes a ``WindowFinder`` looks for (at most three).
 protocol WindowTriggers {
     /// The bytes (a byte may repeat).
@@ -455,9 +414,9 @@ extension WindowTriggers {
         byte == values.0 || byte == values.1 || byte == values.2
     }
 
-    @inline(__always) static func lanes(_ bytes: SpanBlock.Bytes) -> SpanBlock.Lanes {
-        (bytes .== SpanBlock.Bytes(repeating: values.0)) .| (bytes .== SpanBlock.Bytes(repeating: values.1))
-            .| (bytes .== SpanBlock.Bytes(repeating: values.2))
+    @inline(__always) static func lanes(_ bytes: ByteBlock.Bytes) -> ByteBlock.Lanes {
+        (bytes .== ByteBlock.Bytes(repeating: values.0)) .| (bytes .== ByteBlock.Bytes(repeating: values.1))
+            .| (bytes .== ByteBlock.Bytes(repeating: values.2))
     }
 }
 
@@ -536,10 +495,10 @@ struct WindowFinder<Triggers: WindowTriggers> {
         at index: Int, base: UnsafePointer<UInt8>, in input: SanitizerInput<Counter>
     ) -> UInt64 {
         input.counter.tick(64)
-        let first = SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, index)))
-        let second = SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, index &+ 16)))
-        let third = SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, index &+ 32)))
-        let fourth = SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, index &+ 48)))
+        let first = ByteBlock.bits(Triggers.lanes(ByteBlock.load(base, index)))
+        let second = ByteBlock.bits(Triggers.lanes(ByteBlock.load(base, index &+ 16)))
+        let third = ByteBlock.bits(Triggers.lanes(ByteBlock.load(base, index &+ 32)))
+        let fourth = ByteBlock.bits(Triggers.lanes(ByteBlock.load(base, index &+ 48)))
         return first | second &<< 16 | third &<< 32 | fourth &<< 48
     }
 
@@ -574,7 +533,7 @@ struct WindowFinder<Triggers: WindowTriggers> {
         while true {
             let block = min(index, end &- 16)
             input.counter.tick(16)
-            bits |= SpanBlock.bits(Triggers.lanes(SpanBlock.load(base, block))) &<< UInt64(block)
+            bits |= ByteBlock.bits(Triggers.lanes(ByteBlock.load(base, block))) &<< UInt64(block)
             if block == end &- 16 { return bits }
             index &+= 16
         }

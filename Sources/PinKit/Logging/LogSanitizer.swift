@@ -391,8 +391,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     /// at once (one from `start` and one ending at `end`, or one block around a shorter range, its
     /// lanes outside the range masked), or one examination a byte in an input under sixteen bytes.
     @inline(__always) func mayMatchShort(from start: Int, to end: Int, spans: Bool) -> Bool {
-        @inline(__always) func lanes(_ bytes: SpanBlock.Bytes) -> SpanBlock.Lanes {
-            spans ? SpanBlock.shortWordBytes(bytes) .| SpanTriggers.lanes(bytes) : SpanBlock.shortWordBytes(bytes)
+        @inline(__always) func lanes(_ bytes: ByteBlock.Bytes) -> ByteBlock.Lanes {
+            spans ? ByteBlock.shortWordBytes(bytes) .| SpanTriggers.lanes(bytes) : ByteBlock.shortWordBytes(bytes)
         }
         guard text.count >= 16, let base = text.input.baseAddress else {
             var p = start
@@ -406,12 +406,12 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         }
         if end - start >= 16 {
             text.counter.tick(32)
-            return SpanBlock.any(lanes(SpanBlock.load(base, start)) .| lanes(SpanBlock.load(base, end - 16)))
+            return ByteBlock.any(lanes(ByteBlock.load(base, start)) .| lanes(ByteBlock.load(base, end - 16)))
         }
         let block = min(start, text.count - 16)
         text.counter.tick(16)
-        return SpanBlock.any(
-            lanes(SpanBlock.load(base, block)) .& SpanBlock.lanes(from: start - block, to: end - block))
+        return ByteBlock.any(
+            lanes(ByteBlock.load(base, block)) .& ByteBlock.lanes(from: start - block, to: end - block))
     }
 
     @inline(__always) mutating func emit(_ span: LogSanitizer.Span) {
