@@ -229,12 +229,12 @@ struct LogSanitizerBlockAttackTests {
                     // start, ends at the end, and once somewhere between (from the seed).
                     let last = length - trigger.count
                     let between = Int.random(in: 0...last, using: &generator)
-                    for position in Set([0, 1, 2, last, max(0, last - 1), max(0, last - 2), between])
+                    for position in Set([0, 1, last, max(0, last - 1), between])
                     where position <= last {
                         var line = (0..<length).map { filler[$0 % filler.count] }
                         line.replaceSubrange(position..<(position + trigger.count), with: trigger)
                         // Against the end always; against the start where a read before it is possible.
-                        for atEnd in position < 3 ? [true, false] : [true] {
+                        for atEnd in position < 2 ? [true, false] : [true] {
                             let (current, previous) = pages.with(line, atEnd: atEnd) {
                                 (Self.redact($0, engine: .current), Self.redact($0, engine: .regionByRegion))
                             }
@@ -247,7 +247,7 @@ struct LogSanitizerBlockAttackTests {
                 }
             }
         }
-        #expect(runs > 50_000)
+        #expect(runs > 80_000)
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 
