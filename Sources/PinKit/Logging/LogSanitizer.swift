@@ -533,7 +533,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     }
                     return true
                 }
-                // The pass from `resume` to the last rule (LogSanitizer.wordRuleCount is 5).
+                // The pass from `resume` to the last rule. A sixth rule must get its own case.
+                precondition(LogSanitizer.wordRuleCount == 5, "the pass below visits rules 0 to 4")
                 pass: switch resume {
                 case 0:
                     guard visit(0) else { break pass }
