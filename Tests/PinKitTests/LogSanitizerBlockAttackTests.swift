@@ -51,7 +51,8 @@ struct LogSanitizerBlockAttackTests {
                 }
             }
         }
-        for lane in 0...15 where ByteBlock.bits(ByteBlock.lanes(from: lane)) != UInt64(0xFFFF &<< lane & 0xFFFF) {
+        for lane in 0...15 where ByteBlock.bits(ByteBlock.lanes(from: lane, to: 16)) != UInt64(0xFFFF &<< lane & 0xFFFF)
+        {
             wrong.append("lanes(from: \(lane))")
         }
         #expect(wrong.isEmpty, "\(wrong)")

@@ -270,10 +270,24 @@ enum ByteBlock {
             .& (index .< SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: upper)))
     }
 
-    /// The lanes at or after `lane` (0–15).
-    @inline(__always) static func lanes(from lane: Int) -> Lanes {
-        SIMD16<Int8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-            .> SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: lane &- 1))
+    /// The lanes whose byte is in `low ..< low + count`.
+    @inline(__always) static func inRange(_ bytes: Bytes, _ low: UInt8, count: UInt8) -> Lanes {
+        bytes &- Bytes(repeating: low) .< Bytes(repeating: count)
+    }
+
+    /// `[0-9]` in each lane.
+    @inline(__always) static func digits(_ bytes: Bytes) -> Lanes { inRange(bytes, 0x30, count: 10) }
+
+    /// ASCII letters in either case among the first `count` of the alphabet (26: all; 6: the hex
+    /// letters): `| 0x20` maps only upper-case letters onto lower-case ones.
+    @inline(__always) static func letters(_ bytes: Bytes, first count: UInt8 = 26) -> Lanes {
+        inRange(bytes | Bytes(repeating: 0x20), 0x61, count: count)
+    }
+
+    /// Whether every lane is set.
+    @inline(__always) static func all(_ lanes: Lanes) -> Bool {
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        return words[0] & words[1] == UInt64.max
     }
 }
 
@@ -388,7 +402,8 @@ struct CachedFinder {
         input.counter.tick(end &- index)
         if end >= 16 {
             let blockStart = end &- 16
-            let hit = (ByteBlock.load(base, blockStart) .== needle) .& ByteBlock.lanes(from: index &- blockStart)
+            let hit =
+                (ByteBlock.load(base, blockStart) .== needle) .& ByteBlock.lanes(from: index &- blockStart, to: 16)
             return ByteBlock.firstLane(hit).map { blockStart &+ $0 }
         }
         while index < end {
@@ -422,7 +437,7 @@ struct CachedFinder {
         input.counter.tick(end &- index)
         if end &- reach >= 1 {
             let blockStart = end &- reach
-            let lane = ByteBlock.firstLane(hits(blockStart) .& ByteBlock.lanes(from: index &- blockStart))
+            let lane = ByteBlock.firstLane(hits(blockStart) .& ByteBlock.lanes(from: index &- blockStart, to: 16))
             return lane.map { blockStart &+ $0 }
         }
         while index &+ reach &- 16 < end {
@@ -469,7 +484,9 @@ struct BearerStartFinder {
             input.counter.tick(end &- index)
             if end >= 17 {
                 let blockStart = end &- 17
-                if let lane = ByteBlock.firstLane(pairs(blockStart) .& ByteBlock.lanes(from: index &- blockStart)) {
+                if let lane = ByteBlock.firstLane(
+                    pairs(blockStart) .& ByteBlock.lanes(from: index &- blockStart, to: 16))
+                {
                     found = blockStart &+ lane
                     return found
                 }

@@ -335,13 +335,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
             V(0, 0, 0, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         )
         @inline(__always) func fits(_ bytes: V, _ dashLanes: V) -> Bool {
-            let digit = bytes &- V(repeating: 0x30) .< V(repeating: 10)
-            let letter = (bytes | V(repeating: 0x20)) &- V(repeating: 0x61) .< V(repeating: 6)
             let isDash = bytes .== V(repeating: 0x2D)
             let expected = unsafeBitCast(dashLanes, to: SIMD2<UInt64>.self)
             let found = unsafeBitCast(isDash, to: SIMD2<UInt64>.self)
-            let fitting = unsafeBitCast(digit .| letter .| isDash, to: SIMD2<UInt64>.self)
-            return (found[0] ^ expected[0]) | (found[1] ^ expected[1]) | ~(fitting[0] & fitting[1]) == 0
+            let hex = ByteBlock.digits(bytes) .| ByteBlock.letters(bytes, first: 6)
+            return (found[0] ^ expected[0]) | (found[1] ^ expected[1]) == 0 && ByteBlock.all(hex .| isDash)
         }
         return fits(blocks.0, dashes.0) && fits(blocks.1, dashes.1) && fits(blocks.2, dashes.2)
     }
@@ -657,10 +655,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
     @inline(__always) static func lastNonRunLane(_ bytes: ByteBlock.Bytes) -> Int? {
         // Every operand a vector: with a scalar operand the compiler tests lane by lane.
         typealias V = ByteBlock.Bytes
-        let letter = (bytes | V(repeating: 0x20)) &- V(repeating: 0x61) .< V(repeating: 26)
+        let letter = ByteBlock.letters(bytes)
         // `+` to `9` (0x2B–0x39) holds `+ - /` and the digits, and `,` and `.`, which are not.
         let signsAndDigits =
-            (bytes &- V(repeating: 0x2B) .< V(repeating: 15)) .& (bytes .!= V(repeating: 0x2C))
+            ByteBlock.inRange(bytes, 0x2B, count: 15) .& (bytes .!= V(repeating: 0x2C))
             .& (bytes .!= V(repeating: 0x2E))
         let other =
             (bytes .== V(repeating: 0x3D)) .| (bytes .== V(repeating: 0x5F)) .| (bytes .>= V(repeating: 0x80))
@@ -674,11 +672,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// Whether every byte of a block is `[A-Za-z0-9+/]`.
     @inline(__always) static func pinCharacters(_ bytes: ByteBlock.Bytes) -> Bool {
         typealias V = ByteBlock.Bytes
-        let letter = (bytes | V(repeating: 0x20)) &- V(repeating: 0x61) .< V(repeating: 26)
-        let digit = bytes &- V(repeating: 0x30) .< V(repeating: 10)
         let sign = (bytes .== V(repeating: 0x2B)) .| (bytes .== V(repeating: 0x2F))
-        let pin = unsafeBitCast(letter .| digit .| sign, to: SIMD2<UInt64>.self)
-        return pin[0] & pin[1] == UInt64.max
+        return ByteBlock.all(ByteBlock.letters(bytes) .| ByteBlock.digits(bytes) .| sign)
     }
 
     /// A base64 character, or a byte of an invisible separator (which may start before it).
