@@ -122,6 +122,38 @@ struct LogSanitizerLeakHuntHoldingTests {
         ("jdbc:postgresql://db.example.com:5432/app?password=x", "jdbc:postgresql://db.example.com"),
         ("git+ssh://git@github.com/org/repo.git", "git+ssh://github.com"),
         ("HTTPS://Admin:Hunter2@API.EXAMPLE.COM/X?TOKEN=A", "HTTPS://API.EXAMPLE.COM"),
+        // URLs in markup, tables and typographic quotes end where their context says.
+        (
+            "<a href=\"https://api.example.com/reset?code=s3cr3t\">reset</a> [l](https://a.example/r?c=s3cr3t) next",
+            "<a href=\"https://api.example.com\">reset</a> [l](https://a.example) next"
+        ),
+        ("| https://api.example.com/r?code=s3cr3t | next |", "| https://api.example.com | next |"),
+        (
+            "\u{00AB}https://a.example/r?c=s3cr3t\u{00BB} \u{201C}https://b.example/r?c=s3cr3t\u{201D} next",
+            "\u{00AB}https://a.example \u{201C}https://b.example next"
+        ),
+        ("(https://en.example.org/wiki/Foo_(bar)?t=s3cr3t) next", "(https://en.example.org) next"),
+        // Bearer tokens after line and paragraph separators, OAuth token responses, emails and UUIDs in markup.
+        ("Bearer\u{2028}abc123 Bearer\u{0085}abc123", "[redacted-bearer] [redacted-bearer]"),
+        (
+            "\"token_type\":\"Bearer\",\"access_token\":\"abc123\"",
+            "\"token_type\":\"Bearer\",\"access_token\":\"[redacted-secret]\""
+        ),
+        (
+            "From: Alice <alice@example.com> id={550e8400-e29b-41d4-a716-446655440000} urn:uuid:550e8400-e29b-41d4-a716-446655440000",
+            "From: Alice <[redacted-email]> id={[redacted-uuid]} urn:uuid:[redacted-uuid]"
+        ),
+        // The transport's own pin failure line, verified chain included, stays whole.
+        (
+            "pinning refused api.example.com:443: pin mismatch for api.example.com (pin set prod): verified chain "
+                + "[1] CN=api.example.com sha256/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=; [2] CN=Example CA 2026,"
+                + "O=Example Corp,C=US sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=; expected one of "
+                + "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=, 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
+            "pinning refused api.example.com:443: pin mismatch for api.example.com (pin set prod): verified chain "
+                + "[1] CN=api.example.com sha256/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=; [2] CN=Example CA 2026,"
+                + "O=Example Corp,C=US sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=; expected one of "
+                + "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=, 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
+        ),
         // Labelled pins in lists, brackets and JSON-escaped JSON stay; pins holding `+` and `/` too.
         (
             "pin=sha256/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=,sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
@@ -397,6 +429,16 @@ struct LogSanitizerLeakHuntFindingTests {
     @Test("FAILING: `Bearer+token` (a form-encoded space) survives")
     func bearerPlus() {
         Self.check("q=Bearer+hunter2&x=1", secrets: ["hunter2"], kept: ["&x=1"])
+    }
+
+    /// FAILING (leak). The JWT rule needs two dots after the `eyJ` segment; a two-segment token
+    /// such as Mapbox's `sk.eyJ….sig` keeps its signature. At f3a96f3:
+    /// `sk.eyJ1IjoiZXhhbXBsZSIsImEiOiJjazEyMyJ9.hunter2abcdefghijklmn` →
+    /// `sk.[redacted-token].hunter2abcdefghijklmn`.
+    @Test("FAILING: a two-segment `eyJ…` token (Mapbox `sk.eyJ….sig`) keeps its last segment")
+    func twoSegmentJWT() {
+        Self.check(
+            "key sk.eyJ1IjoiZXhhbXBsZSIsImEiOiJjazEyMyJ9.hunter2abcdefghijklmn ok", secrets: ["hunter2"], kept: [" ok"])
     }
 
     // MARK: §4, what must stay readable
