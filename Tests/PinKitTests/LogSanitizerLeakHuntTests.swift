@@ -176,6 +176,7 @@ struct LogSanitizerLeakHuntHoldingTests {
         let once = LogSanitizer.redact(input)
         #expect(once == expected)
         #expect(LogSanitizer.redact(once) == once, "not idempotent")
+        #expect(RegexReferenceSanitizer.redact(input) == expected, "the reference disagrees")
     }
 
     @Test("the old rules leak in these contexts: the table can fail")
