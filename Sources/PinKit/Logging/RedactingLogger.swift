@@ -54,7 +54,11 @@ public struct RedactingLogger: Sendable {
     ) {
         guard isEnabled(level) else { return }
         var redactedMetadata: [String: String] = [:]
-        for (key, value) in metadata() { redactedMetadata[LogSanitizer.redact(key)] = LogSanitizer.redact(value) }
+        // A value is redacted with its key in view: the record joins them (`key=value`) only after
+        // redaction, so a credential key's value must go here.
+        for (key, value) in metadata() {
+            redactedMetadata[LogSanitizer.redact(key)] = LogSanitizer.redact(value, key: key)
+        }
         let record = LogRecord(
             date: configuration.now(),
             level: level,

@@ -224,16 +224,18 @@ enum UploadValidation {
         return entries
     }
 
-    /// The entry with every string inside `fields` passed through the sanitizer.
+    /// The entry with every string inside `fields` passed through the sanitizer, each with the key
+    /// of the member it is in (a credential key's string goes whole: the rules never see the key and
+    /// the value together).
     private static func sanitized(_ entry: JSONValue) -> JSONValue {
         guard case .object(var members) = entry, let index = members.firstIndex(where: { $0.key == "fields" }) else {
             return entry
         }
-        func clean(_ value: JSONValue) -> JSONValue {
+        func clean(_ value: JSONValue, key: String = "") -> JSONValue {
             switch value {
-            case .string(let text): return .string(LogSanitizer.redact(text))
-            case .array(let items): return .array(items.map(clean))
-            case .object(let members): return .object(members.map { ($0.key, clean($0.value)) })
+            case .string(let text): return .string(LogSanitizer.redact(text, key: key))
+            case .array(let items): return .array(items.map { clean($0, key: key) })
+            case .object(let members): return .object(members.map { ($0.key, clean($0.value, key: $0.key)) })
             default: return value
             }
         }
