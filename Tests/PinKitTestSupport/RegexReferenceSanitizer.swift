@@ -41,16 +41,21 @@ public enum RegexReferenceSanitizer {
     static let trailingDots = regex(#"\.*\z"#)
 
     // MARK: Rule 2: credentials
-    static let keyTail = #"(?:\\"|"|')?+[ \t]*+[=:][ \t]*+"#
+    /// A key's closing quote, the separator (`=>` too), and the openers a value may sit in.
+    static let keyTail =
+        #"(?:\[?\])?+(?:\\"|"|')?+[ \t]*+(?:=>?+|:)[ \t]*+(?:(?:Optional\(|\[(?!redacted-)|[{<])[ \t]*+)*+"#
     static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
     static let quotedValues =
-        #"((?:\\"|"|')?)(\[redacted-[a-z]+\])|(\\")"# + notPlaceholder + #"((?:(?!\\")"# + stopBeforeURL
+        #"((?:\\"|"|'|`)?)(\[redacted-[a-z]+\])|(\\")"# + notPlaceholder + #"((?:(?!\\")"# + stopBeforeURL
         + #"[^\r\n\uE000])+)|(")"# + notPlaceholder + "((?:" + stopBeforeURL
         + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')"# + notPlaceholder + "((?:" + stopBeforeURL
-        + #"[^'\r\n\uE000])+)|(?!\\"|["'])"# + notPlaceholder
+        + #"[^'\r\n\uE000])+)|(`)"# + notPlaceholder + "((?:" + stopBeforeURL + #"[^`\r\n\uE000])+)|(?!\\"|["'`])"#
+        + notPlaceholder
     static let headerCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
-            + quotedValues + #"((?:[^\r\n"'`\\\uE000]|["'`](?!"# + closing + #")|\\(?!["'`]"# + closing + #"))+))"#)
+            + quotedValues
+            + #"((?:(?<==)"[^"\r\n\\\uE000]*"|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"|[^\r\n"'`\\\uE000]|["'`](?!"#
+            + closing + #")|\\(?![rn]|["'`]"# + closing + #"))+))"#)
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
             + keyTail + "(?:" + quotedValues + #"((?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces
@@ -58,7 +63,7 @@ public enum RegexReferenceSanitizer {
 
     // MARK: Rules 3–7
     static let bearer = regex(
-        #"(?<![A-Za-z0-9])(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:]|%20|["#
+        #"(?<![A-Za-z0-9])(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:+]|%20|["#
             + spaces
             + #"])++)+(?:"B+"?|'B+'?|<B+>?|B+)"#.replacingOccurrences(
                 of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|["# + invisible + "])+"))
@@ -72,15 +77,16 @@ public enum RegexReferenceSanitizer {
     static let pin: NSRegularExpression = {
         let value = #"[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=_\-"# + invisible + "])"
         return regex(
-            #"[Ss][Hh][Aa]256(?:/|=|:|//|="|: |=\\"|":"|": "|\\":\\"|\\": \\")"# + value + "|expected one of " + value
+            #"[Ss][Hh][Aa]256(?:/|=|:|//|="|: |=\\"|":"|": "|\\":\\"|\\": \\"|='|" : "|\\/|':'|': ')"# + value
+                + "|expected one of " + value
                 + "(?:, " + value + ")*")
     }()
     static let token: NSRegularExpression = {
         let t = #"(?:[A-Za-z0-9_\-]|["# + invisible + "])"
         let b = #"(?:[A-Za-z0-9+/=_\-]|["# + invisible + "])"
         return regex(
-            b + "*?eyJ" + t + #"+\."# + t + #"+\."# + t + "*|(?=" + b + "*?[0-9]|" + b + "*?[a-z]" + b + "*?[A-Z]|" + b
-                + "*?[A-Z]" + b + "*?[a-z])" + b + "{32,}|" + t + "{32,}")
+            b + "*?eyJ" + t + #"+\."# + t + #"+(?:\."# + t + "*)?|(?=" + b + "*?[0-9]|" + b + "*?[a-z]" + b
+                + "*?[A-Z]|" + b + "*?[A-Z]" + b + "*?[a-z])" + b + "{32,}")
     }()
 
     private enum Piece {
@@ -269,7 +275,7 @@ public enum RegexReferenceSanitizer {
                 cursor = match.range.location + match.range.length
                 continue
             }
-            let value = [4, 6, 8, 9].map { match.range(at: $0) }.first { $0.location != NSNotFound }!
+            let value = [4, 6, 8, 10, 11].map { match.range(at: $0) }.first { $0.location != NSNotFound }!
             let prefix = ns.substring(
                 with: NSRange(location: match.range.location, length: value.location - match.range.location))
             result.append(.done(prefix + "[redacted-secret]"))

@@ -5,8 +5,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     typealias Classes = LogSanitizer.Classes
     typealias Kind = LogSanitizer.CredentialKind
 
-    /// Whether a key can end before the separator at `separator`: after `[ \t]*` and an optional
-    /// closing quote, the last byte is one a key ends in (`n e d t y`, any case).
+    /// Whether a key can end before the separator at `separator`: after `[ \t]*`, an optional
+    /// closing quote and an optional `]` or `[]`, the last byte is one a key ends in (`n e d t y`,
+    /// any case).
     @inline(__always) func keyMayEnd(before separator: Int, bound: Int) -> Bool {
         var k = separator
         while k > bound, text.byte(k - 1) == 0x20 || text.byte(k - 1) == 0x09 { k -= 1 }
@@ -14,13 +15,22 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             k -= 1
             if k > bound, text.byte(k - 1) == UInt8(ascii: "\\") { k -= 1 }
         }
+        k = bracketStart(before: k, bound: bound)
         return k > bound && text.has(k - 1, Classes.keyEnd)
+    }
+
+    /// Where a form key's closing bracket (`]` of `user[password]`, or `[]` of `password[]`)
+    /// ending at `k` starts; `k` when there is none.
+    @inline(__always) func bracketStart(before k: Int, bound: Int) -> Int {
+        guard k > bound, text.byte(k - 1) == UInt8(ascii: "]") else { return k }
+        return k - 1 > bound && text.byte(k - 2) == UInt8(ascii: "[") ? k - 2 : k - 1
     }
 
     /// The credential key before the separator at `separator` (not reaching below `gapStart`):
     /// where it starts and its kind, or nil.
     func key(before separator: Int, gapStart: Int) -> (start: Int, kind: Kind)? {
-        // Backwards: [ \t]*, an optional closing quote of the key (", \" or '), the key.
+        // Backwards: [ \t]*, an optional closing quote of the key (", \" or '), an optional `]` or
+        // `[]` (a form key: `user[password]`, `password[]`), the key.
         var k = separator
         while k > gapStart, text.byte(k - 1) == 0x20 || text.byte(k - 1) == 0x09 { k -= 1 }
         if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\"") {
@@ -29,6 +39,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         } else if k > gapStart, text.byte(k - 1) == UInt8(ascii: "'") {
             k -= 1
         }
+        k = bracketStart(before: k, bound: gapStart)
         // Every key ends in one of "n", "e", "d", "t", "y": most separators are rejected here, and
         // the last letter leaves one to three keys to compare.
         guard k > gapStart else { return nil }
@@ -72,9 +83,26 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     func credential(key: (start: Int, kind: Kind), separator: Int, stop: Int) -> LogSanitizer.Span? {
         let end = text.count
         let (keyStart, kind) = key
-        // Forwards: [ \t]*, an optional opening quote, the value.
+        // Forwards: the `>` of `=>` (Ruby, PHP, Perl), [ \t]*, openers, an optional opening quote,
+        // the value.
         var v = separator + 1
-        while v < end, v != stop, text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
+        if v < end, v != stop, text.byte(separator) == UInt8(ascii: "="), text.byte(v) == UInt8(ascii: ">") { v += 1 }
+        v = blanksEnd(from: v, end: end, stop: stop)
+        // Openers the value sits in: `Optional(` (Swift's interpolation of an optional), `[`, `{`
+        // (a JSON array or object), `<`; not the `[` of a placeholder. Blanks may follow each.
+        while v < end, v != stop {
+            let byte = text.byte(v)
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "<")
+                || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: end))
+            {
+                v += 1
+            } else if byte == UInt8(ascii: "O"), exactly("Optional(", at: v, end: end) {
+                v += 9
+            } else {
+                break
+            }
+            v = blanksEnd(from: v, end: end, stop: stop)
+        }
         var quote: UInt8?
         var escaped = false
         if v < end, v != stop {
@@ -82,7 +110,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if byte == UInt8(ascii: "\\"), v + 1 < end, v + 1 != stop, text.byte(v + 1) == UInt8(ascii: "\"") {
                 escaped = true
                 v += 2
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`") {
                 quote = byte
                 v += 1
             }
@@ -107,6 +135,21 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
     }
 
+    /// The end of the `[ \t]*` run from `start` (not past `stop`).
+    @inline(__always) func blanksEnd(from start: Int, end: Int, stop: Int) -> Int {
+        var v = start
+        while v < end, v != stop, text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
+        return v
+    }
+
+    /// Whether `[index, index + word.count)` lies below `end` and is `word`, byte for byte.
+    @inline(__always) func exactly(_ word: StaticString, at index: Int, end: Int) -> Bool {
+        let length = word.utf8CodeUnitCount
+        guard index + length <= end else { return false }
+        for offset in 0..<length where text.byte(index + offset) != word.utf8Start[offset] { return false }
+        return true
+    }
+
     /// The end of `[redacted-` + `[a-z]+` + `]` at `start` (no URL span inside), or nil.
     func placeholderEnd(at start: Int, end: Int, stop: Int) -> Int? {
         let prefix: StaticString = "[redacted-"
@@ -120,13 +163,33 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return p + 1
     }
 
-    /// An unquoted header value: to a line break, or to a quote that closes the string it is in.
+    /// An unquoted header value: to a line break (or `\r`, `\n` written as escapes, as in a JSON
+    /// string), or to a quote that closes the string it is in. A parameter's quoted value after
+    /// `=` (`theme="dark"`, `realm=\"api\"`) is part of it, its closing quote too.
     func headerEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
         let limit = min(end, stop)
         var p = start
         while p < limit {
             let byte = text.byte(p)
+            if byte == UInt8(ascii: "\""), p >= 1, text.byte(p - 1) == UInt8(ascii: "="),
+                let close = parameterQuoteEnd(from: p + 1, limit: limit, escaped: false)
+            {
+                p = close
+                continue
+            }
+            if byte == UInt8(ascii: "\\"), p + 1 < limit, p >= 1, text.byte(p + 1) == UInt8(ascii: "\""),
+                text.byte(p - 1) == UInt8(ascii: "="),
+                let close = parameterQuoteEnd(from: p + 2, limit: limit, escaped: true)
+            {
+                p = close
+                continue
+            }
             if byte == 0x0A || byte == 0x0D { break }
+            if byte == UInt8(ascii: "\\"), p + 1 < limit,
+                text.byte(p + 1) == UInt8(ascii: "r") || text.byte(p + 1) == UInt8(ascii: "n")
+            {
+                break
+            }
             if text.table[Int(byte)] & Classes.quote != 0, SanitizerScan.closes(text, quoteAt: p, end: end, stop: stop)
             {
                 break
@@ -139,6 +202,24 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             p += 1
         }
         return (p, p - start)
+    }
+
+    /// After a parameter's opening quote (`"`, or `\"` when `escaped`), the end of its closing one
+    /// before `limit` with no line break (and, for `"`, no backslash) between; nil when there is none.
+    func parameterQuoteEnd(from start: Int, limit: Int, escaped: Bool) -> Int? {
+        var q = start
+        while q < limit {
+            let byte = text.byte(q)
+            if byte == 0x0A || byte == 0x0D { return nil }
+            if escaped {
+                if byte == UInt8(ascii: "\\"), q + 1 < limit, text.byte(q + 1) == UInt8(ascii: "\"") { return q + 2 }
+            } else {
+                if byte == UInt8(ascii: "\"") { return q + 1 }
+                if byte == UInt8(ascii: "\\") { return nil }
+            }
+            q += 1
+        }
+        return nil
     }
 
     /// An unquoted value: to white space, a control character, one of `&,;"'<>)]}` and backtick,

@@ -70,7 +70,6 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var runBytesTo = -1
         /// JWT and base64 runs starting before this are known to fail.
         var runFailedBefore = -1
-        var tokenFailedBefore = -1
 
         init(searchEnd: Int, regionByRegion: Bool = false) {
             self.searchEnd = searchEnd
@@ -99,7 +98,6 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 pinListSearchedFrom = -1
             default:
                 runFailedBefore = -1
-                tokenFailedBefore = -1
             }
         }
     }
@@ -157,27 +155,34 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 }
                 if closer != nil { tokenStart += 1 }
             }
-            var tokenEnd = tokenStart
-            while tokenEnd < end {
-                if text.has(tokenEnd, Classes.bearerToken) {
-                    tokenEnd += 1
-                } else if text.byte(tokenEnd) >= 0x80, case let length = text.invisibleLength(at: tokenEnd, end: end),
-                    length > 0
-                {
-                    tokenEnd += length
-                } else {
-                    break
-                }
-            }
+            var tokenEnd = bearerTokenEnd(from: tokenStart, end)
             if tokenEnd == tokenStart {
-                // Nothing after the last group: as a regular expression backtracks, its "bearer" is the token.
+                // Nothing after the last group: as a regular expression backtracks, its "bearer" is
+                // the token, with the token characters after it (a `+` separator is one).
                 guard groups >= 2 else { continue }
-                return Match(start: s, end: lastGroup + 6, placeholder: .bearer)
+                return Match(start: s, end: bearerTokenEnd(from: lastGroup, end), placeholder: .bearer)
             }
             if let closer, tokenEnd < end, text.byte(tokenEnd) == closer { tokenEnd += 1 }
             return Match(start: s, end: tokenEnd, placeholder: .bearer)
         }
         return nil
+    }
+
+    /// The end of the bearer token characters (`[A-Za-z0-9._~+/=-]` and invisible separators) from `start`.
+    @inline(__always) func bearerTokenEnd(from start: Int, _ end: Int) -> Int {
+        var tokenEnd = start
+        while tokenEnd < end {
+            if text.has(tokenEnd, Classes.bearerToken) {
+                tokenEnd += 1
+            } else if text.byte(tokenEnd) >= 0x80, case let length = text.invisibleLength(at: tokenEnd, end: end),
+                length > 0
+            {
+                tokenEnd += length
+            } else {
+                break
+            }
+        }
+        return tokenEnd
     }
 
     func followsPlaceholder(_ s: Int, _ from: Int) -> Bool {
@@ -192,14 +197,16 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return false
     }
 
-    /// The end of "bearer" (any case) and its separators (ASCII spaces and tabs, `:`, `%20`,
-    /// Unicode spaces; at least one) at `p`, or nil.
+    /// The end of "bearer" (any case) and its separators (ASCII spaces and tabs, `:`, `%20`, `+` (a
+    /// form-encoded space), Unicode spaces; at least one) at `p`, or nil.
     func bearerGroupEnd(_ p: Int, _ end: Int) -> Int? {
         guard text.matches("bearer", at: p, end: end) else { return nil }
         var q = p + 6
         while q < end {
             let byte = text.byte(q)
-            if byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C || byte == UInt8(ascii: ":") {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C || byte == UInt8(ascii: ":")
+                || byte == UInt8(ascii: "+")
+            {
                 q += 1
             } else if byte == UInt8(ascii: "%"), text.matches("%20", at: q, end: end) {
                 q += 3
@@ -453,12 +460,17 @@ struct WordRules<Counter: LogSanitizerCounting> {
             case UInt8(ascii: "="):
                 value =
                     pin(after: "=", at: label, end) ?? pin(after: "=\"", at: label, end)
-                    ?? pin(after: "=\\\"", at: label, end)
+                    ?? pin(after: "=\\\"", at: label, end) ?? pin(after: "='", at: label, end)
             case UInt8(ascii: ":"): value = pin(after: ":", at: label, end) ?? pin(after: ": ", at: label, end)
             case UInt8(ascii: "\""):
-                value = pin(after: "\":\"", at: label, end) ?? pin(after: "\": \"", at: label, end)
+                value =
+                    pin(after: "\":\"", at: label, end) ?? pin(after: "\": \"", at: label, end)
+                    ?? pin(after: "\" : \"", at: label, end)
             case UInt8(ascii: "\\"):
-                value = pin(after: "\\\":\\\"", at: label, end) ?? pin(after: "\\\": \\\"", at: label, end)
+                value =
+                    pin(after: "\\\":\\\"", at: label, end) ?? pin(after: "\\\": \\\"", at: label, end)
+                    ?? pin(after: "\\/", at: label, end)
+            case UInt8(ascii: "'"): value = pin(after: "':'", at: label, end) ?? pin(after: "': '", at: label, end)
             default: value = nil
             }
             if let value { return Match(start: two - 3, end: value + 44, placeholder: .kept) }
@@ -510,28 +522,24 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return text.invisibleLength(at: p, end: end)
     }
 
-    /// One scan of the runs that start at a position: the base64 run (for the JWT and base64
-    /// alternatives) and its leading token run.
+    /// One scan of the base64 run that starts at a position (for the JWT and base64 alternatives).
     struct Runs {
         var end = 0
         var count = 0
         var seen: UInt32 = 0
         /// Where the run's last `[A-Za-z0-9_-]` stretch starts (after its last `+ / =`).
         var lastStretch = 0
-        var tokenEnd = 0
-        var tokenCount = 0
     }
 
-    /// Measures the runs from `p`; with `tokenOnly`, just the token run. `measured` and `seen`: the
-    /// ASCII token characters `[p, measured)` are already known, with their classes in `seen`.
-    @inline(__always) func runs(from p: Int, _ end: Int, tokenOnly: Bool, measured: Int, seen: UInt32) -> Runs {
+    /// Measures the base64 run from `p`. `measured` and `seen`: the ASCII token characters
+    /// `[p, measured)` are already known, with their classes in `seen`.
+    @inline(__always) func runs(from p: Int, _ end: Int, measured: Int, seen: UInt32) -> Runs {
         var runs = Runs()
         runs.lastStretch = p
         runs.seen = seen
         var q = measured
         // Bytes of invisible separators beyond their first: the count is characters, not bytes.
         var extra = 0
-        var inToken = true
         let table = text.table
         while q < end {
             let flags = table[Int(text.byte(q))]
@@ -539,13 +547,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 runs.seen |= flags
                 q &+= 1
             } else if flags & Classes.base64 != 0 {
-                // "+", "/" or "=": the token run ends; a JWT's first segment starts after it.
-                if inToken {
-                    inToken = false
-                    runs.tokenEnd = q
-                    runs.tokenCount = q - p - extra
-                    if tokenOnly { return runs }
-                }
+                // "+", "/" or "=": a JWT's first segment starts after it.
                 q &+= 1
                 runs.lastStretch = q
             } else if flags & Classes.high != 0 {
@@ -559,10 +561,6 @@ struct WordRules<Counter: LogSanitizerCounting> {
         }
         runs.end = q
         runs.count = q - p - extra
-        if inToken {
-            runs.tokenEnd = q
-            runs.tokenCount = runs.count
-        }
         return runs
     }
 
@@ -707,10 +705,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 guard p < end else { return nil }
                 flags = table[Int(text.byte(p))]
             }
-            let isToken: Bool
             let length: Int
             if flags & Classes.high == 0 {
-                isToken = flags & Classes.token != 0
                 length = 1
             } else {
                 length = text.invisibleLength(at: p, end: end)
@@ -718,85 +714,71 @@ struct WordRules<Counter: LogSanitizerCounting> {
                     p &+= 1
                     continue
                 }
-                isToken = true
             }
             // A JWT or base64 run that fails from p fails from every later position inside the
-            // same run (the run only shrinks), and so does a token run: each is measured once.
-            let needRun = p >= state.runFailedBefore
-            let needToken = isToken && p >= state.tokenFailedBefore
-            var measured = p
-            var seen: UInt32 = 0
-            // Most runs are ASCII token characters ended by a byte that no run continues with (not
-            // base64, not a multi-byte character) and that cannot start a JWT's second segment
-            // (not `.`): then all three alternatives are decided by the run's length and classes,
-            // and each gives the same match. One tight loop measures it.
-            if needRun, needToken, length == 1 {
-                var q = p &+ 1
-                seen = flags
-                while q < end {
-                    let next = table[Int(text.byte(q))]
-                    guard next & Classes.token != 0 else { break }
-                    seen |= next
-                    q &+= 1
-                }
-                if q == end
-                    || (table[Int(text.byte(q))] & (Classes.base64 | Classes.high) == 0
-                        && text.byte(q) != UInt8(ascii: "."))
-                {
-                    // 32 or more: the base64 alternative (a digit or both cases) or else the token
-                    // alternative, both `[p, q)`.
-                    if q - p >= 32 { return Match(start: p, end: q, placeholder: .token) }
-                    state.runFailedBefore = q
-                    state.tokenFailedBefore = q
-                    p = q
-                    continue
-                }
-                // The run goes on (or a `.` follows): measure the rest from where this loop stopped.
-                measured = q
-            }
-            if needRun || needToken {
-                let runs = self.runs(from: p, end, tokenOnly: !needRun, measured: measured, seen: seen)
-                if needRun {
-                    // 1. A JWT, with whatever base64 characters are glued before it in the same run.
-                    if runs.end < end, text.byte(runs.end) == UInt8(ascii: "."),
-                        holdsJWTStart(runs.lastStretch, runs.end),
-                        let jwtEnd = jwtTail(runs.end, end)
+            // same run (the run only shrinks): each run is measured once.
+            if p >= state.runFailedBefore {
+                var measured = p
+                var seen: UInt32 = 0
+                // Most runs are ASCII token characters ended by a byte that no run continues with
+                // (not base64, not a multi-byte character) and that cannot start a JWT's second
+                // segment (not `.`): then both alternatives are decided by the run's length and
+                // classes. One tight loop measures it.
+                if length == 1, flags & Classes.token != 0 {
+                    var q = p &+ 1
+                    seen = flags
+                    while q < end {
+                        let next = table[Int(text.byte(q))]
+                        guard next & Classes.token != 0 else { break }
+                        seen |= next
+                        q &+= 1
+                    }
+                    if q == end
+                        || (table[Int(text.byte(q))] & (Classes.base64 | Classes.high) == 0
+                            && text.byte(q) != UInt8(ascii: "."))
                     {
-                        return Match(start: p, end: jwtEnd, placeholder: .token)
+                        if q - p >= 32, Self.isTokenLike(seen) { return Match(start: p, end: q, placeholder: .token) }
+                        state.runFailedBefore = q
+                        p = q
+                        continue
                     }
-                    // 2. 32 or more base64 characters with a digit or both letter cases.
-                    let mixed = runs.seen & Classes.upper != 0 && runs.seen & Classes.lower != 0
-                    if runs.count >= 32, runs.seen & Classes.digit != 0 || mixed {
-                        return Match(start: p, end: runs.end, placeholder: .token)
-                    }
-                    state.runFailedBefore = runs.end
+                    // The run goes on (or a `.` follows): measure the rest from where this loop stopped.
+                    measured = q
                 }
-                if needToken {
-                    // 3. 32 or more token characters.
-                    if runs.tokenCount >= 32 {
-                        return Match(start: p, end: runs.tokenEnd, placeholder: .token)
-                    }
-                    state.tokenFailedBefore = runs.tokenEnd
+                let runs = self.runs(from: p, end, measured: measured, seen: seen)
+                // 1. A JWT, with whatever base64 characters are glued before it in the same run.
+                if runs.end < end, text.byte(runs.end) == UInt8(ascii: "."), holdsJWTStart(runs.lastStretch, runs.end),
+                    let jwtEnd = jwtTail(runs.end, end)
+                {
+                    return Match(start: p, end: jwtEnd, placeholder: .token)
                 }
+                // 2. 32 or more base64 characters with a digit or both letter cases.
+                if runs.count >= 32, Self.isTokenLike(runs.seen) {
+                    return Match(start: p, end: runs.end, placeholder: .token)
+                }
+                state.runFailedBefore = runs.end
             }
-            // Every position before both failure marks is known to fail: skip to the first that is not.
-            p = max(p &+ length, min(state.runFailedBefore, state.tokenFailedBefore))
-            // Inside a failed base64 run only a token character can start a match: `+ / =` go at once.
-            while p < state.runFailedBefore {
-                guard table[Int(text.byte(p))] & (Classes.token | Classes.high) == 0 else { break }
-                p &+= 1
-            }
+            // Every position before the failure mark is known to fail: skip to the first that is not.
+            p = max(p &+ length, state.runFailedBefore)
         }
         return nil
     }
 
-    /// `.segment.segment?` after a JWT's first segment ending at `runEnd`: the JWT's end, or nil.
+    /// Whether a run with these classes holds a digit or both letter cases (a long run of one case
+    /// and no digit is a name: an event, an error code, a constant).
+    @inline(__always) static func isTokenLike(_ seen: UInt32) -> Bool {
+        seen & Classes.digit != 0 || (seen & Classes.upper != 0 && seen & Classes.lower != 0)
+    }
+
+    /// `.segment(.segment?)?` after a JWT's first segment ending at `runEnd`: the JWT's end, or nil.
     func jwtTail(_ runEnd: Int, _ end: Int) -> Int? {
         guard runEnd < end, text.byte(runEnd) == UInt8(ascii: ".") else { return nil }
         var second = runEnd + 1
         let secondStart = second
         while second < end, case let step = runCharacter(second, end, base64: false), step > 0 { second += step }
-        guard second > secondStart, second < end, text.byte(second) == UInt8(ascii: ".") else { return nil }
+        guard second > secondStart else { return nil }
+        // Two segments are enough (a Mapbox-style `sk.eyJ….sig`); a third goes too.
+        guard second < end, text.byte(second) == UInt8(ascii: ".") else { return second }
         var third = second + 1
         while third < end, case let step = runCharacter(third, end, base64: false), step > 0 { third += step }
         return third

@@ -22,14 +22,17 @@
 ///    in the path, query or fragment do not end it (`?auth=Bearer tok` goes whole).
 /// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`,
 ///    `secret`, `token`, `api_key`, `api-key`, `apikey` (also as the end of a longer word, such as
-///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then optionally a closing
-///    quote (`"`, `\"`, `'`), `[ \t]*`, `=` or `:`, `[ \t]*`, optionally an opening quote; the
-///    value → `[redacted-secret]`. A quoted value runs to its closing quote (or a line break); an
-///    unquoted header value to a line break or a closing quote as in rule 1; another unquoted
-///    value to white space, a Unicode space or one of ``&,;"'<>)]}` ``. An empty value, or one
-///    that already is a placeholder, is left alone.
+///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then optionally `]` or `[]`
+///    (form keys: `user[password]`, `password[]`), optionally a closing quote (`"`, `\"`, `'`),
+///    `[ \t]*`, `=`, `=>` or `:`, `[ \t]*`, openers the value sits in (`Optional(`, `{`, `<`, `[` but
+///    not a placeholder's, each with `[ \t]*` after it), optionally an opening quote (`"`, `\"`, `'`,
+///    backtick); the value → `[redacted-secret]`. A quoted value runs to its closing quote (or a
+///    line break); an unquoted header value to a line break (also `\r` or `\n` written as escapes)
+///    or a closing quote as in rule 1, a parameter's quoted value after `=` (`theme="dark"`,
+///    `realm=\"api\"`) included; another unquoted value to white space, a Unicode space or one of
+///    ``&,;"'<>)]}` ``. An empty value, or one that already is a placeholder, is left alone.
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit or a
-///    placeholder, then separators (spaces, tabs, `:`, `%20`, Unicode spaces), repeated
+///    placeholder, then separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces), repeated
 ///    (`Bearer bearer x` is one match), an optional `"`, `'` or `<`, the token
 ///    `[A-Za-z0-9._~+/=-]+` with invisible separators, and the matching closing quote
 ///    → `[redacted-bearer]`.
@@ -40,13 +43,16 @@
 ///    → `[redacted-uuid]`.
 /// 6. **Labelled pins stay**: 43 standard base64 characters and `=` (a SHA-256 pin), not followed
 ///    by another base64 character, right after `sha256` (any case) and one of `/`, `//`, `=`,
-///    `="`, `=\"`, `:`, `: `, `":"`, `": "`, `\":\"`, `\": \"` (OkHttp, curl, HPKP
-///    `pin-sha256="…"`, JSON) is kept as it is, and later rules do not see it; so is the list of
+///    `="`, `=\"`, `='`, `:`, `: `, `":"`, `": "`, `" : "`, `\":\"`, `\": \"`, `\/`, `':'`, `': '`
+///    (OkHttp, curl, HPKP `pin-sha256="…"`, JSON as Foundation's `JSONEncoder` writes it, Python)
+///    is kept as it is, and later rules do not see it; so is the list of
 ///    pins the transport writes after `expected one of ` (pins joined by `, `).
 /// 7. **Tokens** → `[redacted-token]`: at each position, first a JWT (a run of base64 characters
-///    whose last `[A-Za-z0-9_-]` stretch holds `eyJ` and a character after it, then
-///    `.segment.segment?`, so a JWT glued to a long run goes whole), then 32 or more base64 characters `[A-Za-z0-9+/=_-]` holding a digit or
-///    both letter cases, then 32 or more `[A-Za-z0-9_-]`.
+///    whose last `[A-Za-z0-9_-]` stretch holds `eyJ` and a character after it, then `.segment`
+///    and optionally `.segment?`, so a JWT glued to a long run goes whole, and so does a
+///    two-segment `sk.eyJ….sig`), then 32 or more base64 characters `[A-Za-z0-9+/=_-]` holding a
+///    digit or both letter cases. A long run of one case and no digit is a name (an event, an
+///    error code) and stays.
 ///
 /// Within a rule, matches are found leftmost-first, as a regular-expression engine would; the
 /// test suite checks that an `NSRegularExpression` implementation of the same rules agrees byte
@@ -78,12 +84,12 @@
 ///   `J` not after `y`) inside the same search: one more byte read per occurrence (the `2`, `x` and `J` finders test
 ///   the letter before in the same block compare). A candidate is
 ///   first rejected with a load or two: a URL separator needs `:/`, `:\` or `%3`; a credential
-///   separator needs, after the `[ \t]*` run and an optional quote before it, a byte a key ends in
-///   (`n e d t y`, any case).
+///   separator needs, after the `[ \t]*` run, an optional quote and an optional `]` or `[]` before
+///   it, a byte a key ends in (`n e d t y`, any case).
 ///   A key ends in a letter, so the `:`, `=` and `%` right after a rejected candidate are stepped
 ///   over at one or two examinations each, up to one that could start a URL separator.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
-///   13 bytes after the `[ \t]*` run, which belongs to one separator only (its rejection check
+///   15 bytes after the `[ \t]*` run, which belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
 ///   stops at the previous `@` (it cannot contain one), so local parts of different candidates
 ///   never overlap (an `@` where the previous domain scan stopped takes that domain's bytes as its
@@ -95,14 +101,14 @@
 ///   first dash are compared with the UUID's shape at once), so each byte is checked for at most
 ///   five dashes, and a failed check's search resumes after the last dash
 ///   that closed a group of four (such a dash has four digits before it, not eight).
-/// - Token runs: a JWT, base64 or token run that fails from one position fails from every later
-///   position inside the same run (the run only shrinks), so each run is measured once per kind
-///   (`*FailedBefore`); a JWT's second and third segments are measured at most three times. A
+/// - Token runs: a JWT or base64 run that fails from one position fails from every later
+///   position inside the same run (the run only shrinks), so each run is measured once
+///   (`runFailedBefore`); a JWT's second and third segments are measured at most three times. A
 ///   JWT's `eyJ` is looked for only when a `.` follows the run, in its last stretch: once more.
 ///   A run of ASCII token characters is measured by one tight loop, which the full measurement
 ///   continues from where it stopped when the run goes on with `+ / =`, `.` or a multi-byte
 ///   character.
-///   Inside a failed run, `+ / =` (which start no token) are stepped over at one examination each.
+///   A failed run is passed over at once.
 ///   Before any of that, text where no match can start is passed over (`tokenCandidate`): a match
 ///   starts 32 run bytes in a row or a run holding `eyJ`, so the 16 bytes ending at the 32nd byte ahead are
 ///   tested at once and, when one of them cannot be in a run, every position up to the last such
@@ -146,6 +152,29 @@ public enum LogSanitizer {
         guard let redacted = copy.withUTF8({ redact(buffer: $0) }) else { return text }
         return String(decoding: redacted, as: UTF8.self)
     }
+
+    /// The redacted form of `value` written under `key` (a logger's metadata, a JSON member), where
+    /// the key never reaches the rules together with its value: under a credential key (rule 2's,
+    /// any ASCII case, also as the end of a longer key such as `access_token`, `db_password` or
+    /// `Set-Cookie`) a non-empty value is a secret as a whole; under any other key it is redacted
+    /// like any text.
+    public static func redact(_ value: String, key: String) -> String {
+        guard !value.isEmpty, isCredentialKey(key) else { return redact(value) }
+        return secretPlaceholder
+    }
+
+    /// Whether `key` ends in one of rule 2's keys, any ASCII case.
+    static func isCredentialKey(_ key: String) -> Bool {
+        let lowered = key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        return credentialKeys.contains { name in
+            lowered.count >= name.count && lowered[(lowered.count - name.count)...].elementsEqual(name.utf8)
+        }
+    }
+
+    /// Rule 2's keys, lower case (`CredentialRule.key(before:gapStart:)` compares the same ones).
+    static let credentialKeys = [
+        "authorization", "cookie", "password", "passwd", "secret", "token", "api_key", "api-key", "apikey",
+    ]
 
     /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).
     /// An array takes no generic path: a log line is short, and that path costs as much as a
