@@ -43,7 +43,8 @@ public enum RegexReferenceSanitizer {
     // MARK: Rule 2: credentials
     /// A key's closing quote, the separator (`=>` too), and the openers a value may sit in.
     static let keyTail =
-        #"(?:\[?\])?+(?:\\"|"|')?+[ \t]*+(?:=>?+|:)[ \t]*+(?:(?:Optional\(|\[(?!redacted-)|[{<])[ \t]*+)*+"#
+        #"(?:(?<!\[redacted-token|\[redacted-secret)\]|\[\])?+(?:\\"|"|')?+[ \t"# + spaces + #"]*+(?:=>?+|:)[ \t"# + spaces
+        + #"]*+(?:(?:Optional\(|\[(?!redacted-)|[{<])[ \t"# + spaces + #"]*+)*+"#
     static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
     static let quotedValues =
         #"((?:\\"|"|'|`)?)(\[redacted-[a-z]+\])|(\\")"# + notPlaceholder + #"((?:(?!\\")"# + stopBeforeURL

@@ -9,8 +9,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// closing quote and an optional `]` or `[]`, the last byte is one a key ends in (`n e d t y`,
     /// any case).
     @inline(__always) func keyMayEnd(before separator: Int, bound: Int) -> Bool {
-        var k = separator
-        while k > bound, text.byte(k - 1) == 0x20 || text.byte(k - 1) == 0x09 { k -= 1 }
+        var k = blanksStart(before: separator, bound: bound)
         if k > bound, text.has(k - 1, Classes.quote) {
             k -= 1
             if k > bound, text.byte(k - 1) == UInt8(ascii: "\\") { k -= 1 }
@@ -31,15 +30,23 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     func key(before separator: Int, gapStart: Int) -> (start: Int, kind: Kind)? {
         // Backwards: [ \t]*, an optional closing quote of the key (", \" or '), an optional `]` or
         // `[]` (a form key: `user[password]`, `password[]`), the key.
-        var k = separator
-        while k > gapStart, text.byte(k - 1) == 0x20 || text.byte(k - 1) == 0x09 { k -= 1 }
+        var k = blanksStart(before: separator, bound: gapStart)
         if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\"") {
             k -= 1
             if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\\") { k -= 1 }
         } else if k > gapStart, text.byte(k - 1) == UInt8(ascii: "'") {
             k -= 1
         }
+        let bracket = k
         k = bracketStart(before: k, bound: gapStart)
+        // A placeholder's own `]` closes no form key: `[redacted-token]:x` has no key (a second pass
+        // must not find one in what the first wrote).
+        if bracket - k == 1,
+            (bracket - 16 >= gapStart && exactly("[redacted-token]", at: bracket - 16, end: bracket))
+                || (bracket - 17 >= gapStart && exactly("[redacted-secret]", at: bracket - 17, end: bracket))
+        {
+            return nil
+        }
         // Every key ends in one of "n", "e", "d", "t", "y": most separators are rejected here, and
         // the last letter leaves one to three keys to compare.
         guard k > gapStart else { return nil }
@@ -135,11 +142,36 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
     }
 
-    /// The end of the `[ \t]*` run from `start` (not past `stop`).
+    /// The end of the blanks (spaces, tabs, Unicode spaces) from `start` (not past `stop`).
     @inline(__always) func blanksEnd(from start: Int, end: Int, stop: Int) -> Int {
         var v = start
-        while v < end, v != stop, text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
+        while v < end, v != stop {
+            let byte = text.byte(v)
+            if byte == 0x20 || byte == 0x09 {
+                v += 1
+            } else if byte >= 0x80, case let length = text.unicodeSpaceLength(at: v, end: min(end, stop)), length > 0 {
+                v += length
+            } else {
+                break
+            }
+        }
         return v
+    }
+
+    /// The start of the blanks (spaces, tabs, Unicode spaces) that end at `k` (not below `bound`).
+    @inline(__always) func blanksStart(before k: Int, bound: Int) -> Int {
+        var k = k
+        while k > bound {
+            let byte = text.byte(k - 1)
+            if byte == 0x20 || byte == 0x09 {
+                k -= 1
+            } else if byte >= 0x80, case let length = text.unicodeSpaceLength(endingAt: k - 1, start: bound), length > 0 {
+                k -= length
+            } else {
+                break
+            }
+        }
+        return k
     }
 
     /// Whether `[index, index + word.count)` lies below `end` and is `word`, byte for byte.
