@@ -25,7 +25,7 @@ public enum RegexReferenceSanitizer {
         #"(?:(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,31})?(?::\/\/|:\\\/\\\/|%3[Aa]%2[Ff]%2[Ff])"#)
     static let doubleQuoted = regex(#"(?:[^"\r\n\\]|\\[^\r\n])*"#)
     static let escapedQuoted = regex(#"(?:(?!\\")[^\r\n])*"#)
-    static let singleQuoted = regex(#"[^'\r\n]*"#)
+    static let singleQuoted = regex(#"(?:[^'\r\n\\]|\\[^\r\n])*"#)
     static let backtickQuoted = regex(#"[^`\r\n]*"#)
     static let running = regex(
         #"(?:[^\x00-\x20\x7F"'`\\"# + spaces + #"]|["'`](?!"# + closing + #")|\\(?!["'`]"# + closing + #"))*"#)
@@ -50,7 +50,7 @@ public enum RegexReferenceSanitizer {
         #"((?:\\"|"|'|`)?)(\[redacted-[a-z]+\])|(\\")"# + notPlaceholder + #"((?:(?!\\")"# + stopBeforeURL
         + #"[^\r\n\uE000])+)|(")"# + notPlaceholder + "((?:" + stopBeforeURL
         + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')"# + notPlaceholder + "((?:" + stopBeforeURL
-        + #"[^'\r\n\uE000])+)|(`)"# + notPlaceholder + "((?:" + stopBeforeURL + #"[^`\r\n\uE000])+)|(?!\\"|["'`])"#
+        + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)"# + notPlaceholder + "((?:" + stopBeforeURL + #"[^`\r\n\uE000])+)|(?!\\"|["'`])"#
         + notPlaceholder
     static let headerCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"

@@ -165,7 +165,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
             return p + 1
         }
         if byte == quote { return nil }
-        if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") {
+        if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
             guard p + 1 < end else { return nil }
             let next = text.byte(p + 1)
             if next == 0x0A || next == 0x0D { return nil }
@@ -363,8 +363,8 @@ enum SanitizerScan {
         return index + 2 == stop && text.byte(index) == UInt8(ascii: "\\") && text.byte(index + 1) == UInt8(ascii: "\"")
     }
 
-    /// The end of a string opened by `quote`: its closing quote (for `"`, a backslash escapes the
-    /// next character), a line break, `stop`, or `end`. `length` counts bytes.
+    /// The end of a string opened by `quote`: its closing quote (for `"` and `'`, a backslash
+    /// escapes the next character), a line break, `stop`, or `end`. `length` counts bytes.
     static func quotedEnd<Counter>(
         _ text: SanitizerInput<Counter>, from start: Int, end: Int, quote: UInt8, stop: Int
     ) -> (end: Int, length: Int) {
@@ -374,7 +374,7 @@ enum SanitizerScan {
             if p + 2 >= stop, quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
             let byte = text.byte(p)
             if byte == quote || byte == 0x0A || byte == 0x0D { break }
-            if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") {
+            if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
                 guard p + 1 < limit else { break }
                 let next = text.byte(p + 1)
                 if next == 0x0A || next == 0x0D { break }

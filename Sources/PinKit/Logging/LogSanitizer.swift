@@ -14,8 +14,8 @@
 ///    the authority (which ends at `/ ? # \` or `%2F %3F %23`): an IPv6 literal in brackets, or
 ///    `[A-Za-z0-9._~%-]` and non-ASCII characters (no `%` in the percent-encoded form), without
 ///    trailing dots. No host: `[redacted-url]`. Where the URL ends depends on what is before it:
-///    after `"`, `'` or a backtick, at the same quote closing the string (for `"`, a backslash
-///    escapes); after `\"`, at the next `\"`; both also at a line break. In running text, at
+///    after `"`, `'` or a backtick, at the same quote closing the string (for `"` and `'`, a
+///    backslash escapes); after `\"`, at the next `\"`; both also at a line break. In running text, at
 ///    white space, a Unicode space, a closing bracket `)]}>` with no opening partner inside the
 ///    URL, or a quote (or `\` and a quote) followed by white space, one of `,;}])>` or the end;
 ///    trailing `.,;:!?` stay outside. Spaces right after `bearer` or `bearer:` (not inside a word)
