@@ -43,14 +43,16 @@ public enum RegexReferenceSanitizer {
     // MARK: Rule 2: credentials
     /// A key's closing quote, the separator (`=>` too), and the openers a value may sit in.
     static let keyTail =
-        #"(?:(?<!\[redacted-token|\[redacted-secret)\]|\[\])?+(?:\\"|"|')?+[ \t"# + spaces + #"]*+(?:=>?+|:)[ \t"# + spaces
+        #"(?:(?<!\[redacted-token|\[redacted-secret)\]|\[\])?+(?:\\"|"|')?+[ \t"# + spaces + #"]*+(?:=>?+|:)[ \t"#
+        + spaces
         + #"]*+(?:(?:Optional\(|\[(?!redacted-)|[{<])[ \t"# + spaces + #"]*+)*+"#
     static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
     static let quotedValues =
         #"((?:\\"|"|'|`)?)(\[redacted-[a-z]+\])|(\\")"# + notPlaceholder + #"((?:(?!\\")"# + stopBeforeURL
         + #"[^\r\n\uE000])+)|(")"# + notPlaceholder + "((?:" + stopBeforeURL
         + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')"# + notPlaceholder + "((?:" + stopBeforeURL
-        + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)"# + notPlaceholder + "((?:" + stopBeforeURL + #"[^`\r\n\uE000])+)|(?!\\"|["'`])"#
+        + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)"# + notPlaceholder + "((?:" + stopBeforeURL
+        + #"[^`\r\n\uE000])+)|(?!\\"|["'`])"#
         + notPlaceholder
     static let headerCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"

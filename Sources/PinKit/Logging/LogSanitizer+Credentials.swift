@@ -165,7 +165,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             let byte = text.byte(k - 1)
             if byte == 0x20 || byte == 0x09 {
                 k -= 1
-            } else if byte >= 0x80, case let length = text.unicodeSpaceLength(endingAt: k - 1, start: bound), length > 0 {
+            } else if byte >= 0x80, case let length = text.unicodeSpaceLength(endingAt: k - 1, start: bound), length > 0
+            {
                 k -= length
             } else {
                 break
