@@ -57,7 +57,7 @@ public enum RegexReferenceSanitizer {
     static let headerCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
             + quotedValues
-            + #"((?:(?<==)"[^"\r\n\\\uE000]*"|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"|[^\r\n"'`\\\uE000]|["'`](?!"#
+            + #"((?:(?<=[=\[({])"[^"\r\n\\\uE000]*"|(?<=[=\[({])'[^'\r\n\\\uE000]*'|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"|[^\r\n"'`\\\uE000]|["'`](?!"#
             + closing + #")|\\(?![rn]|["'`]"# + closing + #"))+))"#)
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
@@ -445,6 +445,41 @@ public struct LogCorpus {
         }
     }
 
+    /// A credential in the forms the seventh session's leak hunt added (`=>`, openers, form keys,
+    /// quoted header parameters, escaped line breaks, Unicode spaces, backticks, `\'`), with values
+    /// that probe their edges (quotes, placeholders, URLs, brackets).
+    public mutating func huntCredential() -> String {
+        let key = pick([
+            "password", "token", "api_key", "Cookie", "Set-Cookie", "Authorization", "secret", "x-auth-token",
+        ])
+        let value = pick([
+            "hunter2", string(Self.base64url, 1...20), "[redacted-secret]", "[redacted-token]x", "a\"b", "it\\'s",
+            "https://u:p@h.example/x", "", "\u{00A0}x", "<v>", "`v`", "x]y", "\\\"q\\\"",
+        ])
+        let blank = pick(["", " ", "\t", "\u{00A0}", "\u{3000}", "  "])
+        switch Int.random(in: 0..<12, using: &generator) {
+        case 0: return "{\"" + key + "\"" + blank + "=>" + blank + "\"" + value + "\"}"
+        case 1: return key + pick(["=", ": "]) + "Optional(" + pick(["\"", "'", ""]) + value + pick(["\")", ")", ""])
+        case 2: return pick(["user[", "data[", "["]) + key + "]" + blank + "=" + value + pick(["&n=1", "", "]"])
+        case 3: return key + "[]=" + value + pick(["&x=1", ""])
+        case 4:
+            return key + ": " + pick(["a=\"", "a=\\\"", "realm=\""]) + value + pick(["\"", "\\\"", ""])
+                + pick(["; s=", ", r=", " "])
+                + value
+        case 5: return "{\"h\":\"" + key + ": " + value + pick(["\\r\\n", "\\n", "\\t"]) + "Host: h.example\"}"
+        case 6: return key + blank + pick([":", "="]) + blank + value
+        case 7:
+            return key + "=" + pick(["{", "[", "<", "`", "{ ", "[ \"", "<<", "[redacted-"]) + value
+                + pick(["}", "]", ">", "`", ""])
+        case 8: return pick(["{'", "'"]) + key + "': '" + value + pick(["'", "\\''", ""]) + "}"
+        case 9: return "u='https://h.example/r?q=" + value + "\\'s&" + key + "=" + value + "' next"
+        case 10:
+            return pick(["[redacted-token]", "[redacted-secret]", "[REDACTED-TOKEN]"]) + pick(["]", "", "[]"])
+                + pick([":", "="]) + value
+        default: return credential()
+        }
+    }
+
     public mutating func bearer() -> String {
         let space = pick([" ", "  ", "\t", "\u{00A0}", "\u{2009}", ": ", "%20", ":", "\u{3000}"])
         let token = string(Self.base64url + ".~+/", 1...60)
@@ -473,6 +508,15 @@ public struct LogCorpus {
         case 3: return string(Self.base64url, 32...40) + jwt()
         default: return string("abcdefghij/", 20...50)
         }
+    }
+
+    /// A line of hunt credentials among the corpus's words and separators.
+    public mutating func huntLine() -> String {
+        var parts: [String] = []
+        for _ in 0..<Int.random(in: 1...6, using: &generator) {
+            parts.append(chance(60) ? huntCredential() : chance(50) ? secretish() : pick(Self.words))
+        }
+        return parts.joined(separator: pick([" ", ", ", "", "\t", "=", ":", "\"", "; ", "&"]))
     }
 
     public mutating func secretish() -> String {

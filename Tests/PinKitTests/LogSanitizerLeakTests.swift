@@ -99,6 +99,13 @@ struct LogSanitizerLeakTests {
                     "Set-Cookie: id=\(m1); Path=/; HttpOnly", "\(key)=\(m1)", "\(key): \(m1)", "\(key) = \"\(m1) x\"",
                     "\"\(key)\":\"\(m1)\"", "\"\(key)\": \"\(m1)\"", "\\\"\(key)\\\":\\\"\(m1)\\\"", "\(key)='\(m1)'",
                     "{\"msg\":\"sent Authorization: Bearer \(m1)\",\"url\":\"https://\(host)/x\"}",
+                    // The seventh session's leak hunt: openers, `=>`, form keys, quoted header
+                    // parameters, Unicode spaces, backticks and `\'` in single quotes.
+                    "\(key)=Optional(\"\(m1)\")", "\(key): Optional(\"\(m1)\")", "{\"\(key)\"=>\"\(m1)\"}",
+                    "['\(key)' => '\(m1)']", "user[\(key)]=\(m1)&n=1", "\(key)[]=\(m1)", "\(key)=<\(m1)>",
+                    "\(key)=`\(m1)`", "{\"\(key)\":[\"\(m1)\"]}", "\(key)=\u{00A0}\(m1)", "\(key)\u{00A0}: \(m1)",
+                    "Cookie: theme=\"dark\"; session=\(m1)", "Authorization: Digest realm=\"api\", response=\"\(m1)\"",
+                    "{'\(key)': 'it\\'s \(m1)'}",
                 ])
                 return Fragment(text: text, secrets: [m1], hosts: text.contains("https://") ? [host] : [])
             case .bearerVariants:
@@ -106,6 +113,7 @@ struct LogSanitizerLeakTests {
                     "Bearer\u{00A0}\(m1)", "\u{2009}Bearer\u{3000}\(m1)", "Bearer: \(m1)", "Bearer%20\(m1)",
                     "Bearer \"\(m1)\"", "Bearer <\(m1)>", "x_Bearer \(m1)", "]Bearer \(m1)", "Bearer abc=\(m1)",
                     "bearer BEARER \(m1)", "BEARER\t\(m1).\(m2)", "https://\(host)/x?auth=Bearer \(m1)&n=\(m2)",
+                    "q=Bearer+\(m1)&n=1",
                 ])
                 return Fragment(
                     text: text, secrets: [m1, m2].filter { text.contains($0) },

@@ -100,6 +100,26 @@ struct LogSanitizerTests {
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 
+    @Test("the scanner agrees with the reference on 20,000 lines of the leak hunt's credential forms")
+    func differentialHuntForms() {
+        var corpus = LogCorpus(seed: 0x5EED_0007)
+        var mismatches: [String] = []
+        for _ in 0..<20_000 {
+            let line = corpus.huntLine()
+            let ours = LogSanitizer.redact(line)
+            let reference = RegexReferenceSanitizer.redact(line)
+            if ours != reference, mismatches.count < 5 {
+                mismatches.append(
+                    "input: \(line.debugDescription)\n ours: \(ours.debugDescription)\n  ref: \(reference.debugDescription)"
+                )
+            }
+            if LogSanitizer.redact(ours) != ours, mismatches.count < 5 {
+                mismatches.append("not idempotent: \(line.debugDescription) → \(ours.debugDescription)")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
     @Test("a labelled pin's 43 characters tested in blocks agree with the reference on mutated pins")
     func mutatedPins() {
         var generator = SeededGenerator(seed: 0x9175)

@@ -100,7 +100,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         while v < end, v != stop {
             let byte = text.byte(v)
             if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "<")
-                || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: end))
+                || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: min(end, stop)))
             {
                 v += 1
             } else if byte == UInt8(ascii: "O"), exactly("Optional(", at: v, end: end) {
@@ -197,22 +197,23 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// An unquoted header value: to a line break (or `\r`, `\n` written as escapes, as in a JSON
-    /// string), or to a quote that closes the string it is in. A parameter's quoted value after
-    /// `=` (`theme="dark"`, `realm=\"api\"`) is part of it, its closing quote too.
+    /// string), or to a quote that closes the string it is in. An inner string is part of it, its
+    /// closing quote too: a `"` or `'` string after `=`, `[`, `(` or `{` (`theme="dark"`,
+    /// `['X-Token' => 'x']`), or a `\"` string after `=` (`realm=\"api\"`).
     func headerEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
         let limit = min(end, stop)
         var p = start
         while p < limit {
             let byte = text.byte(p)
-            if byte == UInt8(ascii: "\""), p >= 1, text.byte(p - 1) == UInt8(ascii: "="),
-                let close = parameterQuoteEnd(from: p + 1, limit: limit, escaped: false)
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'"), p >= 1, Self.opensInner(text.byte(p - 1)),
+                let close = parameterQuoteEnd(from: p + 1, limit: limit, quote: byte)
             {
                 p = close
                 continue
             }
             if byte == UInt8(ascii: "\\"), p + 1 < limit, p >= 1, text.byte(p + 1) == UInt8(ascii: "\""),
                 text.byte(p - 1) == UInt8(ascii: "="),
-                let close = parameterQuoteEnd(from: p + 2, limit: limit, escaped: true)
+                let close = parameterQuoteEnd(from: p + 2, limit: limit, quote: nil)
             {
                 p = close
                 continue
@@ -237,18 +238,23 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (p, p - start)
     }
 
-    /// After a parameter's opening quote (`"`, or `\"` when `escaped`), the end of its closing one
-    /// before `limit` with no line break (and, for `"`, no backslash) between; nil when there is none.
-    func parameterQuoteEnd(from start: Int, limit: Int, escaped: Bool) -> Int? {
+    /// Whether a quote after `byte` opens an inner string of a header value.
+    @inline(__always) static func opensInner(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "=") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{")
+    }
+
+    /// After an inner string's opening quote (`quote`, or `\"` when nil), the end of its closing one
+    /// before `limit` with no line break (and, for `quote`, no backslash) between; nil when there is none.
+    func parameterQuoteEnd(from start: Int, limit: Int, quote: UInt8?) -> Int? {
         var q = start
         while q < limit {
             let byte = text.byte(q)
             if byte == 0x0A || byte == 0x0D { return nil }
-            if escaped {
-                if byte == UInt8(ascii: "\\"), q + 1 < limit, text.byte(q + 1) == UInt8(ascii: "\"") { return q + 2 }
-            } else {
-                if byte == UInt8(ascii: "\"") { return q + 1 }
+            if let quote {
+                if byte == quote { return q + 1 }
                 if byte == UInt8(ascii: "\\") { return nil }
+            } else {
+                if byte == UInt8(ascii: "\\"), q + 1 < limit, text.byte(q + 1) == UInt8(ascii: "\"") { return q + 2 }
             }
             q += 1
         }
