@@ -25,6 +25,12 @@ let seeded: [(line: String, secret: String)] = [
     ("tok\u{200B}zq7SEEDinvisible\u{200B}abcdefghijklmnopqrstuvwxyz", "zq7SEEDinvisible"),
     ("jözq7SEEDmail@bücher.de root.zq7SEEDroot@10.0.0.1", "zq7SEED"),
     ("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAeyJhbGciOi.eyJzq7SEEDjwt.sig", "zq7SEEDjwt"),
+    // The seventh session's leak hunt.
+    ("login password=Optional(\"zq7SEEDopt\") {\"token\"=>\"zq7SEEDrocket\"}", "zq7SEED"),
+    ("user[password]=zq7SEEDform&password[]=zq7SEEDarr&n=1", "zq7SEED"),
+    ("Cookie: theme=\"dark\"; session=zq7SEEDqcookie", "zq7SEEDqcookie"),
+    ("q=Bearer+zq7SEEDplus&x=1 key sk.eyJ1IjoiYWJjIn0.zq7SEEDtwoseg", "zq7SEED"),
+    ("{'password': 'it\\'s zq7SEEDsq'} password=\u{00A0}zq7SEEDnbspval", "zq7SEED"),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
