@@ -21,6 +21,12 @@ public enum AdversarialLogFamilies {
             ("hex and invisible", "a\u{200B}"), ("escaped quote", "\\\"a"),
             ("pin list", "expected one of AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=, "),
             ("URL query with bearer and spaces", "https://h/?a=Bearer \t"),
+            // The seventh session's credential forms: openers, =>, form keys, inner strings of a
+            // header value, Unicode blanks around a separator, escaped line breaks.
+            ("Optional( repeated", "password=Optional("), ("=> repeated", "token=>"), ("openers", "password={<["),
+            ("form key repeated", "x[password]="), ("[]= repeated", "password[]="),
+            ("header inner quote", "Cookie: a=\""), ("header inner single quote", "Cookie: ['x"),
+            ("NBSP around a separator", "password\u{00A0}=\u{00A0}"), ("escaped line break", "Cookie: a\\n"),
             ("random upper-case hex", ""),
         ]
         return families
