@@ -27,6 +27,7 @@ public enum AdversarialLogFamilies {
             ("form key repeated", "x[password]="), ("[]= repeated", "password[]="),
             ("header inner quote", "Cookie: a=\""), ("header inner single quote", "Cookie: ['x"),
             ("NBSP around a separator", "password\u{00A0}=\u{00A0}"), ("escaped line break", "Cookie: a\\n"),
+            ("colour codes around a separator", "password\u{1B}[0m=\u{1B}[1;32m"), ("colour code start", "\u{1B}[1;"),
             ("random upper-case hex", ""),
         ]
         return families

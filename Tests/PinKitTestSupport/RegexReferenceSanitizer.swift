@@ -42,10 +42,12 @@ public enum RegexReferenceSanitizer {
 
     // MARK: Rule 2: credentials
     /// A key's closing quote, the separator (`=>` too), and the openers a value may sit in.
+    /// ANSI colour codes (SGR), which count as blanks around a separator and after `bearer`.
+    static let colour = #"\x1B\[[0-9;]{0,16}m"#
+    static let blanks = #"(?:[ \t"# + spaces + "]|" + colour + ")*+"
     static let keyTail =
-        #"(?:(?<!\[redacted-token|\[redacted-secret)\]|\[\])?+(?:\\"|"|')?+[ \t"# + spaces + #"]*+(?:=>?+|:)[ \t"#
-        + spaces
-        + #"]*+(?:(?:Optional\(|\[(?!redacted-)|[{<])[ \t"# + spaces + #"]*+)*+"#
+        #"(?:(?<!\[redacted-token|\[redacted-secret)\]|\[\])?+(?:\\"|"|')?+"# + blanks + "(?:=>?+|:)" + blanks
+        + #"(?:(?:Optional\(|\[(?!redacted-)|[{<])"# + blanks + ")*+"
     static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
     static let quotedValues =
         #"((?:\\"|"|'|`)?)(\[redacted-[a-z]+\])|(\\")"# + notPlaceholder + #"((?:(?!\\")"# + stopBeforeURL
@@ -68,7 +70,7 @@ public enum RegexReferenceSanitizer {
     static let bearer = regex(
         #"(?<![A-Za-z0-9])(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:+]|%20|["#
             + spaces
-            + #"])++)+(?:"B+"?|'B+'?|<B+>?|B+)"#.replacingOccurrences(
+            + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"B+"?|'B+'?|<B+>?|B+)"#.replacingOccurrences(
                 of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|["# + invisible + "])+"))
     static let email = regex(
         #"(?:[A-Za-z0-9._%+!#$*^~-]|[^\x00-\x7F"# + spaces + #"])(?:[A-Za-z0-9._%+!#$'*^~-]|[^\x00-\x7F"# + spaces
@@ -456,8 +458,10 @@ public struct LogCorpus {
             "hunter2", string(Self.base64url, 1...20), "[redacted-secret]", "[redacted-token]x", "a\"b", "it\\'s",
             "https://u:p@h.example/x", "", "\u{00A0}x", "<v>", "`v`", "x]y", "\\\"q\\\"",
         ])
-        let blank = pick(["", " ", "\t", "\u{00A0}", "\u{3000}", "  "])
-        switch Int.random(in: 0..<12, using: &generator) {
+        let blank = pick([
+            "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
+        ])
+        switch Int.random(in: 0..<13, using: &generator) {
         case 0: return "{\"" + key + "\"" + blank + "=>" + blank + "\"" + value + "\"}"
         case 1: return key + pick(["=", ": "]) + "Optional(" + pick(["\"", "'", ""]) + value + pick(["\")", ")", ""])
         case 2: return pick(["user[", "data[", "["]) + key + "]" + blank + "=" + value + pick(["&n=1", "", "]"])
@@ -476,6 +480,10 @@ public struct LogCorpus {
         case 10:
             return pick(["[redacted-token]", "[redacted-secret]", "[REDACTED-TOKEN]"]) + pick(["]", "", "[]"])
                 + pick([":", "="]) + value
+        case 11:
+            return pick(["Bearer", "bearer bearer", "q=Bearer"])
+                + pick(["+", "\u{1B}[1m", " \u{1B}[0m", "++", "+\u{1B}[m"])
+                + value + pick(["", "&x=1", "+", "\u{1B}[0m"])
         default: return credential()
         }
     }

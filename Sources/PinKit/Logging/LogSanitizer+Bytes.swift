@@ -189,6 +189,33 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
         return unicodeSpaceLength(at: index - 2, end: index + 1) == 3 ? 3 : 0
     }
 
+    /// The length of an ANSI colour code (SGR: ESC, `[`, at most 16 of `[0-9;]`, `m`) at `index`
+    /// (below `end`), or 0. Logs captured from a terminal carry them around keys and values.
+    @inline(__always) func colourCodeLength(at index: Int, end: Int) -> Int {
+        guard byte(index) == 0x1B, index + 2 < end, byte(index + 1) == UInt8(ascii: "[") else { return 0 }
+        var q = index + 2
+        while q < end {
+            let value = byte(q)
+            if value == UInt8(ascii: "m") { return q + 1 - index }
+            guard value &- 0x30 < 10 || value == UInt8(ascii: ";"), q - index - 2 < 16 else { return 0 }
+            q += 1
+        }
+        return 0
+    }
+
+    /// The length of the ANSI colour code whose `m` is at `index` (not starting below `start`), or 0.
+    @inline(__always) func colourCodeLength(endingAt index: Int, start: Int) -> Int {
+        guard byte(index) == UInt8(ascii: "m") else { return 0 }
+        var q = index - 1
+        while q >= start {
+            let value = byte(q)
+            if value == UInt8(ascii: "[") { return q - 1 >= start && byte(q - 1) == 0x1B ? index - q + 2 : 0 }
+            guard value &- 0x30 < 10 || value == UInt8(ascii: ";"), index - q <= 16 else { return 0 }
+            q -= 1
+        }
+        return 0
+    }
+
     /// The length of the invisible separator (U+00AD, U+200B–U+200D, U+2060, U+FEFF) at `index`, or 0.
     @inline(__always) func invisibleLength(at index: Int, end: Int) -> Int {
         let lead = byte(index)

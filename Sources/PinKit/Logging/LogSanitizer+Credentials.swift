@@ -142,7 +142,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
     }
 
-    /// The end of the blanks (spaces, tabs, Unicode spaces) from `start` (not past `stop`).
+    /// The end of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) from `start` (not
+    /// past `stop`).
     @inline(__always) func blanksEnd(from start: Int, end: Int, stop: Int) -> Int {
         var v = start
         while v < end, v != stop {
@@ -151,6 +152,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 v += 1
             } else if byte >= 0x80, case let length = text.unicodeSpaceLength(at: v, end: min(end, stop)), length > 0 {
                 v += length
+            } else if byte == 0x1B, case let length = text.colourCodeLength(at: v, end: min(end, stop)), length > 0 {
+                v += length
             } else {
                 break
             }
@@ -158,7 +161,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return v
     }
 
-    /// The start of the blanks (spaces, tabs, Unicode spaces) that end at `k` (not below `bound`).
+    /// The start of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) that end at `k`
+    /// (not below `bound`).
     @inline(__always) func blanksStart(before k: Int, bound: Int) -> Int {
         var k = k
         while k > bound {
@@ -166,6 +170,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if byte == 0x20 || byte == 0x09 {
                 k -= 1
             } else if byte >= 0x80, case let length = text.unicodeSpaceLength(endingAt: k - 1, start: bound), length > 0
+            {
+                k -= length
+            } else if byte == UInt8(ascii: "m"), case let length = text.colourCodeLength(endingAt: k - 1, start: bound),
+                length > 0
             {
                 k -= length
             } else {

@@ -198,7 +198,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
     }
 
     /// The end of "bearer" (any case) and its separators (ASCII spaces and tabs, `:`, `%20`, `+` (a
-    /// form-encoded space), Unicode spaces; at least one) at `p`, or nil.
+    /// form-encoded space), Unicode spaces, ANSI colour codes; at least one) at `p`, or nil.
     func bearerGroupEnd(_ p: Int, _ end: Int) -> Int? {
         guard text.matches("bearer", at: p, end: end) else { return nil }
         var q = p + 6
@@ -211,6 +211,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             } else if byte == UInt8(ascii: "%"), text.matches("%20", at: q, end: end) {
                 q += 3
             } else if byte >= 0x80, case let length = text.unicodeSpaceLength(at: q, end: end), length > 0 {
+                q += length
+            } else if byte == 0x1B, case let length = text.colourCodeLength(at: q, end: end), length > 0 {
                 q += length
             } else {
                 break

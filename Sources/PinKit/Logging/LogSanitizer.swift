@@ -24,15 +24,17 @@
 ///    `secret`, `token`, `api_key`, `api-key`, `apikey` (also as the end of a longer word, such as
 ///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then optionally `]` or `[]`
 ///    (form keys: `user[password]`, `password[]`), optionally a closing quote (`"`, `\"`, `'`),
-///    `[ \t]*`, `=`, `=>` or `:`, `[ \t]*`, openers the value sits in (`Optional(`, `{`, `<`, `[` but
-///    not a placeholder's, each with `[ \t]*` after it), optionally an opening quote (`"`, `\"`, `'`,
+///    blanks, `=`, `=>` or `:`, blanks, openers the value sits in (`Optional(`, `{`, `<`, `[` but
+///    not a placeholder's, each with blanks after it), where blanks are spaces, tabs, Unicode
+///    spaces and ANSI colour codes (`ESC [ [0-9;]{0,16} m`), optionally an opening quote (`"`, `\"`, `'`,
 ///    backtick); the value → `[redacted-secret]`. A quoted value runs to its closing quote (or a
 ///    line break); an unquoted header value to a line break (also `\r` or `\n` written as escapes)
 ///    or a closing quote as in rule 1, an inner string included (a `"` or `'` string after `=`,
 ///    `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a `\"` string after `=`); another unquoted value to white space, a Unicode space or one of
 ///    ``&,;"'<>)]}` ``. An empty value, or one that already is a placeholder, is left alone.
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit or a
-///    placeholder, then separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces), repeated
+///    placeholder, then separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
+///    codes), repeated
 ///    (`Bearer bearer x` is one match), an optional `"`, `'` or `<`, the token
 ///    `[A-Za-z0-9._~+/=-]+` with invisible separators, and the matching closing quote
 ///    → `[redacted-bearer]`.
