@@ -307,8 +307,12 @@ struct LogSanitizerLeakHuntFindingTests {
 
     /// Found (leak), still open. A credential whose value is a JSON object: the opener `{` is
     /// passed, but the value then taken is the object's first key (`"value"`), and the secret in
-    /// the member after it survives. A fix must take the whole balanced object as the value (in
-    /// the byte scanner and the reference alike) without losing linearity.
+    /// the member after it survives. A fix must take the whole object as the value (in the byte
+    /// scanner and the reference alike) without losing linearity or idempotence. Tried in the
+    /// seventh session: "to the first `}` with no `{`, line break or URL between" broke
+    /// idempotence (a first pass that redacts a quoted first key holding a `{`, as in
+    /// `token={"a{":"b"}`, leaves an object the second pass takes whole); braces inside strings
+    /// must be skipped, which the reference's regular expressions can only approximate.
     @Test("a credential whose value is a JSON object keeps the object's members")
     func nestedObject() {
         withKnownIssue("rule 2 takes a value up to its first closing quote, not a whole object") {
