@@ -121,4 +121,24 @@ struct LoggerTests {
         #expect(below.built == 0)
         #expect(quiet.records.isEmpty)
     }
+
+    @Test(
+        "a metadata value under a credential key goes whole; under any other key it is redacted as text",
+        arguments: [
+            ("password", "hunter2", "[redacted-secret]"), ("X-Auth-Token", "abc def", "[redacted-secret]"),
+            ("db_password", "p w", "[redacted-secret]"), ("Set-Cookie", "a=1; b=2", "[redacted-secret]"),
+            ("API_KEY", "k", "[redacted-secret]"), ("password", "", ""),
+            ("tokenExpiry", "2026-12-01", "2026-12-01"), ("passwordHint", "the cat", "the cat"),
+            ("user", "alice@example.com", "[redacted-email]"),
+        ]
+    )
+    func credentialKeys(_ key: String, _ value: String, _ expected: String) {
+        // Without the key in view (as the logger did before): the value alone passes for text.
+        if expected == "[redacted-secret]" { #expect(LogSanitizer.redact(value) != expected) }
+        #expect(LogSanitizer.redact(value, key: key) == expected)
+        let store = InMemoryLogStore()
+        RedactingLogger(category: "t", configuration: .production(sinks: [.memory(store)]))
+            .info("m", metadata: [key: value])
+        #expect(store.records.first?.metadata[key] == expected)
+    }
 }
