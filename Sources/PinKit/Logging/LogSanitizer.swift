@@ -291,10 +291,12 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var position = 0
         while let candidate = triggers.next(from: position, to: end, in: text) {
             let byte = text.byte(candidate)
-            // The byte after rejects most URL candidates (a separator starts `:/`, `:\` or `%3`).
-            if byte != UInt8(ascii: "="), candidate + 2 < end, case let next = text.byte(candidate + 1),
-                byte == UInt8(ascii: ":")
-                    ? next == UInt8(ascii: "/") || next == UInt8(ascii: "\\") : next == UInt8(ascii: "3"),
+            // The byte after rejects most URL candidates (a separator starts `:/`, `:\` or `%3`, two
+            // bytes or more before the end): one table test for the pair, so one branch decides it
+            // (the byte after is read at a clamped position, and 0, which starts no pair, past the end).
+            let next = text.byte(min(candidate + 1, end - 1)) & (candidate + 2 < end ? 0xFF : 0)
+            if (text.table[Int(byte)] &>> 2) & text.table[Int(next)]
+                & (LogSanitizer.Classes.afterColon | LogSanitizer.Classes.afterPercent) != 0,
                 case let length = urls.separatorLength(at: candidate, colon: byte == UInt8(ascii: ":"), end: end),
                 length > 0
             {
