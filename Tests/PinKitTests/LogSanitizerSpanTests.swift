@@ -60,8 +60,8 @@ struct LogSanitizerSpanTests {
 
     @Test("a separator's first two bytes decide a URL candidate at every distance from the start and the end")
     func separatorPairAtTheEdges() {
-        // The pass reads the byte after a `:`, `%` or `=` at a clamped position and treats it as
-        // none when fewer than two bytes follow: each trigger at the start, in the middle and at
+        // The pass tests a `:`, `%` or `=` with the byte after it in one table test, only when two
+        // bytes or more follow it: each trigger at the start, in the middle and at
         // the last, second-to-last and third-to-last byte, with every byte that completes or
         // nearly completes a separator after it, against the regular-expression reference.
         let leads = ["", "a", "ws", "x token", "password", "Cookie", "\"", "'", " "]

@@ -292,11 +292,10 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         while let candidate = triggers.next(from: position, to: end, in: text) {
             let byte = text.byte(candidate)
             // The byte after rejects most URL candidates (a separator starts `:/`, `:\` or `%3`, two
-            // bytes or more before the end): one table test for the pair, so one branch decides it
-            // (the byte after is read at a clamped position, and 0, which starts no pair, past the end).
-            let next = text.byte(min(candidate + 1, end - 1)) & (candidate + 2 < end ? 0xFF : 0)
-            if (text.table[Int(byte)] &>> 2) & text.table[Int(next)]
-                & (LogSanitizer.Classes.afterColon | LogSanitizer.Classes.afterPercent) != 0,
+            // bytes or more before the end): one table test for the pair, so one branch decides it.
+            if candidate + 2 < end,
+                (text.table[Int(byte)] &>> 2) & text.table[Int(text.byte(candidate + 1))]
+                    & (LogSanitizer.Classes.afterColon | LogSanitizer.Classes.afterPercent) != 0,
                 case let length = urls.separatorLength(at: candidate, colon: byte == UInt8(ascii: ":"), end: end),
                 length > 0
             {
