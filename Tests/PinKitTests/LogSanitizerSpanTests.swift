@@ -58,6 +58,36 @@ struct LogSanitizerSpanTests {
         check(URLSeparatorTriggers.self, [0x3A, 0x25])
     }
 
+    @Test("a separator's first two bytes decide a URL candidate at every distance from the start and the end")
+    func separatorPairAtTheEdges() {
+        // The pass tests a `:`, `%` or `=` with the byte after it in one table test, only when two
+        // bytes or more follow it: each trigger at the start, in the middle and at
+        // the last, second-to-last and third-to-last byte, with every byte that completes or
+        // nearly completes a separator after it, against the regular-expression reference.
+        let leads = ["", "a", "ws", "x token", "password", "Cookie", "\"", "'", " "]
+        let triggers = [":", "%", "="]
+        let tails = [
+            "", "/", "//", "/x", "//h", "\\", "\\/", "\\/\\/", "\\/\\/h", "3", "3a", "3a%2f%2f", "3A%2F%2Fh.io",
+            "2F", ":", "=", "%", " ", "\"", "/\\", "//h/p", "\\/\\/h\\/p", "3A%2F%2Fh%2Fp",
+        ]
+        var mismatches: [String] = []
+        for lead in leads {
+            for trigger in triggers {
+                for tail in tails {
+                    for line in [lead + trigger + tail, lead + trigger + tail + " ok", "q " + lead + trigger + tail] {
+                        let expected = RegexReferenceSanitizer.redact(line)
+                        let found = LogSanitizer.redact(line)
+                        if found != expected, mismatches.count < 5 {
+                            mismatches.append(
+                                "\(line.debugDescription): \(found.debugDescription) vs \(expected.debugDescription)")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
     @Test("the bearer finder finds every `be` in any case that a byte-by-byte search finds", arguments: [1, 3, 9, 64])
     func bearerStartFinder(spacing: Int) {
         var generator = SeededGenerator(seed: UInt64(spacing) &+ 0xBE)

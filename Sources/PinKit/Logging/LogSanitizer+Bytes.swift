@@ -59,6 +59,13 @@ extension LogSanitizer {
         static let lowerE: UInt32 = 1 << 22
         /// `y` (lower case): what comes before the `J` of a JWT's `eyJ`.
         static let lowerY: UInt32 = 1 << 23
+        /// A URL separator's second byte after a `:` (`/`, `\`) and after a `%` (`3`)…
+        static let afterColon: UInt32 = 1 << 24
+        static let afterPercent: UInt32 = 1 << 25
+        /// …and its first byte, two bits higher: `table[first] >> 2 & table[second]` is not zero
+        /// exactly when the two may start a separator (`:/`, `:\`, `%3`).
+        static let colonFirst: UInt32 = 1 << 26
+        static let percentFirst: UInt32 = 1 << 27
 
         /// Allocated once and never freed or written after initialisation, so sharing it is safe.
         nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
@@ -96,6 +103,10 @@ extension LogSanitizer {
             mark("aA", letterA)
             mark("e", lowerE)
             mark("y", lowerY)
+            mark("/\\", afterColon)
+            mark("3", afterPercent)
+            mark(":", colonFirst)
+            mark("%", percentFirst)
             table[0x7F] |= control | afterClosingQuote | valueStop
             return UnsafePointer(table)
         }()

@@ -322,10 +322,11 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var position = 0
         while let candidate = triggers.next(from: position, to: end, in: text) {
             let byte = text.byte(candidate)
-            // The byte after rejects most URL candidates (a separator starts `:/`, `:\` or `%3`).
-            if byte != UInt8(ascii: "="), candidate + 2 < end, case let next = text.byte(candidate + 1),
-                byte == UInt8(ascii: ":")
-                    ? next == UInt8(ascii: "/") || next == UInt8(ascii: "\\") : next == UInt8(ascii: "3"),
+            // The byte after rejects most URL candidates (a separator starts `:/`, `:\` or `%3`, two
+            // bytes or more before the end): one table test for the pair, so one branch decides it.
+            if candidate + 2 < end,
+                (text.table[Int(byte)] &>> 2) & text.table[Int(text.byte(candidate + 1))]
+                    & (LogSanitizer.Classes.afterColon | LogSanitizer.Classes.afterPercent) != 0,
                 case let length = urls.separatorLength(at: candidate, colon: byte == UInt8(ascii: ":"), end: end),
                 length > 0
             {
