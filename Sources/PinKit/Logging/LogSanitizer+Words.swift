@@ -1,15 +1,3 @@
-/// The current engine's finders for rules 4–7, made once: a line copies them.
-enum FilteredFinders {
-    typealias Classes = LogSanitizer.Classes
-    static let fresh = (
-        CachedFinder(UInt8(ascii: "@"), requireBefore: Classes.emailLocal | Classes.high),
-        CachedFinder(UInt8(ascii: "-"), requireBefore: Classes.hex | Classes.high),
-        CachedFinder(UInt8(ascii: "2"), requireBefore: Classes.letterA, after: UInt8(ascii: "5")),
-        CachedFinder(UInt8(ascii: "x"), requireBefore: Classes.lowerE, after: UInt8(ascii: "p")),
-        CachedFinder(UInt8(ascii: "J"), requireBefore: Classes.lowerY)
-    )
-}
-
 /// A word rule's match.
 struct WordMatch {
     var start: Int
@@ -53,16 +41,19 @@ struct WordRules<Counter: LogSanitizerCounting> {
         /// The previous engine (``LogSanitizer/Engine/regionByRegion``): each rule's fields are
         /// reset at the start of each of its regions and its finders stop at the region's end.
         let regionByRegion: Bool
-        /// The previous engine's bearer finders; the current engine looks for `be` in any case.
-        var lowerB = CachedFinder(UInt8(ascii: "b"))
-        var upperB = CachedFinder(UInt8(ascii: "B"))
+        /// The previous engine's bearer finders (`b`, `B`); the current engine looks for `be` in any case.
+        var lowerB = CachedFinder()
+        var upperB = CachedFinder()
         var bearerStart = BearerStartFinder()
-        var at = CachedFinder(UInt8(ascii: "@"))
-        var dash = CachedFinder(UInt8(ascii: "-"))
-        var two = CachedFinder(UInt8(ascii: "2"))
-        var x = CachedFinder(UInt8(ascii: "x"))
+        /// `@`, `-`, `2`, `x`: the current engine searches with the patterns that pass over what
+        /// the rule rejects at the byte before (``FinderPattern/emailAt`` and the others), the
+        /// previous engine for the byte alone (so the tests compare the two).
+        var at = CachedFinder()
+        var dash = CachedFinder()
+        var two = CachedFinder()
+        var x = CachedFinder()
         /// The `J` of `eyJ` (the current engine's token rule: where a JWT can be).
-        var jay = CachedFinder(UInt8(ascii: "J"))
+        var jay = CachedFinder()
         var pinList: Match?
         var pinListSearchedFrom = -1
         /// The current engine's token rule: `[runBytesFrom, runBytesTo)` are known run bytes.
@@ -75,26 +66,27 @@ struct WordRules<Counter: LogSanitizerCounting> {
         init(searchEnd: Int, regionByRegion: Bool = false) {
             self.searchEnd = searchEnd
             self.regionByRegion = regionByRegion
-            guard !regionByRegion else { return }
-            // The current engine's finders pass over what their rule rejects at the byte before
-            // (the previous engine keeps plain finders, so the tests compare the two).
-            (at, dash, two, x, jay) = FilteredFinders.fresh
         }
 
         /// Where a finder stops searching when asked about a region that ends at `end`.
         @inline(__always) func limit(_ end: Int) -> Int { regionByRegion ? end : searchEnd }
 
+        /// The current engine's `filtered` pattern, or the byte alone for the previous engine.
+        @inline(__always) func pattern(_ filtered: FinderPattern) -> FinderPattern {
+            regionByRegion ? .byte(filtered.value) : filtered
+        }
+
         /// The previous engine's fresh start for `rule` in a new region.
         mutating func reset(rule: Int) {
             switch rule {
             case 0:
-                lowerB = CachedFinder(UInt8(ascii: "b"))
-                upperB = CachedFinder(UInt8(ascii: "B"))
-            case 1: at = CachedFinder(UInt8(ascii: "@"))
-            case 2: dash = CachedFinder(UInt8(ascii: "-"))
+                lowerB = CachedFinder()
+                upperB = CachedFinder()
+            case 1: at = CachedFinder()
+            case 2: dash = CachedFinder()
             case 3:
-                two = CachedFinder(UInt8(ascii: "2"))
-                x = CachedFinder(UInt8(ascii: "x"))
+                two = CachedFinder()
+                x = CachedFinder()
                 pinList = nil
                 pinListSearchedFrom = -1
             default:
@@ -127,8 +119,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             if !state.regionByRegion {
                 s = state.bearerStart.next(from: search, to: state.searchEnd, in: text) ?? end
             } else {
-                let lower = state.lowerB.next(from: search, to: state.limit(end), in: text) ?? end
-                let upper = state.upperB.next(from: search, to: state.limit(end), in: text) ?? end
+                let lower = state.lowerB.next(.byte(UInt8(ascii: "b")), from: search, to: end, in: text) ?? end
+                let upper = state.upperB.next(.byte(UInt8(ascii: "B")), from: search, to: end, in: text) ?? end
                 s = min(lower, upper)
             }
             guard s + 6 < end else { return nil }
@@ -243,7 +235,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 localStart = knownLocalStart
                 known = -1
             } else {
-                guard let found = state.at.next(from: search, to: state.limit(end), in: text), found < end else {
+                guard let found = state.at.next(state.pattern(.emailAt), from: search, to: state.limit(end), in: text),
+                    found < end
+                else {
                     return nil
                 }
                 at = found
@@ -346,7 +340,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextUUID(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let dash = state.dash.next(from: search, to: state.limit(end), in: text), dash < end {
+        while let dash = state.dash.next(state.pattern(.uuidDash), from: search, to: state.limit(end), in: text),
+            dash < end
+        {
             search = dash + 1
             if !state.regionByRegion, let shaped = uuidShape(firstDash: dash, from, end) {
                 if shaped { return Match(start: dash - 8, end: dash + 28, placeholder: .uuid) }
@@ -414,7 +410,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// `expected one of ` (as the transport writes it) and a list of pins joined by `, `.
     func nextPinList(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let x = state.x.next(from: search, to: state.limit(end), in: text), x < end {
+        while let x = state.x.next(state.pattern(.listX), from: search, to: state.limit(end), in: text), x < end {
             search = x + 1
             let start = x - 1
             let label: StaticString = "expected one of "
@@ -441,7 +437,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextLabelledPin(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let two = state.two.next(from: search, to: state.limit(end), in: text), two < end {
+        while let two = state.two.next(state.pattern(.pinTwo), from: search, to: state.limit(end), in: text), two < end
+        {
             search = two + 1
             guard two - 3 >= from, two + 3 < end, isSHA256(at: two - 3) else { continue }
             // The labels that start with the byte after "sha256", shortest first: the first that
@@ -598,7 +595,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         // The `e` of the first `eyJ` at or after p.
         var jwt = end
         var search = p &+ 2
-        while search < end, let j = state.jay.next(from: search, to: state.searchEnd, in: text), j < end {
+        while search < end, let j = state.jay.next(.jwtJay, from: search, to: state.searchEnd, in: text), j < end {
             if text.byte(j &- 2) == UInt8(ascii: "e") {
                 jwt = j &- 2
                 break
