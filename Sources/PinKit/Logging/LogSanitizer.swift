@@ -463,6 +463,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             return
         }
         if rule == 0, !state.regionByRegion {
+            if !state.triggersChecked { WordRules(text: text).markAbsentTriggers(from: start, &state) }
             applyFlat(from: start, to: end, state: &state)
             return
         }
