@@ -433,6 +433,24 @@ struct CachedFinder {
         return nil
     }
 
+    /// The next occurrence from `from`: of `pattern` up to `searchEnd` (the current engine), or of
+    /// its byte alone up to the region's `end` (the previous engine, out of line, so the current
+    /// engine's search has the pattern's constants folded in).
+    @inline(__always) mutating func next<Counter>(
+        _ pattern: FinderPattern, from: Int, end: Int, _ searchEnd: Int, _ regionByRegion: Bool,
+        in input: SanitizerInput<Counter>
+    ) -> Int? {
+        if regionByRegion { return nextByte(pattern.value, from: from, to: end, in: input) }
+        return next(pattern, from: from, to: searchEnd, in: input)
+    }
+
+    /// ``next(_:from:to:in:)`` for the byte alone (the previous engine's finders), out of line.
+    @inline(never) mutating func nextByte<Counter>(
+        _ value: UInt8, from: Int, to end: Int, in input: SanitizerInput<Counter>
+    ) -> Int? {
+        next(.byte(value), from: from, to: end, in: input)
+    }
+
     /// The next `value` in `[from, end)` (with a pair letter: the next one after that letter, or
     /// at the start of the input), sixteen positions a step. The last step reads the sixteen
     /// bytes that end at `end` and leaves out the lanes already searched; a range shorter than a

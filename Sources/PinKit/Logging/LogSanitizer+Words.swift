@@ -73,11 +73,6 @@ struct WordRules<Counter: LogSanitizerCounting> {
         /// Where a finder stops searching when asked about a region that ends at `end`.
         @inline(__always) func limit(_ end: Int) -> Int { regionByRegion ? end : searchEnd }
 
-        /// The current engine's `filtered` pattern, or the byte alone for the previous engine.
-        @inline(__always) func pattern(_ filtered: FinderPattern) -> FinderPattern {
-            regionByRegion ? .byte(filtered.value) : filtered
-        }
-
         /// The previous engine's fresh start for `rule` in a new region.
         mutating func reset(rule: Int) {
             switch rule {
@@ -237,7 +232,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 localStart = knownLocalStart
                 known = -1
             } else {
-                guard let found = state.at.next(state.pattern(.emailAt), from: search, to: state.limit(end), in: text),
+                guard
+                    let found = state.at.next(
+                        .emailAt, from: search, end: end, state.searchEnd, state.regionByRegion, in: text),
                     found < end
                 else {
                     return nil
@@ -342,7 +339,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextUUID(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let dash = state.dash.next(state.pattern(.uuidDash), from: search, to: state.limit(end), in: text),
+        while let dash = state.dash.next(
+            .uuidDash, from: search, end: end, state.searchEnd, state.regionByRegion, in: text),
             dash < end
         {
             search = dash + 1
@@ -412,7 +410,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// `expected one of ` (as the transport writes it) and a list of pins joined by `, `.
     func nextPinList(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let x = state.x.next(state.pattern(.listX), from: search, to: state.limit(end), in: text), x < end {
+        while let x = state.x.next(.listX, from: search, end: end, state.searchEnd, state.regionByRegion, in: text),
+            x < end
+        {
             search = x + 1
             let start = x - 1
             let label: StaticString = "expected one of "
@@ -439,7 +439,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextLabelledPin(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let two = state.two.next(state.pattern(.pinTwo), from: search, to: state.limit(end), in: text), two < end
+        while let two = state.two.next(
+            .pinTwo, from: search, end: end, state.searchEnd, state.regionByRegion, in: text), two < end
         {
             search = two + 1
             guard two - 3 >= from, two + 3 < end, isSHA256(at: two - 3) else { continue }
