@@ -70,9 +70,6 @@ struct WordRules<Counter: LogSanitizerCounting> {
             self.regionByRegion = regionByRegion
         }
 
-        /// Where a finder stops searching when asked about a region that ends at `end`.
-        @inline(__always) func limit(_ end: Int) -> Int { regionByRegion ? end : searchEnd }
-
         /// The previous engine's fresh start for `rule` in a new region.
         mutating func reset(rule: Int) {
             switch rule {
