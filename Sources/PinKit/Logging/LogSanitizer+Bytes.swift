@@ -444,6 +444,10 @@ struct CachedFinder {
         return next(pattern, from: from, to: searchEnd, in: input)
     }
 
+    /// Whether a search from `from` is known to find nothing (the search would answer at once):
+    /// a rule asks before it sets its search up.
+    @inline(__always) func knownNone(from: Int) -> Bool { found < from && from >= exhaustedFrom }
+
     /// ``next(_:from:to:in:)`` for the byte alone (the previous engine's finders), out of line.
     @inline(never) mutating func nextByte<Counter>(
         _ value: UInt8, from: Int, to end: Int, in input: SanitizerInput<Counter>

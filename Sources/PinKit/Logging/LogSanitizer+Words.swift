@@ -395,10 +395,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
         // The transport's own pin list ("… expected one of P, P"), remembered while it lies ahead
         // so a long list is measured once however many labelled pins come before it.
         if state.pinList.map({ $0.start < from }) ?? true, from >= state.pinListSearchedFrom {
-            state.pinList = nextPinList(from, end, &state)
+            state.pinList = state.x.knownNone(from: from) ? nil : nextPinList(from, end, &state)
             state.pinListSearchedFrom = state.pinList?.start ?? end
         }
-        let labelled = nextLabelledPin(from, end, &state)
+        let labelled = state.two.knownNone(from: from) ? nil : nextLabelledPin(from, end, &state)
         guard let list = state.pinList, list.start >= from else { return labelled }
         guard let labelled, labelled.start < list.start else { return list }
         return labelled
