@@ -72,7 +72,11 @@
 ///   found past a region's end waits there for the rule's next region. (The old scanner searched
 ///   the rest of the line for `b` once per `B`: quadratic.) The bearer rule's finder compares
 ///   sixteen positions at a time against `b` and the next sixteen against `e`, both lowered, so it
-///   stops only at `be` in any case (`BearerStartFinder`, remembered like the others). The other
+///   stops only at `be` in any case (`BearerStartFinder`, remembered like the others). Before the
+///   word rules' first region, one pass over the rest of the input (blocks of sixteen, each read
+///   with the blocks one byte before and after it; only the last overlaps the one before) tests
+///   the six finders' triggers at once and marks the finders whose trigger is absent as searched to the end
+///   (`markAbsentTriggers`), so they answer at once. The other
 ///   finders pass over an occurrence the rule rejects at the byte before it (an `@` after no
 ///   local-part character, a `-` after no hex digit, a `2` not after `a`, an `x` not after `e`, a
 ///   `J` not after `y`) inside the same search: one more byte read per occurrence (the `2`, `x` and `J` finders test
