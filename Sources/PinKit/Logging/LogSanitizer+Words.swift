@@ -599,10 +599,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var two = be
         var x = be
         var jay = be
-        let last = count &- 17
-        var index = max(start, 1)
-        while true {
-            let block = min(index, last)
+        @inline(__always) func test(_ block: Int) {
             text.counter.tick(16)
             let before = ByteBlock.load(base, block &- 1)
             let bytes = ByteBlock.load(base, block)
@@ -615,23 +612,31 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 .& (after .== V(repeating: 0x35))
             x .|= (bytes .== V(repeating: 0x78)) .& (before .== V(repeating: 0x65)) .& (after .== V(repeating: 0x70))
             jay .|= (bytes .== V(repeating: 0x4A)) .& (before .== V(repeating: 0x79))
-            if index >= last { break }
+        }
+        // The last block ends one byte before the end (its bytes after reach the last byte).
+        let last = count &- 17
+        var index = max(start, 1)
+        while index < last {
+            test(index)
             index &+= 16
         }
+        test(last)
         // The first byte (a finder takes a `2`, `x` or `J` there without the letter before it) and
         // the last (where only `@`, `-` and `J` can be).
         text.counter.tick(3)
         let first = start == 0 ? base[0] : 0
         let second = base[1]
         let final = base[count &- 1]
-        if !ByteBlock.any(be), !(first | 0x20 == 0x62 && second | 0x20 == 0x65) {
-            state.bearerStart.exhaustedFrom = start
-        }
-        if !ByteBlock.any(at), first != 0x40, final != 0x40 { state.at.exhaustedFrom = start }
-        if !ByteBlock.any(dash), first != 0x2D, final != 0x2D { state.dash.exhaustedFrom = start }
-        if !ByteBlock.any(two), first != 0x32 { state.two.exhaustedFrom = start }
-        if !ByteBlock.any(x), first != 0x78 { state.x.exhaustedFrom = start }
-        if !ByteBlock.any(jay), first != 0x4A, final != 0x4A { state.jay.exhaustedFrom = start }
+        // Each finder fresh, so its answer is either untouched or "nothing from `start` on";
+        // chosen without a branch (whether a trigger is in a line changes from line to line).
+        @inline(__always) func mark(_ present: Bool) -> Int { present ? Int.max : start }
+        let bearerAtFirst = first | 0x20 == 0x62 && second | 0x20 == 0x65
+        state.bearerStart.exhaustedFrom = mark(ByteBlock.any(be) || bearerAtFirst)
+        state.at.exhaustedFrom = mark(ByteBlock.any(at) || first == 0x40 || final == 0x40)
+        state.dash.exhaustedFrom = mark(ByteBlock.any(dash) || first == 0x2D || final == 0x2D)
+        state.two.exhaustedFrom = mark(ByteBlock.any(two) || first == 0x32)
+        state.x.exhaustedFrom = mark(ByteBlock.any(x) || first == 0x78)
+        state.jay.exhaustedFrom = mark(ByteBlock.any(jay) || first == 0x4A || final == 0x4A)
     }
 
     /// The first position at or after `p` where a token match can start, or `end`. Every match
