@@ -379,7 +379,14 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     @inline(__always) mutating func gap(from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
         let length = end - start
         if length >= SanitizerRun.shortGap || (length >= 5 && mayMatchShort(from: start, to: end, spans: false)) {
-            apply(rule: 0, from: start, to: end, state: &state)
+            if state.regionByRegion {
+                apply(rule: 0, from: start, to: end, state: &state)
+            } else {
+                // The current engine straight to its pass (`apply` is the previous engine's
+                // recursion, a large function to enter).
+                if !state.triggersChecked { WordRules(text: text).markAbsentTriggers(from: start, &state) }
+                applyFlat(from: start, to: end, state: &state)
+            }
         } else {
             emit(start..<end)
         }
@@ -458,17 +465,13 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         }
     }
 
-    /// Applies word rules `rule…` to `[start, end)`, emitting the result.
+    /// Applies word rules `rule…` to `[start, end)`, emitting the result: the previous engine's
+    /// cascade (``gap(from:to:state:)`` takes the current engine to ``applyFlat(from:to:state:)``).
     mutating func apply(rule: Int, from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
         guard start < end else { return }
         // No word rule matches fewer than 5 bytes (`a@b.c`): a short gap goes out as it is.
         guard rule < LogSanitizer.wordRuleCount, end - start >= 5 else {
             emit(start..<end)
-            return
-        }
-        if rule == 0, !state.regionByRegion {
-            if !state.triggersChecked { WordRules(text: text).markAbsentTriggers(from: start, &state) }
-            applyFlat(from: start, to: end, state: &state)
             return
         }
         let rules = WordRules(text: text)
