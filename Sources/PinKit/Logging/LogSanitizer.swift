@@ -75,11 +75,11 @@
 ///   stops only at `be` in any case (`BearerStartFinder`, remembered like the others). Before the
 ///   word rules' first region, one pass over the rest of the input (blocks of sixteen, each read
 ///   with the blocks one byte before and after it; only the last overlaps the one before) tests
-///   the six finders' triggers at once and marks the finders whose trigger is absent as searched to the end
-///   (`markAbsentTriggers`), so they answer at once. The other
-///   finders pass over an occurrence the rule rejects at the byte before it (an `@` after no
-///   local-part character, a `-` after no hex digit, a `2` not after `a`, an `x` not after `e`, a
-///   `J` not after `y`) inside the same search: one more byte read per occurrence (the `2`, `x` and `J` finders test
+///   the six finders' triggers at once and marks the finders whose trigger is absent as searched
+///   to the end (`markAbsentTriggers`), so they answer at once. The other finders pass over an
+///   occurrence the rule rejects at the byte before it (an `@` after no local-part character, a
+///   `-` after no hex digit, a `2` not after `a`, an `x` not after `e`, a `J` not after `y`)
+///   inside the same search: one more byte read per occurrence (the `2`, `x` and `J` finders test
 ///   the letter before in the same block compare). A candidate is
 ///   first rejected with a load or two: a URL separator needs `:/`, `:\` or `%3`; a credential
 ///   separator needs, after the `[ \t]*` run and an optional quote before it, a byte a key ends in
