@@ -585,8 +585,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// positions a step: the blocks at `i - 1`, `i` and `i + 1`, compared with every trigger's
     /// bytes, the lanes gathered over the whole pass. Blocks cover positions 1 to `count - 2`
     /// (the last may overlap the one before; a position tested twice changes nothing); the first
-    /// and last bytes are tested one by one. The current engine only, once, at the first region
-    /// the word rules see: regions come left to right, so no search starts before `start`.
+    /// and last bytes are tested one by one. The current engine only, once, on fresh finders, at
+    /// the first region the word rules see: regions come left to right, so no search starts
+    /// before `start`.
     func markAbsentTriggers(from start: Int, _ state: inout State) {
         state.triggersChecked = true
         let count = text.count
