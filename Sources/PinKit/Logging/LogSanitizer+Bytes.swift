@@ -329,10 +329,9 @@ enum ByteBlock {
     }
 }
 
-/// The next occurrence of one byte, remembered: a search never scans a byte twice, however many
-/// times it is asked (the cure for the quadratic "memchr over the rest for every candidate").
+/// What a ``CachedFinder`` looks for: one byte, and optionally a filter on the byte before it.
 ///
-/// A finder may also look at the byte before each occurrence and pass over those its rule would
+/// A finder may look at the byte before each occurrence and pass over those its rule would
 /// reject at first sight (an `@` after no local-part character, a `-` after a letter that is not
 /// a hex digit): in
 /// a blob of such bytes the rejection then costs a few instructions in this loop, not a call and
@@ -340,7 +339,11 @@ enum ByteBlock {
 /// When the byte before must be one letter (`a` or `A` before the `2` of `sha256`, `e` before the
 /// `x` of `expected`, `y` before the `J` of `eyJ`), the block search tests that letter too, so it
 /// stops only at the pair.
-struct CachedFinder {
+///
+/// The word rules' patterns are constants written out (``FinderPattern/emailAt`` and the others;
+/// a test derives each from its classes), passed to every search: a line's search state is then
+/// two positions a finder, and the pattern's tests fold into the search's code.
+struct FinderPattern: Equatable {
     let value: UInt8
     /// An occurrence counts only when the byte before it has one of these classes (0: any)…
     let requireBefore: UInt32
@@ -355,26 +358,70 @@ struct CachedFinder {
     /// With a pair letter: the byte that must follow the occurrence (0: any), which the block
     /// search tests too (`5` after the `2` of `sha256`, `p` after the `x` of `expected`).
     let after: UInt8
-    var found: Int = -1
-    var exhaustedFrom: Int = Int.max
 
-    @inline(__always) init(_ value: UInt8, requireBefore: UInt32 = 0, forbidBefore: UInt32 = 0, after: UInt8 = 0) {
-        self.value = value
-        self.after = after
-        self.requireBefore = requireBefore
-        self.forbidBefore = forbidBefore
+    /// The byte alone, no filter (the previous engine's finders).
+    @inline(__always) static func byte(_ value: UInt8) -> FinderPattern {
+        FinderPattern(
+            value: value, requireBefore: 0, forbidBefore: 0, rejectsItself: false, pairBefore: 0, pairFold: 0, after: 0)
+    }
+
+    typealias Classes = LogSanitizer.Classes
+
+    /// `@` after a local-part character or a byte of a multi-byte character (rule 4).
+    @inline(__always) static var emailAt: FinderPattern {
+        FinderPattern(
+            value: 0x40, requireBefore: Classes.emailLocal | Classes.high, forbidBefore: 0, rejectsItself: true,
+            pairBefore: 0, pairFold: 0, after: 0)
+    }
+
+    /// `-` after a hex digit or a byte of a multi-byte character (rule 5).
+    @inline(__always) static var uuidDash: FinderPattern {
+        FinderPattern(
+            value: 0x2D, requireBefore: Classes.hex | Classes.high, forbidBefore: 0, rejectsItself: true,
+            pairBefore: 0, pairFold: 0, after: 0)
+    }
+
+    /// The `2` of `sha256`: after `a` or `A`, before `5` (rule 6).
+    @inline(__always) static var pinTwo: FinderPattern {
+        FinderPattern(
+            value: 0x32, requireBefore: Classes.letterA, forbidBefore: 0, rejectsItself: true, pairBefore: 0x61,
+            pairFold: 0x20, after: 0x35)
+    }
+
+    /// The `x` of `expected`: after `e`, before `p` (rule 6).
+    @inline(__always) static var listX: FinderPattern {
+        FinderPattern(
+            value: 0x78, requireBefore: Classes.lowerE, forbidBefore: 0, rejectsItself: true, pairBefore: 0x65,
+            pairFold: 0, after: 0x70)
+    }
+
+    /// The `J` of a JWT's `eyJ`: after `y` (rule 7).
+    @inline(__always) static var jwtJay: FinderPattern {
+        FinderPattern(
+            value: 0x4A, requireBefore: Classes.lowerY, forbidBefore: 0, rejectsItself: true, pairBefore: 0x79,
+            pairFold: 0, after: 0)
+    }
+
+    /// The pattern for `value` with that filter, its derived fields computed from the class table
+    /// (what the constants above must equal).
+    static func derived(_ value: UInt8, requireBefore: UInt32 = 0, forbidBefore: UInt32 = 0, after: UInt8 = 0)
+        -> FinderPattern
+    {
+        var rejectsItself = false
         if requireBefore != 0 || forbidBefore != 0 {
             let own = LogSanitizer.Classes.table[Int(value)]
             rejectsItself = (requireBefore != 0 && own & requireBefore == 0) || own & forbidBefore != 0
-        } else {
-            rejectsItself = false
         }
-        (pairBefore, pairFold) = requireBefore == 0 ? (0, 0) : Self.pair(admitting: requireBefore, unless: forbidBefore)
+        let (pairBefore, pairFold) =
+            requireBefore == 0 ? (UInt8(0), UInt8(0)) : pair(admitting: requireBefore, unless: forbidBefore)
+        return FinderPattern(
+            value: value, requireBefore: requireBefore, forbidBefore: forbidBefore, rejectsItself: rejectsItself,
+            pairBefore: pairBefore, pairFold: pairFold, after: after)
     }
 
     /// The one letter the byte-before filter admits, in lower case, and `0x20` when it admits both
     /// cases; (0, 0) when it admits anything else.
-    @inline(never) static func pair(admitting required: UInt32, unless forbidden: UInt32) -> (UInt8, UInt8) {
+    static func pair(admitting required: UInt32, unless forbidden: UInt32) -> (UInt8, UInt8) {
         let table = LogSanitizer.Classes.table
         var letter: UInt8 = 0
         var cases = 0
@@ -386,12 +433,24 @@ struct CachedFinder {
         }
         return (letter, cases == 2 ? 0x20 : 0)
     }
+}
 
-    @inline(__always) mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
+/// The next occurrence of a ``FinderPattern``, remembered: a search never scans a byte twice,
+/// however many times it is asked (the cure for the quadratic "memchr over the rest for every
+/// candidate"). Every search of one finder passes the same pattern.
+struct CachedFinder {
+    var found: Int = -1
+    var exhaustedFrom: Int = Int.max
+
+    @inline(__always) mutating func next<Counter>(
+        _ pattern: FinderPattern, from: Int, to end: Int, in input: SanitizerInput<Counter>
+    ) -> Int? {
         if found >= from { return found }
         if from >= exhaustedFrom { return nil }
+        let requireBefore = pattern.requireBefore
+        let forbidBefore = pattern.forbidBefore
         var index = from
-        while let candidate = occurrence(from: index, to: end, in: input) {
+        while let candidate = Self.occurrence(pattern, from: index, to: end, in: input) {
             if candidate == 0 || (requireBefore == 0 && forbidBefore == 0) {
                 found = candidate
                 return candidate
@@ -404,32 +463,57 @@ struct CachedFinder {
             index = candidate &+ 1
             // The same byte right after is rejected too (its byte before is this one): a run of it
             // goes at one comparison a byte.
-            if rejectsItself {
-                while index < end, input.byte(index) == value { index &+= 1 }
+            if pattern.rejectsItself {
+                while index < end, input.byte(index) == pattern.value { index &+= 1 }
             }
         }
         exhaustedFrom = from
         return nil
     }
 
+    /// The next occurrence from `from`: of `pattern` up to `searchEnd` (the current engine), or of
+    /// its byte alone up to the region's `end` (the previous engine, out of line, so the current
+    /// engine's search has the pattern's constants folded in).
+    @inline(__always) mutating func next<Counter>(
+        _ pattern: FinderPattern, from: Int, end: Int, _ searchEnd: Int, _ regionByRegion: Bool,
+        in input: SanitizerInput<Counter>
+    ) -> Int? {
+        if regionByRegion { return nextByte(pattern.value, from: from, to: end, in: input) }
+        return next(pattern, from: from, to: searchEnd, in: input)
+    }
+
+    /// Whether a search from `from` is known to find nothing (the search would answer at once):
+    /// a rule asks before it sets its search up.
+    @inline(__always) func knownNone(from: Int) -> Bool { found < from && from >= exhaustedFrom }
+
+    /// ``next(_:from:to:in:)`` for the byte alone (the previous engine's finders), out of line.
+    @inline(never) mutating func nextByte<Counter>(
+        _ value: UInt8, from: Int, to end: Int, in input: SanitizerInput<Counter>
+    ) -> Int? {
+        next(.byte(value), from: from, to: end, in: input)
+    }
+
     /// The next `value` in `[from, end)` (with a pair letter: the next one after that letter, or
     /// at the start of the input), sixteen positions a step. The last step reads the sixteen
     /// bytes that end at `end` and leaves out the lanes already searched; a range shorter than a
     /// block in an input shorter than one goes a byte at a time.
-    @inline(__always) func occurrence<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
+    @inline(__always) static func occurrence<Counter>(
+        _ pattern: FinderPattern, from: Int, to end: Int, in input: SanitizerInput<Counter>
+    ) -> Int? {
         guard from < end, let base = input.input.baseAddress else { return nil }
         var index = from
+        let value = pattern.value
         let needle = ByteBlock.Bytes(repeating: value)
-        if pairBefore != 0 {
+        if pattern.pairBefore != 0 {
             if index == 0 {
                 if input.byte(0) == value { return 0 }
                 index = 1
             }
             // Two copies of the loop, each with its tests fixed (a test chosen inside the loop
             // cost more than it saved).
-            return after == 0
-                ? pairOccurrence(from: index, to: end, base: base, in: input, testsAfter: false)
-                : pairOccurrence(from: index, to: end, base: base, in: input, testsAfter: true)
+            return pattern.after == 0
+                ? pairOccurrence(pattern, from: index, to: end, base: base, in: input, testsAfter: false)
+                : pairOccurrence(pattern, from: index, to: end, base: base, in: input, testsAfter: true)
         }
         while index &+ 16 <= end {
             input.counter.tick(16)
@@ -451,11 +535,16 @@ struct CachedFinder {
         return nil
     }
 
-    /// ``occurrence(from:to:in:)`` with a pair letter, from `from >= 1`; with `testsAfter`, the
+    /// ``occurrence(_:from:to:in:)`` with a pair letter, from `from >= 1`; with `testsAfter`, the
     /// byte after must be `after` too, and the last byte of the range is no occurrence.
-    @inline(__always) func pairOccurrence<Counter>(
-        from: Int, to end: Int, base: UnsafePointer<UInt8>, in input: SanitizerInput<Counter>, testsAfter: Bool
+    @inline(__always) static func pairOccurrence<Counter>(
+        _ pattern: FinderPattern, from: Int, to end: Int, base: UnsafePointer<UInt8>, in input: SanitizerInput<Counter>,
+        testsAfter: Bool
     ) -> Int? {
+        let value = pattern.value
+        let pairBefore = pattern.pairBefore
+        let pairFold = pattern.pairFold
+        let after = pattern.after
         var index = from
         let needle = ByteBlock.Bytes(repeating: value)
         let letter = ByteBlock.Bytes(repeating: pairBefore)

@@ -1,15 +1,3 @@
-/// The current engine's finders for rules 4–7, made once: a line copies them.
-enum FilteredFinders {
-    typealias Classes = LogSanitizer.Classes
-    static let fresh = (
-        CachedFinder(UInt8(ascii: "@"), requireBefore: Classes.emailLocal | Classes.high),
-        CachedFinder(UInt8(ascii: "-"), requireBefore: Classes.hex | Classes.high),
-        CachedFinder(UInt8(ascii: "2"), requireBefore: Classes.letterA, after: UInt8(ascii: "5")),
-        CachedFinder(UInt8(ascii: "x"), requireBefore: Classes.lowerE, after: UInt8(ascii: "p")),
-        CachedFinder(UInt8(ascii: "J"), requireBefore: Classes.lowerY)
-    )
-}
-
 /// A word rule's match.
 struct WordMatch {
     var start: Int
@@ -53,16 +41,19 @@ struct WordRules<Counter: LogSanitizerCounting> {
         /// The previous engine (``LogSanitizer/Engine/regionByRegion``): each rule's fields are
         /// reset at the start of each of its regions and its finders stop at the region's end.
         let regionByRegion: Bool
-        /// The previous engine's bearer finders; the current engine looks for `be` in any case.
-        var lowerB = CachedFinder(UInt8(ascii: "b"))
-        var upperB = CachedFinder(UInt8(ascii: "B"))
+        /// The previous engine's bearer finders (`b`, `B`); the current engine looks for `be` in any case.
+        var lowerB = CachedFinder()
+        var upperB = CachedFinder()
         var bearerStart = BearerStartFinder()
-        var at = CachedFinder(UInt8(ascii: "@"))
-        var dash = CachedFinder(UInt8(ascii: "-"))
-        var two = CachedFinder(UInt8(ascii: "2"))
-        var x = CachedFinder(UInt8(ascii: "x"))
+        /// `@`, `-`, `2`, `x`: the current engine searches with the patterns that pass over what
+        /// the rule rejects at the byte before (``FinderPattern/emailAt`` and the others), the
+        /// previous engine for the byte alone (so the tests compare the two).
+        var at = CachedFinder()
+        var dash = CachedFinder()
+        var two = CachedFinder()
+        var x = CachedFinder()
         /// The `J` of `eyJ` (the current engine's token rule: where a JWT can be).
-        var jay = CachedFinder(UInt8(ascii: "J"))
+        var jay = CachedFinder()
         var pinList: Match?
         var pinListSearchedFrom = -1
         /// The current engine's token rule: `[runBytesFrom, runBytesTo)` are known run bytes.
@@ -70,30 +61,25 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var runBytesTo = -1
         /// JWT and base64 runs starting before this are known to fail.
         var runFailedBefore = -1
+        /// The current engine: whether ``WordRules/markAbsentTriggers(from:_:)`` has run.
+        var triggersChecked = false
 
         init(searchEnd: Int, regionByRegion: Bool = false) {
             self.searchEnd = searchEnd
             self.regionByRegion = regionByRegion
-            guard !regionByRegion else { return }
-            // The current engine's finders pass over what their rule rejects at the byte before
-            // (the previous engine keeps plain finders, so the tests compare the two).
-            (at, dash, two, x, jay) = FilteredFinders.fresh
         }
-
-        /// Where a finder stops searching when asked about a region that ends at `end`.
-        @inline(__always) func limit(_ end: Int) -> Int { regionByRegion ? end : searchEnd }
 
         /// The previous engine's fresh start for `rule` in a new region.
         mutating func reset(rule: Int) {
             switch rule {
             case 0:
-                lowerB = CachedFinder(UInt8(ascii: "b"))
-                upperB = CachedFinder(UInt8(ascii: "B"))
-            case 1: at = CachedFinder(UInt8(ascii: "@"))
-            case 2: dash = CachedFinder(UInt8(ascii: "-"))
+                lowerB = CachedFinder()
+                upperB = CachedFinder()
+            case 1: at = CachedFinder()
+            case 2: dash = CachedFinder()
             case 3:
-                two = CachedFinder(UInt8(ascii: "2"))
-                x = CachedFinder(UInt8(ascii: "x"))
+                two = CachedFinder()
+                x = CachedFinder()
                 pinList = nil
                 pinListSearchedFrom = -1
             default:
@@ -125,8 +111,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             if !state.regionByRegion {
                 s = state.bearerStart.next(from: search, to: state.searchEnd, in: text) ?? end
             } else {
-                let lower = state.lowerB.next(from: search, to: state.limit(end), in: text) ?? end
-                let upper = state.upperB.next(from: search, to: state.limit(end), in: text) ?? end
+                let lower = state.lowerB.next(.byte(UInt8(ascii: "b")), from: search, to: end, in: text) ?? end
+                let upper = state.upperB.next(.byte(UInt8(ascii: "B")), from: search, to: end, in: text) ?? end
                 s = min(lower, upper)
             }
             guard s + 6 < end else { return nil }
@@ -252,7 +238,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 localStart = knownLocalStart
                 known = -1
             } else {
-                guard let found = state.at.next(from: search, to: state.limit(end), in: text), found < end else {
+                guard
+                    let found = state.at.next(
+                        .emailAt, from: search, end: end, state.searchEnd, state.regionByRegion, in: text),
+                    found < end
+                else {
                     return nil
                 }
                 at = found
@@ -355,7 +345,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextUUID(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let dash = state.dash.next(from: search, to: state.limit(end), in: text), dash < end {
+        while let dash = state.dash.next(
+            .uuidDash, from: search, end: end, state.searchEnd, state.regionByRegion, in: text),
+            dash < end
+        {
             search = dash + 1
             if !state.regionByRegion, let shaped = uuidShape(firstDash: dash, from, end) {
                 if shaped { return Match(start: dash - 8, end: dash + 28, placeholder: .uuid) }
@@ -411,10 +404,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
         // The transport's own pin list ("… expected one of P, P"), remembered while it lies ahead
         // so a long list is measured once however many labelled pins come before it.
         if state.pinList.map({ $0.start < from }) ?? true, from >= state.pinListSearchedFrom {
-            state.pinList = nextPinList(from, end, &state)
+            state.pinList = state.x.knownNone(from: from) ? nil : nextPinList(from, end, &state)
             state.pinListSearchedFrom = state.pinList?.start ?? end
         }
-        let labelled = nextLabelledPin(from, end, &state)
+        let labelled = state.two.knownNone(from: from) ? nil : nextLabelledPin(from, end, &state)
         guard let list = state.pinList, list.start >= from else { return labelled }
         guard let labelled, labelled.start < list.start else { return list }
         return labelled
@@ -423,7 +416,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// `expected one of ` (as the transport writes it) and a list of pins joined by `, `.
     func nextPinList(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let x = state.x.next(from: search, to: state.limit(end), in: text), x < end {
+        while let x = state.x.next(.listX, from: search, end: end, state.searchEnd, state.regionByRegion, in: text),
+            x < end
+        {
             search = x + 1
             let start = x - 1
             let label: StaticString = "expected one of "
@@ -450,7 +445,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     func nextLabelledPin(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let two = state.two.next(from: search, to: state.limit(end), in: text), two < end {
+        while let two = state.two.next(
+            .pinTwo, from: search, end: end, state.searchEnd, state.regionByRegion, in: text), two < end
+        {
             search = two + 1
             guard two - 3 >= from, two + 3 < end, isSHA256(at: two - 3) else { continue }
             // The labels that start with the byte after "sha256", shortest first: the first that
@@ -581,6 +578,68 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return false
     }
 
+    /// Marks the finders whose trigger occurs nowhere in `[start, count)` as searched to the end,
+    /// so each answers "none" at once instead of scanning the rest of the line. The triggers of
+    /// all six (`be` in any case, `@`, `-`, `2` between `a`/`A` and `5`, `x` between `e` and `p`,
+    /// `J` after `y`, each at least what its finder stops at) are tested in one pass of sixteen
+    /// positions a step: the blocks at `i - 1`, `i` and `i + 1`, compared with every trigger's
+    /// bytes, the lanes gathered over the whole pass. Blocks cover positions 1 to `count - 2`
+    /// (the last may overlap the one before; a position tested twice changes nothing); the first
+    /// and last bytes are tested one by one. The current engine only, once, on fresh finders, at
+    /// the first region the word rules see: regions come left to right, so no search starts
+    /// before `start`.
+    func markAbsentTriggers(from start: Int, _ state: inout State) {
+        state.triggersChecked = true
+        let count = text.count
+        guard count >= 18, start < count, let base = text.input.baseAddress else { return }
+        typealias V = ByteBlock.Bytes
+        let fold = V(repeating: 0x20)
+        var be = ByteBlock.lanes(from: 0, to: 0)
+        var at = be
+        var dash = be
+        var two = be
+        var x = be
+        var jay = be
+        @inline(__always) func test(_ block: Int) {
+            text.counter.tick(16)
+            let before = ByteBlock.load(base, block &- 1)
+            let bytes = ByteBlock.load(base, block)
+            let after = ByteBlock.load(base, block &+ 1)
+            let foldedAfter = after | fold
+            be .|= ((bytes | fold) .== V(repeating: 0x62)) .& (foldedAfter .== V(repeating: 0x65))
+            at .|= bytes .== V(repeating: 0x40)
+            dash .|= bytes .== V(repeating: 0x2D)
+            two .|= (bytes .== V(repeating: 0x32)) .& ((before | fold) .== V(repeating: 0x61))
+                .& (after .== V(repeating: 0x35))
+            x .|= (bytes .== V(repeating: 0x78)) .& (before .== V(repeating: 0x65)) .& (after .== V(repeating: 0x70))
+            jay .|= (bytes .== V(repeating: 0x4A)) .& (before .== V(repeating: 0x79))
+        }
+        // The last block ends one byte before the end (its bytes after reach the last byte).
+        let last = count &- 17
+        var index = max(start, 1)
+        while index < last {
+            test(index)
+            index &+= 16
+        }
+        test(last)
+        // The first byte (a finder takes a `2`, `x` or `J` there without the letter before it) and
+        // the last (where only `@`, `-` and `J` can be).
+        text.counter.tick(3)
+        let first = start == 0 ? base[0] : 0
+        let second = base[1]
+        let final = base[count &- 1]
+        // Each finder fresh, so its answer is either untouched or "nothing from `start` on";
+        // chosen without a branch (whether a trigger is in a line changes from line to line).
+        @inline(__always) func mark(_ present: Bool) -> Int { present ? Int.max : start }
+        let bearerAtFirst = first | 0x20 == 0x62 && second | 0x20 == 0x65
+        state.bearerStart.exhaustedFrom = mark(ByteBlock.any(be) || bearerAtFirst)
+        state.at.exhaustedFrom = mark(ByteBlock.any(at) || first == 0x40 || final == 0x40)
+        state.dash.exhaustedFrom = mark(ByteBlock.any(dash) || first == 0x2D || final == 0x2D)
+        state.two.exhaustedFrom = mark(ByteBlock.any(two) || first == 0x32)
+        state.x.exhaustedFrom = mark(ByteBlock.any(x) || first == 0x78)
+        state.jay.exhaustedFrom = mark(ByteBlock.any(jay) || first == 0x4A || final == 0x4A)
+    }
+
     /// The first position at or after `p` where a token match can start, or `end`. Every match
     /// starts a run of at least 32 bytes (32 characters for the base64 and token alternatives) or
     /// a run holding `eyJ` (a JWT's first segment), where a run is made of "run bytes": base64
@@ -598,7 +657,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         // The `e` of the first `eyJ` at or after p.
         var jwt = end
         var search = p &+ 2
-        while search < end, let j = state.jay.next(from: search, to: state.searchEnd, in: text), j < end {
+        while search < end, let j = state.jay.next(.jwtJay, from: search, to: state.searchEnd, in: text), j < end {
             if text.byte(j &- 2) == UInt8(ascii: "e") {
                 jwt = j &- 2
                 break

@@ -80,10 +80,14 @@
 ///   found past a region's end waits there for the rule's next region. (The old scanner searched
 ///   the rest of the line for `b` once per `B`: quadratic.) The bearer rule's finder compares
 ///   sixteen positions at a time against `b` and the next sixteen against `e`, both lowered, so it
-///   stops only at `be` in any case (`BearerStartFinder`, remembered like the others). The other
-///   finders pass over an occurrence the rule rejects at the byte before it (an `@` after no
-///   local-part character, a `-` after no hex digit, a `2` not after `a`, an `x` not after `e`, a
-///   `J` not after `y`) inside the same search: one more byte read per occurrence (the `2`, `x` and `J` finders test
+///   stops only at `be` in any case (`BearerStartFinder`, remembered like the others). Before the
+///   word rules' first region, one pass over the rest of the input (blocks of sixteen, each read
+///   with the blocks one byte before and after it; only the last overlaps the one before) tests
+///   the six finders' triggers at once and marks the finders whose trigger is absent as searched
+///   to the end (`markAbsentTriggers`), so they answer at once. The other finders pass over an
+///   occurrence the rule rejects at the byte before it (an `@` after no local-part character, a
+///   `-` after no hex digit, a `2` not after `a`, an `x` not after `e`, a `J` not after `y`)
+///   inside the same search: one more byte read per occurrence (the `2`, `x` and `J` finders test
 ///   the letter before in the same block compare). A candidate is
 ///   first rejected with a load or two: a URL separator needs `:/`, `:\` or `%3`; a credential
 ///   separator needs, after the `[ \t]*` run, an optional quote and an optional `]` or `[]` before
@@ -407,7 +411,14 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     @inline(__always) mutating func gap(from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
         let length = end - start
         if length >= SanitizerRun.shortGap || (length >= 5 && mayMatchShort(from: start, to: end, spans: false)) {
-            apply(rule: 0, from: start, to: end, state: &state)
+            if state.regionByRegion {
+                apply(rule: 0, from: start, to: end, state: &state)
+            } else {
+                // The current engine straight to its pass (`apply` is the previous engine's
+                // recursion, a large function to enter).
+                if !state.triggersChecked { WordRules(text: text).markAbsentTriggers(from: start, &state) }
+                applyFlat(from: start, to: end, state: &state)
+            }
         } else {
             emit(start..<end)
         }
@@ -486,16 +497,13 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         }
     }
 
-    /// Applies word rules `rule…` to `[start, end)`, emitting the result.
+    /// Applies word rules `rule…` to `[start, end)`, emitting the result: the previous engine's
+    /// cascade (``gap(from:to:state:)`` takes the current engine to ``applyFlat(from:to:state:)``).
     mutating func apply(rule: Int, from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
         guard start < end else { return }
         // No word rule matches fewer than 5 bytes (`a@b.c`): a short gap goes out as it is.
         guard rule < LogSanitizer.wordRuleCount, end - start >= 5 else {
             emit(start..<end)
-            return
-        }
-        if rule == 0, !state.regionByRegion {
-            applyFlat(from: start, to: end, state: &state)
             return
         }
         let rules = WordRules(text: text)
@@ -525,21 +533,55 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     /// than any match (5 bytes), neither it nor any rule after it can match there, and the pass
     /// stops (matches packed together cost one search each, not one visit per rule).
     mutating func applyFlat(from start: Int, to end: Int, state: inout WordRules<Counter>.State) {
+        // A sixth rule must get its own step in both passes below.
+        precondition(LogSanitizer.wordRuleCount == 5, "the passes below visit rules 0 to 4")
+        let rules = WordRules(text: text)
+        // The first pass up to its first match, with nothing of the lanes' bookkeeping: each rule
+        // from `start` in the whole gap (most gaps hold no match, and then this is all). Each rule
+        // is called with a constant, so its search is a direct call, not a jump through a table
+        // (the jump's target changed from one call to the next and was mispredicted).
+        var firstMatch: WordMatch?
+        var firstRule = 0
+        firstPass: do {
+            firstMatch = rules.next(rule: 0, from: start, regionStart: start, end: end, state: &state)
+            if firstMatch != nil { break firstPass }
+            firstRule = 1
+            firstMatch = rules.next(rule: 1, from: start, regionStart: start, end: end, state: &state)
+            if firstMatch != nil { break firstPass }
+            firstRule = 2
+            firstMatch = rules.next(rule: 2, from: start, regionStart: start, end: end, state: &state)
+            if firstMatch != nil { break firstPass }
+            firstRule = 3
+            firstMatch = rules.next(rule: 3, from: start, regionStart: start, end: end, state: &state)
+            if firstMatch != nil { break firstPass }
+            firstRule = 4
+            firstMatch = rules.next(rule: 4, from: start, regionStart: start, end: end, state: &state)
+        }
+        guard let firstMatch else {
+            emit(start..<end)
+            return
+        }
         withUnsafeTemporaryAllocation(of: WordLane.self, capacity: LogSanitizer.wordRuleCount) { lanes in
-            let rules = WordRules(text: text)
             let lane = lanes.baseAddress!
+            // The lanes as the first pass left them: the rules before `firstRule` searched the gap
+            // and found nothing; `firstRule` found `firstMatch`.
+            var searched = WordLane(start: start)
+            searched.searched = true
+            searched.window = end
+            for rule in 0..<firstRule { (lane + rule).initialize(to: searched) }
+            searched.match = firstMatch
+            (lane + firstRule).initialize(to: searched)
             // Rules from `fresh` on start a new region at `freshStart` when a pass reaches them.
-            var fresh = 0
+            var fresh = firstRule + 1
             var freshStart = start
-            // The rule a pass starts at: the rules before it have not changed.
-            var resume = 0
             var emitted = start
+            // The pass goes on from `from`, its window ending at `windowEnd`, set by rule `last`.
+            var from = firstRule + 1
+            var windowEnd = firstMatch.start
+            var last = firstRule
             while true {
-                var windowEnd = resume == 0 ? end : lane[resume].window
-                var last = resume == 0 ? -1 : lane[resume].lastBefore
                 /// Rule `rule`'s turn in the pass; false when the pass stops there. Called with a
-                /// constant, so the rule's search is a direct call, not a jump through a table
-                /// (the jump's target changed from one call to the next and was mispredicted).
+                /// constant, as in the first pass.
                 @inline(__always) func visit(_ rule: Int) -> Bool {
                     let current = lane + rule
                     if rule >= fresh {
@@ -565,9 +607,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     }
                     return true
                 }
-                // The pass from `resume` to the last rule. A sixth rule must get its own case.
-                precondition(LogSanitizer.wordRuleCount == 5, "the pass below visits rules 0 to 4")
-                pass: switch resume {
+                // The pass from `from` to the last rule.
+                pass: switch from {
                 case 0:
                     guard visit(0) else { break pass }
                     fallthrough
@@ -580,9 +621,13 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 case 3:
                     guard visit(3) else { break pass }
                     fallthrough
-                default:
+                case 4:
                     _ = visit(4)
+                default:
+                    break
                 }
+                // The match of the last rule that has one in its window goes out; that rule searches
+                // on from its end, and the next pass starts at it (the rules before it have not changed).
                 guard last >= 0, let match = lane[last].match else { break }
                 emit(emitted..<match.start)
                 emit(match)
@@ -591,7 +636,9 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 lane[last].searched = false
                 fresh = last + 1
                 freshStart = match.end
-                resume = last
+                from = last
+                windowEnd = lane[last].window
+                last = lane[last].lastBefore
             }
             emit(emitted..<end)
         }
