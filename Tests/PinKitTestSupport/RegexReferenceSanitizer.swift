@@ -46,7 +46,7 @@ public enum RegexReferenceSanitizer {
     static let colour = #"\x1B\[[0-9;]{0,16}m"#
     static let blanks = #"(?:[ \t"# + spaces + "]|" + colour + ")*+"
     static let keyTail =
-        #"(?:(?<!\[redacted-token|\[redacted-secret)\]|\[\])?+(?:\\"|"|')?+"# + blanks + "(?:=>?+|:)" + blanks
+        #"(?:(?<!\[redacted-token|\[redacted-secret)\]|\[\])?+(?:\\"|"|'|`)?+"# + blanks + "(?:=>?+|:)" + blanks
         + #"(?:(?:Optional\(|\[(?!redacted-)|[{<])"# + blanks + ")*+"
     static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
     static let quotedValues =
@@ -59,8 +59,8 @@ public enum RegexReferenceSanitizer {
     static let headerCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
             + quotedValues
-            + #"((?:(?<=[=\[({])"[^"\r\n\\\uE000]*"|(?<=[=\[({])'[^'\r\n\\\uE000]*'|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"|[^\r\n"'`\\\uE000]|["'`](?!"#
-            + closing + #")|\\(?![rn]|["'`]"# + closing + #"))+))"#)
+            + #"((?:\\(?=[rn]))?(?:(?<=[=\[({])"[^"\r\n\\\uE000]*"|(?<=[=\[({])'[^'\r\n\\\uE000]*'|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"|[^\r\n"'`\\\uE000]|["'`](?!"#
+            + closing + #")|\\(?!(?:r(?:\\n)?+|n)(?![ \t]|\\t)|["'`]"# + closing + #"))+))"#)
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
             + keyTail + "(?:" + quotedValues + #"((?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces
@@ -90,7 +90,9 @@ public enum RegexReferenceSanitizer {
         let t = #"(?:[A-Za-z0-9_\-]|["# + invisible + "])"
         let b = #"(?:[A-Za-z0-9+/=_\-]|["# + invisible + "])"
         return regex(
-            b + "*?eyJ" + t + #"+\."# + t + #"+(?:\."# + t + "*)?|(?=" + b + "*?[0-9]|" + b + "*?[a-z]" + b
+            // A JWT: three segments (the last standard base64 too), or two long ones.
+            b + "*?eyJ" + t + #"+\."# + t + #"+\."# + b + "*|" + b + "*?eyJ(?=" + t + #"{13,}\.)"# + t + #"+\.(?="#
+                + b + "{16})" + b + "+|(?=" + b + "*?[0-9]|" + b + "*?[a-z]" + b
                 + "*?[A-Z]|" + b + "*?[A-Z]" + b + "*?[a-z])" + b + "{32,}")
     }()
 

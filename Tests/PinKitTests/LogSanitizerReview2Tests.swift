@@ -10,8 +10,9 @@ import Testing
 ///
 /// Every input was found with a generator piping its lines through `pinctl redact` twice (about 850,000
 /// lines of the new forms and their neighbours) or by hand, and checked against `pinctl` at
-/// f3a96f3. Each test is a finding, still open, so it is wrapped in `withKnownIssue`: it fails
-/// loudly once the sanitizer handles it (then drop the marker). Each comment gives the input, the
+/// f3a96f3. A finding still open is wrapped in `withKnownIssue`, so it fails loudly once the
+/// sanitizer handles it (then drop the marker); the lead fixed six the same day (escaped line
+/// breaks in header values, two-segment tokens, backtick keys, bracketed metadata keys). Each comment gives the input, the
 /// output at d3bcf62 and the rule or promise it breaks.
 enum Review2 {
     static func redact(_ text: String) -> String { LogSanitizer.redact(text) }
@@ -32,14 +33,11 @@ struct LogSanitizerReview2Tests {
             "Cookie: \\nalice@example.com",
             "{\"h\":\"Authorization: \\nnoreply@example.com\"}",
             "Cookie: \\rAbCdEfGhIjKlMnOpQrStUvWxYz012345",
-            "x Cookie\" : \"\\r://<eyJx",
         ]
     )
     func escapedLineBreakIdempotence(_ input: String) {
         let once = Review2.redact(input)
-        withKnownIssue("a header value ends at the backslash of `\\n`, which a later placeholder follows") {
-            #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
-        }
+        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
     }
 
     /// Idempotence (also at f3a96f3, not new today). A value's closing quote "closes" when the next
@@ -50,7 +48,11 @@ struct LogSanitizerReview2Tests {
     /// `token="[redacted-secret]`.
     @Test(
         "a value's quote before a URL with no host is not stable under a second pass",
-        arguments: ["authorization=\\'https://", "Cookie: \\'https:// x", "token=\"\\\"https://"]
+        arguments: [
+            "authorization=\\'https://", "Cookie: \\'https:// x", "token=\"\\\"https://",
+            // A backslash-escaped character that starts a URL with no host (`r://`), inside a quoted value.
+            "x Cookie\" : \"\\r://<eyJx",
+        ]
     )
     func hostlessURLAfterQuote(_ input: String) {
         let once = Review2.redact(input)
@@ -72,9 +74,7 @@ struct LogSanitizerReview2Tests {
     )
     func escapedFoldedHeader(_ input: String) {
         let once = Review2.redact(input)
-        withKnownIssue("an empty first line of a header value leaves its continuation") {
-            #expect(!once.contains("dXNlcjpwYXNzd29yZA==") && !once.contains("hunter2"), "\(once.debugDescription)")
-        }
+        #expect(!once.contains("dXNlcjpwYXNzd29yZA==") && !once.contains("hunter2"), "\(once.debugDescription)")
     }
 
     /// Leak (new reach of a known issue). Openers and `=>` are now passed before the placeholder
@@ -110,9 +110,7 @@ struct LogSanitizerReview2Tests {
         ]
     )
     func twoSegmentWordIsNoToken(_ input: String) {
-        withKnownIssue("a two-segment JWT is any run holding `eyJ` and a dot") {
-            #expect(Review2.redact(input) == input)
-        }
+        #expect(Review2.redact(input) == input)
     }
 
     /// Over-redaction of a §4 pin (also at f3a96f3). The `\/` label was added for JSON as
@@ -157,9 +155,7 @@ struct LogSanitizerReview2Tests {
     @Test("a two-segment `eyJ` token leaves its signature's rest after a `+` or `/`")
     func twoSegmentStopsAtPlus() {
         let once = Review2.redact("t=eyJ0eXAiOiJKV1QifQ.dGhpcyBpcyBh+c2VjcmV0/c2lnbmF0dXJlaHVudGVy ok")
-        withKnownIssue("the JWT match wins at its position and ends where base64url does") {
-            #expect(!once.contains("c2lnbmF0dXJl"), "\(once.debugDescription)")
-        }
+        #expect(!once.contains("c2lnbmF0dXJl"), "\(once.debugDescription)")
     }
 
     /// Leak (the new `[` opener stops short; also at f3a96f3). A header logged as an array of
@@ -193,9 +189,7 @@ struct LogSanitizerReview2Tests {
     )
     func backtickKey(_ input: String) {
         let once = Review2.redact(input)
-        withKnownIssue("a key's closing quote is `\"`, `\\\"` or `'`, not a backtick") {
-            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        }
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
     }
 
     /// Leak (new API). `redact(_:key:)` takes a value whole under a key that ends in a credential
@@ -210,8 +204,6 @@ struct LogSanitizerReview2Tests {
     func metadataFormKey(_ key: String) {
         // What the record's text would show, redacted as one line, is caught: the key is a credential.
         #expect(Review2.redact("\(key)=hunter2") == "\(key)=[redacted-secret]")
-        withKnownIssue("`isCredentialKey` wants the key to end in the credential word") {
-            #expect(LogSanitizer.redact("hunter2", key: key) == LogSanitizer.secretPlaceholder)
-        }
+        #expect(LogSanitizer.redact("hunter2", key: key) == LogSanitizer.secretPlaceholder)
     }
 }

@@ -28,7 +28,8 @@ struct LogSanitizerTests {
             // One case and no digit: a name (§4), however long.
             ("key=" + String(repeating: "a", count: 32), "key=" + String(repeating: "a", count: 32)),
             ("event=pin_failure_report_upload_completed", "event=pin_failure_report_upload_completed"),
-            ("key sk.eyJ1IjoiYWJjIn0.sig ok", "key sk.[redacted-token] ok"),
+            ("key sk.eyJ1IjoiZXhhbXBsZSIsImEiOiJjazEyMyJ9.c2lnbmF0dXJlLXNpZ25h ok", "key sk.[redacted-token] ok"),
+            ("event surveyJob.completed ok", "event surveyJob.completed ok"),
             ("q=Bearer+tok&x=1", "q=[redacted-bearer]&x=1"),
             ("x bearer bearer+", "x [redacted-bearer]"),
             ("short " + String(repeating: "a", count: 31), "short " + String(repeating: "a", count: 31)),

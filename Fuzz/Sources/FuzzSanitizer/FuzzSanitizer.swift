@@ -29,7 +29,7 @@ let seeded: [(line: String, secret: String)] = [
     ("login password=Optional(\"zq7SEEDopt\") {\"token\"=>\"zq7SEEDrocket\"}", "zq7SEED"),
     ("user[password]=zq7SEEDform&password[]=zq7SEEDarr&n=1", "zq7SEED"),
     ("Cookie: theme=\"dark\"; session=zq7SEEDqcookie", "zq7SEEDqcookie"),
-    ("q=Bearer+zq7SEEDplus&x=1 key sk.eyJ1IjoiYWJjIn0.zq7SEEDtwoseg", "zq7SEED"),
+    ("q=Bearer+zq7SEEDplus&x=1 key sk.eyJ1IjoiZXhhbXBsZSIsImEiOiJjazEyMyJ9.zq7SEEDtwosegment", "zq7SEED"),
     ("{'password': 'it\\'s zq7SEEDsq'} password=\u{00A0}zq7SEEDnbspval", "zq7SEED"),
 ]
 

@@ -28,13 +28,13 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// The credential key before the separator at `separator` (not reaching below `gapStart`):
     /// where it starts and its kind, or nil.
     func key(before separator: Int, gapStart: Int) -> (start: Int, kind: Kind)? {
-        // Backwards: [ \t]*, an optional closing quote of the key (", \" or '), an optional `]` or
+        // Backwards: [ \t]*, an optional closing quote of the key (", \", ' or a backtick), an optional `]` or
         // `[]` (a form key: `user[password]`, `password[]`), the key.
         var k = blanksStart(before: separator, bound: gapStart)
         if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\"") {
             k -= 1
             if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\\") { k -= 1 }
-        } else if k > gapStart, text.byte(k - 1) == UInt8(ascii: "'") {
+        } else if k > gapStart, text.byte(k - 1) == UInt8(ascii: "'") || text.byte(k - 1) == UInt8(ascii: "`") {
             k -= 1
         }
         let bracket = k
@@ -227,11 +227,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 continue
             }
             if byte == 0x0A || byte == 0x0D { break }
-            if byte == UInt8(ascii: "\\"), p + 1 < limit,
-                text.byte(p + 1) == UInt8(ascii: "r") || text.byte(p + 1) == UInt8(ascii: "n")
-            {
-                break
-            }
+            if byte == UInt8(ascii: "\\"), p > start, escapedLineBreakEnds(at: p, limit: limit) { break }
             if text.table[Int(byte)] & Classes.quote != 0, SanitizerScan.closes(text, quoteAt: p, end: end, stop: stop)
             {
                 break
@@ -244,6 +240,28 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             p += 1
         }
         return (p, p - start)
+    }
+
+    /// Whether the `\` at `p` starts an escaped line break (`\r\n`, `\r` or `\n`) that ends a
+    /// header value: one not followed by a space or tab (or `\t`), which would fold the header onto the next
+    /// line (RFC 7230 §3.2.4). A value that starts with one is not ended by it (an empty value
+    /// would leave the text after it to later rules, which a second pass would then see as the
+    /// header's value).
+    @inline(__always) func escapedLineBreakEnds(at p: Int, limit: Int) -> Bool {
+        guard p + 1 < limit else { return false }
+        let letter = text.byte(p + 1)
+        guard letter == UInt8(ascii: "r") || letter == UInt8(ascii: "n") else { return false }
+        var after = p + 2
+        if letter == UInt8(ascii: "r"), after + 1 < limit, text.byte(after) == UInt8(ascii: "\\"),
+            text.byte(after + 1) == UInt8(ascii: "n")
+        {
+            after += 2
+        }
+        guard after < limit else { return true }
+        let next = text.byte(after)
+        if next == 0x20 || next == 0x09 { return false }
+        // The fold's tab written as an escape too (`\r\n\t`).
+        return !(next == UInt8(ascii: "\\") && after + 1 < limit && text.byte(after + 1) == UInt8(ascii: "t"))
     }
 
     /// Whether a quote after `byte` opens an inner string of a header value.

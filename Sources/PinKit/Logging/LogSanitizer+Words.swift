@@ -565,17 +565,28 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     /// Whether the run's last stretch `[start, runEnd)` holds `eyJ` with a character after it
     /// (a JWT's first segment). Asked only when a `.` follows the run, so most runs skip it.
-    @inline(__always) func holdsJWTStart(_ start: Int, _ runEnd: Int) -> Bool {
+    @inline(__always) func jwtStart(_ start: Int, _ runEnd: Int) -> Int? {
         var q = start
         while q + 3 < runEnd {
             if text.byte(q) == UInt8(ascii: "e"), text.byte(q + 1) == UInt8(ascii: "y"),
                 text.byte(q + 2) == UInt8(ascii: "J")
             {
-                return true
+                return q
             }
             q += 1
         }
-        return false
+        return nil
+    }
+
+    /// The number of characters (an invisible separator is one) of the token run `[start, runEnd)`.
+    func characterCount(_ start: Int, _ runEnd: Int) -> Int {
+        var q = start
+        var count = 0
+        while q < runEnd, case let step = runCharacter(q, runEnd, base64: false), step > 0 {
+            q += step
+            count += 1
+        }
+        return count
     }
 
     /// Marks the finders whose trigger occurs nowhere in `[start, count)` as searched to the end,
@@ -808,8 +819,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 }
                 let runs = self.runs(from: p, end, measured: measured, seen: seen)
                 // 1. A JWT, with whatever base64 characters are glued before it in the same run.
-                if runs.end < end, text.byte(runs.end) == UInt8(ascii: "."), holdsJWTStart(runs.lastStretch, runs.end),
-                    let jwtEnd = jwtTail(runs.end, end)
+                if runs.end < end, text.byte(runs.end) == UInt8(ascii: "."),
+                    let first = jwtStart(runs.lastStretch, runs.end), let jwtEnd = jwtTail(first, runs.end, end)
                 {
                     return Match(start: p, end: jwtEnd, placeholder: .token)
                 }
@@ -831,17 +842,29 @@ struct WordRules<Counter: LogSanitizerCounting> {
         seen & Classes.digit != 0 || (seen & Classes.upper != 0 && seen & Classes.lower != 0)
     }
 
-    /// `.segment(.segment?)?` after a JWT's first segment ending at `runEnd`: the JWT's end, or nil.
-    func jwtTail(_ runEnd: Int, _ end: Int) -> Int? {
+    /// After a JWT's first segment (its `eyJ` at `first`, ending at `runEnd`), `.segment.segment?`,
+    /// or a long `.segment` after a long first one: the JWT's end, or nil.
+    func jwtTail(_ first: Int, _ runEnd: Int, _ end: Int) -> Int? {
         guard runEnd < end, text.byte(runEnd) == UInt8(ascii: ".") else { return nil }
         var second = runEnd + 1
         let secondStart = second
         while second < end, case let step = runCharacter(second, end, base64: false), step > 0 { second += step }
-        guard second > secondStart else { return nil }
-        // Two segments are enough (a Mapbox-style `sk.eyJ….sig`); a third goes too.
-        guard second < end, text.byte(second) == UInt8(ascii: ".") else { return second }
-        var third = second + 1
-        while third < end, case let step = runCharacter(third, end, base64: false), step > 0 { third += step }
-        return third
+        if second > secondStart, second < end, text.byte(second) == UInt8(ascii: ".") {
+            // Three segments; the last may hold `+ / =` (a standard-base64 signature).
+            var third = second + 1
+            while third < end, case let step = runCharacter(third, end, base64: true), step > 0 { third += step }
+            return third
+        }
+        // Two segments (a Mapbox-style `sk.eyJ….sig`) only when both are long, so that a name with
+        // `eyJ` inside and a dot after (`surveyJob.completed`) stays: 16 characters from `eyJ`, and
+        // 16 base64 characters after the dot.
+        guard characterCount(first, runEnd) >= 16 else { return nil }
+        var tail = secondStart
+        var count = 0
+        while tail < end, case let step = runCharacter(tail, end, base64: true), step > 0 {
+            tail += step
+            count += 1
+        }
+        return count >= 16 ? tail : nil
     }
 }

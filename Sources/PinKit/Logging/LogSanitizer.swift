@@ -23,7 +23,7 @@
 /// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`,
 ///    `secret`, `token`, `api_key`, `api-key`, `apikey` (also as the end of a longer word, such as
 ///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then optionally `]` or `[]`
-///    (form keys: `user[password]`, `password[]`), optionally a closing quote (`"`, `\"`, `'`),
+///    (form keys: `user[password]`, `password[]`), optionally a closing quote (`"`, `\"`, `'`, backtick),
 ///    blanks, `=`, `=>` or `:`, blanks, openers the value sits in (`Optional(`, `{`, `<`, `[` but
 ///    not a placeholder's, each with blanks after it), where blanks are spaces, tabs, Unicode
 ///    spaces and ANSI colour codes (`ESC [ [0-9;]{0,16} m`), optionally an opening quote (`"`, `\"`, `'`,
@@ -51,8 +51,9 @@
 ///    pins the transport writes after `expected one of ` (pins joined by `, `).
 /// 7. **Tokens** → `[redacted-token]`: at each position, first a JWT (a run of base64 characters
 ///    whose last `[A-Za-z0-9_-]` stretch holds `eyJ` and a character after it, then `.segment`
-///    and optionally `.segment?`, so a JWT glued to a long run goes whole, and so does a
-///    two-segment `sk.eyJ….sig`), then 32 or more base64 characters `[A-Za-z0-9+/=_-]` holding a
+///    and `.` and a last segment that may hold `+ / =`, so a JWT glued to a long run goes whole;
+///    or, when the stretch from `eyJ` has 16 characters or more, one `.` and 16 or more base64
+///    characters, so a two-segment `sk.eyJ….sig` goes and `surveyJob.completed` stays), then 32 or more base64 characters `[A-Za-z0-9+/=_-]` holding a
 ///    digit or both letter cases. A long run of one case and no digit is a name (an event, an
 ///    error code) and stays.
 ///
@@ -169,9 +170,14 @@ public enum LogSanitizer {
         return secretPlaceholder
     }
 
-    /// Whether `key` ends in one of rule 2's keys, any ASCII case.
+    /// Whether `key` ends in one of rule 2's keys, any ASCII case (a form key's `]` or `[]` after
+    /// it, as in `user[password]` or `password[]`, as rule 2 takes it in text).
     static func isCredentialKey(_ key: String) -> Bool {
-        let lowered = key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        var lowered = key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        if lowered.last == UInt8(ascii: "]") {
+            lowered.removeLast()
+            if lowered.last == UInt8(ascii: "[") { lowered.removeLast() }
+        }
         return credentialKeys.contains { name in
             lowered.count >= name.count && lowered[(lowered.count - name.count)...].elementsEqual(name.utf8)
         }
