@@ -28,6 +28,9 @@ public enum AdversarialLogFamilies {
             ("header inner quote", "Cookie: a=\""), ("header inner single quote", "Cookie: ['x"),
             ("NBSP around a separator", "password\u{00A0}=\u{00A0}"), ("escaped line break", "Cookie: a\\n"),
             ("colour codes around a separator", "password\u{1B}[0m=\u{1B}[1;32m"), ("colour code start", "\u{1B}[1;"),
+            // The eighth session's structure values and replaced URLs.
+            ("structure opener repeated", "token={"), ("nested openers", "{["), ("structure strings", "token=[\"a\",'"),
+            ("escaped structure string", "password={\\\"a"), ("[redacted-url] fragment", "token=[redacted-ur"),
             ("random upper-case hex", ""),
         ]
         return families

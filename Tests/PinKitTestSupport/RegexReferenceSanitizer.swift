@@ -47,8 +47,20 @@ public enum RegexReferenceSanitizer {
     static let blanks = #"(?:[ \t"# + spaces + "]|" + colour + ")*+"
     static let keyTail =
         #"(?:(?<!\[redacted-token|\[redacted-secret)\]|\[\])?+(?:\\"|"|'|`)?+"# + blanks + "(?:=>?+|:)" + blanks
-        + #"(?:(?:Optional\(|\[(?!redacted-)|[{<])"# + blanks + ")*+"
+        + "(?:" + structure + "|" + #"(?!\{|\[(?!redacted-))(?:(?:Optional\(|\[(?!redacted-)|[{<])"# + blanks + ")*+"
+    /// A JSON object or array as the value (groups 1 and 2): what is inside the brackets when they
+    /// close on the line, at most four levels deep (strings skipped); else the rest of the line.
+    static let structure: String = {
+        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\(?!")"#
+        let string =
+            #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|'(?:[^'\\\r\n\uE000]|\\[^\r\n\uE000])*+'|\\"(?:(?!\\")[^\r\n\uE000])*+\\""#
+        var inner = "(?:" + atom + "|" + string + ")"
+        for _ in 1..<4 { inner = "(?:" + atom + "|" + string + #"|[{\[]"# + inner + #"*+[}\]])"# }
+        return #"(?:\{|\[(?!redacted-))(?![}\]])(?:("# + inner + #"*+)(?=[}\]])|((?:"# + stopBeforeURL
+            + #"[^\r\n\uE000])++))"#
+    }()
     static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
+    static let placeholderValue = regex(#"^\[redacted-[a-z]+\]\z"#)
     static let quotedValues =
         #"((?:\\"|"|'|`)?)(\[redacted-[a-z]+\])|(\\")"# + notPlaceholder + #"((?:(?!\\")"# + stopBeforeURL
         + #"[^\r\n\uE000])+)|(")"# + notPlaceholder + "((?:" + stopBeforeURL
@@ -60,11 +72,11 @@ public enum RegexReferenceSanitizer {
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
             + quotedValues
             + #"((?:\\(?=[rn]))?(?:(?<=[=\[({])"[^"\r\n\\\uE000]*"|(?<=[=\[({])'[^'\r\n\\\uE000]*'|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"|[^\r\n"'`\\\uE000]|["'`](?!"#
-            + closing + #")|\\(?!(?:r(?:\\n)?+|n)(?![ \t]|\\t)|["'`]"# + closing + #"))+))"#)
+            + closing + #")|\\(?!(?:r(?:\\n)?+|n)(?![ \t]|\\t)|["'`]"# + closing + #"))+))"# + ")")
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
             + keyTail + "(?:" + quotedValues + #"((?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces
-            + #"]|\\(?!["'`]))+))"#)
+            + #"]|\\(?!["'`]))+))"# + ")")
 
     // MARK: Rules 3–7
     static let bearer = regex(
@@ -242,6 +254,14 @@ public enum RegexReferenceSanitizer {
     private static func credentials(_ pieces: [Piece]) -> [Piece] {
         var joined = ""
         var done: [String] = []
+        // A `[redacted-url]` (a URL a first pass replaced) stops a value as a URL does.
+        let pieces = pieces.flatMap { piece -> [Piece] in
+            guard case .open(let text) = piece, text.contains("[redacted-url]") else { return [piece] }
+            let parts = text.components(separatedBy: "[redacted-url]")
+            return parts.enumerated().flatMap { index, part -> [Piece] in
+                (index == 0 ? [] : [.done("[redacted-url]")]) + (part.isEmpty ? [] : [.open(part)])
+            }
+        }
         for piece in pieces {
             switch piece {
             case .open(let text): joined += text
@@ -276,13 +296,21 @@ public enum RegexReferenceSanitizer {
             }
             guard let match = candidates.min(by: { $0.range.location < $1.range.location }) else { break }
             copy(cursor, match.range.location)
-            if match.range(at: 2).location != NSNotFound {
-                // A value that already is a placeholder: kept with its key.
+            // A structure's content that is a placeholder and nothing more, or a value that starts
+            // with one: kept with its key.
+            let structure = [1, 2].map { match.range(at: $0) }.first { $0.location != NSNotFound }
+            if match.range(at: 4).location != NSNotFound
+                || structure.map({
+                    placeholderValue.firstMatch(
+                        in: ns.substring(with: $0), range: NSRange(location: 0, length: $0.length))
+                        != nil
+                }) == true
+            {
                 result.append(.done(ns.substring(with: match.range)))
                 cursor = match.range.location + match.range.length
                 continue
             }
-            let value = [4, 6, 8, 10, 11].map { match.range(at: $0) }.first { $0.location != NSNotFound }!
+            let value = [1, 2, 6, 8, 10, 12, 13].map { match.range(at: $0) }.first { $0.location != NSNotFound }!
             let prefix = ns.substring(
                 with: NSRange(location: match.range.location, length: value.location - match.range.location))
             result.append(.done(prefix + "[redacted-secret]"))
@@ -463,7 +491,10 @@ public struct LogCorpus {
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
         ])
-        switch Int.random(in: 0..<13, using: &generator) {
+        switch Int.random(in: 0..<14, using: &generator) {
+        case 12:
+            return pick(["{\"" + key + "\":", key + "=", key + ": ", "{'" + key + "': ", "\\\"" + key + "\\\":"])
+                + structure(depth: Int.random(in: 0...5, using: &generator)) + pick(["", ",\"n\":1}", " ok", "\"}"])
         case 0: return "{\"" + key + "\"" + blank + "=>" + blank + "\"" + value + "\"}"
         case 1: return key + pick(["=", ": "]) + "Optional(" + pick(["\"", "'", ""]) + value + pick(["\")", ")", ""])
         case 2: return pick(["user[", "data[", "["]) + key + "]" + blank + "=" + value + pick(["&n=1", "", "]"])
@@ -488,6 +519,28 @@ public struct LogCorpus {
                 + value + pick(["", "&x=1", "+", "\u{1B}[0m"])
         default: return credential()
         }
+    }
+
+    /// A JSON object or array (or pieces of one) that nests `depth` levels, with the strings,
+    /// escapes, brackets and placeholders that decide where it ends.
+    mutating func structure(depth: Int) -> String {
+        guard depth > 0 else { return structurePiece() }
+        let (open, close) = pick([("{", "}"), ("[", "]"), ("{", "]"), ("[", ""), ("{ ", " }")])
+        var inner = ""
+        for _ in 0..<Int.random(in: 0...3, using: &generator) {
+            inner +=
+                pick([", ", ":", ""])
+                + (Bool.random(using: &generator) ? structure(depth: depth - 1) : structurePiece())
+        }
+        return open + inner + close
+    }
+
+    mutating func structurePiece() -> String {
+        pick([
+            "\"a\"", "'b'", "\\\"c\\\"", "\"x}\"", "'y]'", "\"q\\\"r\"", "it's", "1", "[redacted-secret]",
+            "[redacted-url]", "https://h.example/p?q=1", "\"https://h.example\"", "\"a@b.example\"", "\\", "\"open",
+            "hunter2", "\u{00A0}", "\"", "}", "]", ", ", ": ", "\r\n",
+        ])
     }
 
     public mutating func bearer() -> String {

@@ -305,20 +305,29 @@ struct LogSanitizerLeakHuntFindingTests {
         Self.check(input, secrets: ["hunter2"], kept: kept)
     }
 
-    /// Found (leak), still open. A credential whose value is a JSON object: the opener `{` is
-    /// passed, but the value then taken is the object's first key (`"value"`), and the secret in
-    /// the member after it survives. A fix must take the whole object as the value (in the byte
-    /// scanner and the reference alike) without losing linearity or idempotence. Tried in the
-    /// seventh session: "to the first `}` with no `{`, line break or URL between" broke
-    /// idempotence (a first pass that redacts a quoted first key holding a `{`, as in
-    /// `token={"a{":"b"}`, leaves an object the second pass takes whole); braces inside strings
-    /// must be skipped, which the reference's regular expressions can only approximate.
-    @Test("a credential whose value is a JSON object keeps the object's members")
-    func nestedObject() {
-        withKnownIssue("rule 2 takes a value up to its first closing quote, not a whole object") {
-            Self.check(
-                "{\"token\":{\"value\":\"hunter2\"},\"n\":1}", secrets: ["hunter2"], kept: ["\"token\":", "\"n\":1"])
-        }
+    /// Found (leak). A credential whose value is a JSON object: the opener `{` was passed, but
+    /// the value then taken was the object's first key (`"value"`), and the secret in the member
+    /// after it survived. Tried in the seventh session: "to the first `}` with no `{`, line break
+    /// or URL between" broke idempotence (a first pass that redacts a quoted first key holding a
+    /// `{`, as in `token={"a{":"b"}`, leaves an object the second pass takes whole). Fixed in the
+    /// eighth session: a value that starts with `{` or `[` is the structure up to its closing
+    /// bracket, strings skipped (four levels at most), or the rest of the line when it does not
+    /// close there; its content goes whole.
+    @Test(
+        "a credential whose value is a JSON object keeps the object's members",
+        arguments: [
+            ("{\"token\":{\"value\":\"hunter2\"},\"n\":1}", ["\"token\":{", "},\"n\":1}"]),
+            ("{\"token\":{\"a{\":\"b\",\"c\":[\"}\",\"hunter2\"]},\"n\":1}", ["},\"n\":1}"]),
+            ("{'password': {'old': 'x', 'new': 'hunter2'}, 'user': 'bob'}", ["}, 'user': 'bob'}"]),
+            ("{\"log\":\"{\\\"token\\\":{\\\"v\\\":\\\"hunter2\\\"},\\\"n\\\":1}\"}", ["},\\\"n\\\":1}\"}"]),
+            // Five levels: more than the four a value may close in, so the rest of the line goes.
+            ("token={[[[[x]]]], hunter2} ok", []),
+            // Not closed on the line: the rest of it goes.
+            ("{\"token\":{\"v\":\"hunter2\"\n\"n\":1}", ["\n\"n\":1}"]),
+        ]
+    )
+    func nestedObject(_ input: String, _ kept: [String]) {
+        Self.check(input, secrets: ["hunter2"], kept: kept)
     }
 
     /// Found (leak). The separator's blanks are `[ \t]*`, and an unquoted value stops at a Unicode

@@ -55,10 +55,10 @@ struct LogSanitizerReview2Tests {
         ]
     )
     func hostlessURLAfterQuote(_ input: String) {
+        // Fixed in the eighth session: a `[redacted-url]` stops a credential's value (and closes a
+        // quote before it) as the URL it replaced did.
         let once = Review2.redact(input)
-        withKnownIssue("whether a quote closes depends on the URL after it, which a first pass may replace") {
-            #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
-        }
+        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
     }
 
     /// Leak (new today). An escaped `\r` or `\n` right after a header's separator gives an empty
@@ -86,11 +86,13 @@ struct LogSanitizerReview2Tests {
     @Test(
         "an opener or `=>` before a placeholder lets the rest of a header value through",
         arguments: [
-            "Authorization: {[redacted-token] hunter2", "Authorization: Optional([redacted-token] hunter2",
+            "Authorization: Optional([redacted-token] hunter2",
             "Cookie: <[redacted-email]> session=hunter2", "authorization=>[redacted-bearer]hunter2",
         ]
     )
     func openerBeforePlaceholder(_ input: String) {
+        // Closed in the eighth session for a `{` or `[` opener (the structure goes whole).
+        #expect(Review2.redact("Authorization: {[redacted-token] hunter2") == "Authorization: {[redacted-secret]")
         let once = Review2.redact(input)
         withKnownIssue("a value that starts with a placeholder is left alone whole, now after openers too") {
             #expect(!once.contains("hunter2"), "\(once.debugDescription)")
@@ -174,10 +176,10 @@ struct LogSanitizerReview2Tests {
         ]
     )
     func headerArray(_ input: String) {
+        // Fixed in the eighth session: an array (or object) as the value goes whole.
         let once = Review2.redact(input)
-        withKnownIssue("a quoted value after an opener ends at its first closing quote") {
-            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        }
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
     }
 
     /// Leak (the new backtick stops short; also at f3a96f3). A backtick now opens a value, but it

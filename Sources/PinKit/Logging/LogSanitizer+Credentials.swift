@@ -95,6 +95,13 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var v = separator + 1
         if v < end, v != stop, text.byte(separator) == UInt8(ascii: "="), text.byte(v) == UInt8(ascii: ">") { v += 1 }
         v = blanksEnd(from: v, end: end, stop: stop)
+        // A JSON object or array (or a Python dict or list) as the value: all of it goes.
+        if v < end, v != stop, case let byte = text.byte(v),
+            byte == UInt8(ascii: "{")
+                || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: min(end, stop)))
+        {
+            return structure(keyStart: keyStart, opener: v, end: end, stop: stop)
+        }
         // Openers the value sits in: `Optional(` (Swift's interpolation of an optional), `[`, `{`
         // (a JSON array or object), `<`; not the `[` of a placeholder. Blanks may follow each.
         while v < end, v != stop {
@@ -140,6 +147,117 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
         guard length > 0 else { return nil }
         return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
+    }
+
+    /// The first `[redacted-url]` from `start`, or `Int.max`. It stops a value as a URL does: a
+    /// first pass writes it for a URL with no host, and a second pass must stop where the first did.
+    func replacedURL(from start: Int, end: Int) -> Int {
+        var p = start
+        while let bracket = text.find(UInt8(ascii: "["), from: p, to: end) {
+            if exactly("[redacted-url]", at: bracket, end: end) { return bracket }
+            p = bracket + 1
+        }
+        return Int.max
+    }
+
+    /// A value that is a structure: what is inside the `{` or `[` at `opener` and its closing
+    /// bracket (strings skipped, at most ``structureDepth`` levels), or, when it does not close on
+    /// the line, everything after it to the line's end, the next URL's start or a quote right
+    /// before that. A content that is a placeholder and nothing more is left alone.
+    func structure(keyStart: Int, opener: Int, end: Int, stop: Int) -> LogSanitizer.Span? {
+        let start = opener + 1
+        let valueEnd =
+            structureClose(from: start, end: end, stop: stop) ?? restOfLine(from: start, end: end, stop: stop)
+        guard valueEnd > start else { return nil }
+        if let placeholder = placeholderEnd(at: start, end: end, stop: stop), placeholder == valueEnd {
+            return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: valueEnd, placeholder: .none)
+        }
+        return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: start, placeholder: .secret)
+    }
+
+    /// How deep structures nest in a value that closes: deeper ones count as not closing (the
+    /// regular-expression reference spells the levels out).
+    static var structureDepth: Int { 4 }
+
+    /// Inside a structure opened before `start`: the position of the bracket that closes it, or nil
+    /// when none does before a line break, `stop` or `end`. Any of `}` `]` closes any of `{` `[`;
+    /// a `"` or `'` string (a backslash escapes) or a `\"` string is passed whole, and one that
+    /// does not close on the line leaves the structure open.
+    func structureClose(from start: Int, end: Int, stop: Int) -> Int? {
+        let limit = min(end, stop)
+        var depth = 1
+        var p = start
+        while p < limit {
+            let byte = text.byte(p)
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                guard depth <= Self.structureDepth else { return nil }
+                p += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 { return p }
+                p += 1
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                guard let close = stringClose(from: p + 1, limit: limit, quote: byte) else { return nil }
+                p = close
+            case UInt8(ascii: "\\"):
+                if p + 1 < limit, text.byte(p + 1) == UInt8(ascii: "\"") {
+                    guard let close = escapedStringClose(from: p + 2, limit: limit) else { return nil }
+                    p = close
+                } else {
+                    p += 1
+                }
+            case 0x0A, 0x0D:
+                return nil
+            default:
+                p += 1
+            }
+        }
+        return nil
+    }
+
+    /// After a `"` or `'` (`quote`) in a structure: the end of its closing quote, where a backslash
+    /// escapes the next character; nil at a line break or `limit` first.
+    func stringClose(from start: Int, limit: Int, quote: UInt8) -> Int? {
+        var q = start
+        while q < limit {
+            let byte = text.byte(q)
+            if byte == quote { return q + 1 }
+            if byte == 0x0A || byte == 0x0D { return nil }
+            if byte == UInt8(ascii: "\\") {
+                guard q + 1 < limit, case let next = text.byte(q + 1), next != 0x0A, next != 0x0D else { return nil }
+                q += 2
+            } else {
+                q += 1
+            }
+        }
+        return nil
+    }
+
+    /// After a `\"` in a structure: the end of the next `\"`; nil at a line break or `limit` first.
+    func escapedStringClose(from start: Int, limit: Int) -> Int? {
+        var q = start
+        while q < limit {
+            let byte = text.byte(q)
+            if byte == UInt8(ascii: "\\"), q + 1 < limit, text.byte(q + 1) == UInt8(ascii: "\"") { return q + 2 }
+            if byte == 0x0A || byte == 0x0D { return nil }
+            q += 1
+        }
+        return nil
+    }
+
+    /// From `start` to a line break, `stop` (or a quote right before it) or `end`.
+    func restOfLine(from start: Int, end: Int, stop: Int) -> Int {
+        let limit = min(end, stop)
+        var p = start
+        while p < limit {
+            if p + 2 >= stop, SanitizerScan.quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
+            let byte = text.byte(p)
+            if byte == 0x0A || byte == 0x0D { break }
+            p += 1
+        }
+        return p
     }
 
     /// The end of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) from `start` (not

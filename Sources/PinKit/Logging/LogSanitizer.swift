@@ -31,7 +31,13 @@
 ///    line break); an unquoted header value to a line break (also `\r` or `\n` written as escapes)
 ///    or a closing quote as in rule 1, an inner string included (a `"` or `'` string after `=`,
 ///    `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a `\"` string after `=`); another unquoted value to white space, a Unicode space or one of
-///    ``&,;"'<>)]}` ``. An empty value, or one that already is a placeholder, is left alone.
+///    ``&,;"'<>)]}` ``. A value that starts with `{` or `[` (not a placeholder's) is a structure
+///    (a JSON object or array, a Python dict or list): what is inside it up to the bracket that
+///    closes it (any of `}` `]` closes any of `{` `[`; `"` and `'` strings, where a backslash
+///    escapes, and `\"` strings are passed whole; four levels at most), or, when it does not
+///    close on the line, everything after the opener to the line's end (or the next URL) goes.
+///    Every value stops at the next URL, and at a `[redacted-url]` as at the URL it replaced. An
+///    empty value, or one that already is a placeholder, is left alone.
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit or a
 ///    placeholder, then separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
@@ -122,6 +128,10 @@
 ///   byte goes at once; otherwise the bytes before the 32nd are read backwards to the last that
 ///   cannot, never below those already known to be run bytes (remembered across calls), so each
 ///   byte is read at most three times.
+/// - A structure value is scanned once to its closing bracket or the line's end, and when it does
+///   not close, once more to the line's end: the pass resumes after the value, so no byte is in two
+///   structures. The next `[redacted-url]` after a credential's separator is found by `memchr` for
+///   `[` and remembered until the pass passes it, like the next URL.
 /// - Rules apply in turn to the gaps earlier rules left, so the total is at most the number of
 ///   rules times the input; the output is at most a constant factor longer than the input. (Rules
 ///   3–7 are driven without recursion, each keeping its next match, but each is asked the same
@@ -133,8 +143,9 @@
 /// which no bearer match starts; a kept host is followed by what ended its URL, so a second pass
 /// ends it in the same place; a credential value that is a placeholder is left alone; a form key's
 /// `]` never closes a placeholder, and a header value is not ended by an escaped line break it
-/// starts with. (Known exception, marked in `LogSanitizerReview2Tests`: a quote or backslash right
-/// before a URL with no host, which closes a value on the first pass and not on the second.) No match
+/// starts with; a URL with no host becomes `[redacted-url]`, which stops a value and closes a quote
+/// before it as the URL did; a structure value's content becomes one placeholder between the same
+/// brackets (or before the same line end or URL), which a second pass finds and leaves. No match
 /// contains a line feed or carriage return, and every look-behind or look-ahead treats one like
 /// the start or end of the text, so text may be redacted in pieces cut after a line break.
 public enum LogSanitizer {
@@ -328,6 +339,9 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var ahead = URLSearch()
         var aheadSeparator = -1
         var aheadSpan: LogSanitizer.Span?
+        // The next `[redacted-url]` after a credential's separator (`Int.max`: none up to the end;
+        // -1: not looked for yet): a URL a first pass replaced, which stops a value where the URL did.
+        var replacedURL = -1
         var cursor = 0
         // The previous URL's end (a scheme looks back no further) and the previous span's (a key).
         var urlBound = 0
@@ -368,8 +382,11 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                         aheadSpan = nil
                     }
                 }
+                if replacedURL <= candidate {
+                    replacedURL = credentials.replacedURL(from: candidate + 1, end: end)
+                }
                 if let credential = credentials.credential(
-                    key: key, separator: candidate, stop: aheadSpan?.start ?? Int.max)
+                    key: key, separator: candidate, stop: min(aheadSpan?.start ?? Int.max, replacedURL))
                 {
                     gap(from: cursor, to: credential.start, state: &state)
                     emit(credential)
