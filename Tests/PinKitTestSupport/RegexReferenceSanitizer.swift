@@ -59,15 +59,14 @@ public enum RegexReferenceSanitizer {
         return #"(?:\{|\[(?!redacted-))(?![}\]])(?:("# + inner + #"*+)(?=[}\]])|((?:"# + stopBeforeURL
             + #"[^\r\n\uE000])++))"#
     }()
-    static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
+    /// A value that is a placeholder and nothing more is left alone (see `credentials(_:)`).
     static let placeholderValue = regex(#"^\[redacted-[a-z]+\]\z"#)
     static let quotedValues =
-        #"((?:\\"|"|'|`)?)(\[redacted-[a-z]+\])|(\\")"# + notPlaceholder + #"((?:(?!\\")"# + stopBeforeURL
-        + #"[^\r\n\uE000])+)|(")"# + notPlaceholder + "((?:" + stopBeforeURL
-        + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')"# + notPlaceholder + "((?:" + stopBeforeURL
-        + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)"# + notPlaceholder + "((?:" + stopBeforeURL
+        #"(\\")((?:(?!\\")"# + stopBeforeURL
+        + #"[^\r\n\uE000])+)|(")((?:"# + stopBeforeURL
+        + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')((?:"# + stopBeforeURL
+        + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)((?:"# + stopBeforeURL
         + #"[^`\r\n\uE000])+)|(?!\\"|["'`])"#
-        + notPlaceholder
     static let headerCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
             + quotedValues
@@ -75,8 +74,9 @@ public enum RegexReferenceSanitizer {
             + closing + #")|\\(?!(?:r(?:\\n)?+|n)(?![ \t]|\\t)|["'`]"# + closing + #"))+))"# + ")")
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
-            + keyTail + "(?:" + quotedValues + #"((?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces
-            + #"]|\\(?!["'`]))+))"# + ")")
+            + keyTail + "(?:" + quotedValues
+            + #"((?:\[redacted-[a-z]+\]C*+|C++)))"#.replacingOccurrences(
+                of: "C", with: #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces + #"]|\\(?!["'`]))"#) + ")")
 
     // MARK: Rules 3–7
     static let bearer = regex(
@@ -296,21 +296,14 @@ public enum RegexReferenceSanitizer {
             }
             guard let match = candidates.min(by: { $0.range.location < $1.range.location }) else { break }
             copy(cursor, match.range.location)
-            // A structure's content that is a placeholder and nothing more, or a value that starts
-            // with one: kept with its key.
-            let structure = [1, 2].map { match.range(at: $0) }.first { $0.location != NSNotFound }
-            if match.range(at: 4).location != NSNotFound
-                || structure.map({
-                    placeholderValue.firstMatch(
-                        in: ns.substring(with: $0), range: NSRange(location: 0, length: $0.length))
-                        != nil
-                }) == true
-            {
+            let value = [1, 2, 4, 6, 8, 10, 11].map { match.range(at: $0) }.first { $0.location != NSNotFound }!
+            let valueText = ns.substring(with: value)
+            if placeholderValue.firstMatch(in: valueText, range: NSRange(location: 0, length: value.length)) != nil {
+                // A value that already is a placeholder, and nothing more: kept with its key.
                 result.append(.done(ns.substring(with: match.range)))
                 cursor = match.range.location + match.range.length
                 continue
             }
-            let value = [1, 2, 6, 8, 10, 12, 13].map { match.range(at: $0) }.first { $0.location != NSNotFound }!
             let prefix = ns.substring(
                 with: NSRange(location: match.range.location, length: value.location - match.range.location))
             result.append(.done(prefix + "[redacted-secret]"))

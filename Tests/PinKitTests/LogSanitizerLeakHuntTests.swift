@@ -447,18 +447,19 @@ struct LogSanitizerLeakHuntFindingTests {
         }
     }
 
-    /// Found (leak, against the header's own words). The header says a value "that already is a
-    /// placeholder" is left alone; the code leaves alone a value that *starts* with one. At
-    /// f3a96f3 `password=[redacted-token]hunter2 ok` comes out unchanged.
+    /// Found (leak, against the header's own words). The header said a value "that already is a
+    /// placeholder" is left alone; the code left alone a value that *starts* with one. At
+    /// f3a96f3 `password=[redacted-token]hunter2 ok` came out unchanged. Fixed in the eighth
+    /// session: only a value that is a placeholder and nothing more stays.
     @Test("a value that only starts with a placeholder is left alone")
     func placeholderPrefix() {
-        // Still open: a value that starts with a placeholder and goes on would have to be taken
-        // whole (placeholder and rest), while one that is only a placeholder stays, in the byte
-        // scanner and the reference alike. Only a line that already holds a placeholder can
-        // leak this way.
-        withKnownIssue("a value that starts with a placeholder is left alone whole") {
-            Self.check("password=[redacted-token]hunter2 ok", secrets: ["hunter2"], kept: [" ok"])
-            Self.check("token=\"[redacted-secret]hunter2\" ok", secrets: ["hunter2"], kept: [" ok"])
+        Self.check("password=[redacted-token]hunter2 ok", secrets: ["hunter2"], kept: [" ok"])
+        Self.check("token=\"[redacted-secret]hunter2\" ok", secrets: ["hunter2"], kept: [" ok"])
+        Self.check("password=[redacted-token]&hunter2=1 ok", secrets: [], kept: ["password=[redacted-token]&", " ok"])
+        Self.check("Cookie: [redacted-email]; session=hunter2", secrets: ["hunter2"], kept: ["Cookie: "])
+        // A placeholder alone stays, with its key, quoted or not.
+        for line in ["password=[redacted-secret] ok", "{\"token\":\"[redacted-token]\"}", "Cookie: [redacted-secret]"] {
+            #expect(LogSanitizer.redact(line) == line)
         }
     }
 

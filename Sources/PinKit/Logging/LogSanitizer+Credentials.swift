@@ -129,11 +129,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 v += 1
             }
         }
-        // A value that already is a placeholder stays as it is, and so does its key: a second pass
-        // then sees the same spans and gaps as the first.
-        if let placeholderEnd = placeholderEnd(at: v, end: end, stop: stop) {
-            return LogSanitizer.Span(start: keyStart, end: placeholderEnd, keepEnd: placeholderEnd, placeholder: .none)
-        }
+        let placeholder = placeholderEnd(at: v, end: end, stop: stop)
         let valueEnd: Int
         let length: Int
         if escaped {
@@ -142,8 +138,20 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             (valueEnd, length) = SanitizerScan.quotedEnd(text, from: v, end: end, quote: quote, stop: stop)
         } else if kind == .header {
             (valueEnd, length) = headerEnd(from: v, end: end, stop: stop)
+        } else if let placeholder {
+            // A placeholder's `]` would end an unquoted value: what follows it is measured alone.
+            (valueEnd, length) = unquotedEnd(from: placeholder, end: end, stop: stop)
         } else {
             (valueEnd, length) = unquotedEnd(from: v, end: end, stop: stop)
+        }
+        if let placeholder {
+            // A value that already is a placeholder, and nothing more, stays as it is, and so does
+            // its key: a second pass then sees the same spans and gaps as the first. One that goes
+            // on after it (`password=[redacted-token]hunter2`) is a value like any other.
+            if valueEnd == placeholder {
+                return LogSanitizer.Span(start: keyStart, end: placeholder, keepEnd: placeholder, placeholder: .none)
+            }
+            return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
         }
         guard length > 0 else { return nil }
         return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)

@@ -37,7 +37,8 @@
 ///    escapes, and `\"` strings are passed whole; four levels at most), or, when it does not
 ///    close on the line, everything after the opener to the line's end (or the next URL) goes.
 ///    Every value stops at the next URL, and at a `[redacted-url]` as at the URL it replaced. An
-///    empty value, or one that already is a placeholder, is left alone.
+///    empty value, or one that already is a placeholder and nothing more, is left alone (one that
+///    only starts with a placeholder, as `password=[redacted-token]hunter2`, is a value like any).
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit or a
 ///    placeholder, then separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
