@@ -46,7 +46,7 @@ public enum RegexReferenceSanitizer {
     static let colour = #"\x1B\[[0-9;]{0,16}m"#
     static let blanks = #"(?:[ \t"# + spaces + "]|" + colour + ")*+"
     static let keyTail =
-        #"(?:(?<!\[redacted-token|\[redacted-secret)\]|\[\])?+(?:\\"|"|'|`)?+"# + blanks + "(?:=>?+|:)" + blanks
+        #"(?:(?<!\[redacted-token|\[redacted-secret)\]|\[\])?+(?:\\{0,15}"|'|`)?+"# + blanks + "(?:=>?+|:)" + blanks
         + "(?:" + structure + "|" + #"(?!\{|\[(?!redacted-))(?:(?:Optional\(|\[(?!redacted-)|[{<])"# + blanks + ")*+"
     /// A JSON object or array as the value (groups 1 and 2): what is inside the brackets when they
     /// close on the line, at most four levels deep (strings skipped); else the rest of the line.
@@ -62,11 +62,11 @@ public enum RegexReferenceSanitizer {
     /// A value that is a placeholder and nothing more is left alone (see `credentials(_:)`).
     static let placeholderValue = regex(#"^\[redacted-[a-z]+\]\z"#)
     static let quotedValues =
-        #"(\\")((?:(?!\\")"# + stopBeforeURL
+        #"(\\{1,15}")((?:(?!\3)"# + stopBeforeURL
         + #"[^\r\n\uE000])+)|(")((?:"# + stopBeforeURL
         + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')((?:"# + stopBeforeURL
         + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)((?:"# + stopBeforeURL
-        + #"[^`\r\n\uE000])+)|(?!\\"|["'`])"#
+        + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`])"#
     static let headerCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
             + quotedValues
@@ -82,7 +82,7 @@ public enum RegexReferenceSanitizer {
     static let bearer = regex(
         #"(?<![A-Za-z0-9])(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:+]|%20|["#
             + spaces
-            + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"B+"?|'B+'?|<B+>?|B+)"#.replacingOccurrences(
+            + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"B+(?:"(?!\uE000))?|'B+(?:'(?!\uE000))?|<B+>?|B+)"#.replacingOccurrences(
                 of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|["# + invisible + "])+"))
     static let email = regex(
         #"(?:[A-Za-z0-9._%+!#$*^~-]|[^\x00-\x7F"# + spaces + #"])(?:[A-Za-z0-9._%+!#$'*^~-]|[^\x00-\x7F"# + spaces
@@ -111,6 +111,8 @@ public enum RegexReferenceSanitizer {
     private enum Piece {
         case open(String)
         case done(String)
+        /// A URL's replacement (a quote right before it decided where it ends).
+        case url(String)
     }
 
     public static func redact(_ text: String) -> String {
@@ -122,14 +124,21 @@ public enum RegexReferenceSanitizer {
         ]
         for (expression, replacement) in rules {
             var next: [Piece] = []
-            for piece in pieces {
-                guard case .open(let fragment) = piece else {
+            for (index, piece) in pieces.enumerated() {
+                guard case .open(let text) = piece else {
                     next.append(piece)
                     continue
                 }
+                // A bearer token does not take a quote right before a URL as its closing quote:
+                // the fragment sees the URL as U+E000 after its end.
+                var fragment = text
+                if expression === bearer, index + 1 < pieces.count, case .url = pieces[index + 1] {
+                    fragment += "\u{E000}"
+                }
                 let ns = fragment as NSString
+                let length = (text as NSString).length
                 var cursor = 0
-                while cursor < ns.length,
+                while cursor < length,
                     let match = expression.firstMatch(
                         in: fragment, options: [.withTransparentBounds],
                         range: NSRange(location: cursor, length: ns.length - cursor))
@@ -142,13 +151,15 @@ public enum RegexReferenceSanitizer {
                     next.append(.done(replacement ?? ns.substring(with: range)))
                     cursor = range.location + range.length
                 }
-                if cursor < ns.length { next.append(.open(ns.substring(from: cursor))) }
+                if cursor < length {
+                    next.append(.open(ns.substring(with: NSRange(location: cursor, length: length - cursor))))
+                }
             }
             pieces = next
         }
         return pieces.map {
             switch $0 {
-            case .open(let text), .done(let text): return text
+            case .open(let text), .done(let text), .url(let text): return text
             }
         }.joined()
     }
@@ -205,7 +216,7 @@ public enum RegexReferenceSanitizer {
             if start > cursor {
                 pieces.append(.open(ns.substring(with: NSRange(location: cursor, length: start - cursor))))
             }
-            pieces.append(.done(host.isEmpty ? "[redacted-url]" : ns.substring(with: match.range) + host))
+            pieces.append(.url(host.isEmpty ? "[redacted-url]" : ns.substring(with: match.range) + host))
             cursor = bodyEnd
         }
         if cursor < ns.length { pieces.append(.open(ns.substring(from: cursor))) }
@@ -253,7 +264,7 @@ public enum RegexReferenceSanitizer {
 
     private static func credentials(_ pieces: [Piece]) -> [Piece] {
         var joined = ""
-        var done: [String] = []
+        var done: [Piece] = []
         // A `[redacted-url]` (a URL a first pass replaced) stops a value as a URL does.
         let pieces = pieces.flatMap { piece -> [Piece] in
             guard case .open(let text) = piece, text.contains("[redacted-url]") else { return [piece] }
@@ -265,9 +276,9 @@ public enum RegexReferenceSanitizer {
         for piece in pieces {
             switch piece {
             case .open(let text): joined += text
-            case .done(let text):
+            case .done(let text), .url(let text):
                 joined += "\u{E000}"
-                done.append(text)
+                done.append(piece)
             }
         }
         let ns = joined as NSString
@@ -280,7 +291,7 @@ public enum RegexReferenceSanitizer {
                     result.append(
                         .open(ns.substring(with: NSRange(location: fragmentStart, length: index - fragmentStart))))
                 }
-                result.append(.done(done[doneIndex]))
+                result.append(done[doneIndex])
                 doneIndex += 1
                 fragmentStart = index + 1
             }
@@ -484,7 +495,12 @@ public struct LogCorpus {
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
         ])
-        switch Int.random(in: 0..<14, using: &generator) {
+        switch Int.random(in: 0..<15, using: &generator) {
+        case 13:
+            // JSON escaped 1–4 times (and once too often, and unevenly).
+            let quote = String(repeating: "\\", count: pick([1, 3, 7, 15, 16, 2])) + "\""
+            let close = pick([quote, "\\\"", "\\\\\\\"", "\"", ""])
+            return "{" + quote + key + pick([quote, close]) + blank + ":" + blank + quote + value + close + "}"
         case 12:
             return pick(["{\"" + key + "\":", key + "=", key + ": ", "{'" + key + "': ", "\\\"" + key + "\\\":"])
                 + structure(depth: Int.random(in: 0...5, using: &generator)) + pick(["", ",\"n\":1}", " ok", "\"}"])

@@ -1,4 +1,5 @@
 import Foundation
+import PinKitTestSupport
 import Testing
 
 @testable import PinKit
@@ -205,5 +206,27 @@ struct LogSanitizerReview2Tests {
         // What the record's text would show, redacted as one line, is caught: the key is a credential.
         #expect(Review2.redact("\(key)=hunter2") == "\(key)=[redacted-secret]")
         #expect(LogSanitizer.redact("hunter2", key: key) == LogSanitizer.secretPlaceholder)
+    }
+}
+
+/// Found by the lead in the eighth session (idempotence; also at the session's start, 4bf23bd).
+@Suite("Log sanitizer: a later rule's match next to a URL")
+struct LogSanitizerURLNeighbourTests {
+    /// A URL after a quote ends at the same quote; a quoted bearer token took that quote as its
+    /// closing one, so a second pass saw the URL in running text and ended it at white space:
+    /// `Bearer "abc"https://h.example/x"y z` → `[redacted-bearer]https://h.example"y z` →
+    /// `[redacted-bearer]https://h.example z`. Now the bearer leaves a quote right before a URL.
+    @Test(
+        "a quoted bearer token's closing quote before a URL is left to the URL",
+        arguments: [
+            "Bearer \"abc\"https://h.example/x\"y z", "Bearer 'abc'https://h.example/x'y z",
+            "Bearer \"abc\"://\" y", "Bearer <abc>https://h.example/x>y z",
+        ]
+    )
+    func bearerQuoteBeforeURL(_ input: String) {
+        let once = LogSanitizer.redact(input)
+        #expect(!once.contains("abc") && !once.contains("/x"), "\(once.debugDescription)")
+        #expect(LogSanitizer.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(input) == once)
     }
 }

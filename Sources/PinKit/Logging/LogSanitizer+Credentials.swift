@@ -11,12 +11,26 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     @inline(__always) func keyMayEnd(before separator: Int, bound: Int) -> Bool {
         var k = blanksStart(before: separator, bound: bound)
         if k > bound, text.has(k - 1, Classes.quote) {
-            k -= 1
-            if k > bound, text.byte(k - 1) == UInt8(ascii: "\\") { k -= 1 }
+            k = backslashesStart(before: k - 1, bound: bound)
         }
         k = bracketStart(before: k, bound: bound)
         return k > bound && text.has(k - 1, Classes.keyEnd)
     }
+
+    /// Where the backslashes that escape a key's closing `"` (JSON in a string: `\"`, `\\\"`, …;
+    /// at most ``maximumEscapes``) and end at `k` start; more of them end no key (`bound` then).
+    @inline(__always) func backslashesStart(before k: Int, bound: Int) -> Int {
+        var start = k
+        while start > bound, text.byte(start - 1) == UInt8(ascii: "\\") {
+            start -= 1
+            if k - start > Self.maximumEscapes { return bound }
+        }
+        return start
+    }
+
+    /// The most backslashes before a quote that rule 2 takes as the quote's escapes (JSON escaped
+    /// four times over: 15).
+    static var maximumEscapes: Int { 15 }
 
     /// Where a form key's closing bracket (`]` of `user[password]`, or `[]` of `password[]`)
     /// ending at `k` starts; `k` when there is none.
@@ -32,8 +46,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // `[]` (a form key: `user[password]`, `password[]`), the key.
         var k = blanksStart(before: separator, bound: gapStart)
         if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\"") {
-            k -= 1
-            if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\\") { k -= 1 }
+            k = backslashesStart(before: k - 1, bound: gapStart)
         } else if k > gapStart, text.byte(k - 1) == UInt8(ascii: "'") || text.byte(k - 1) == UInt8(ascii: "`") {
             k -= 1
         }
@@ -118,12 +131,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             v = blanksEnd(from: v, end: end, stop: stop)
         }
         var quote: UInt8?
-        var escaped = false
+        // The backslashes of an escaped opening quote (`\"`, or `\\\"` in JSON escaped twice).
+        var escapes = 0
         if v < end, v != stop {
             let byte = text.byte(v)
-            if byte == UInt8(ascii: "\\"), v + 1 < end, v + 1 != stop, text.byte(v + 1) == UInt8(ascii: "\"") {
-                escaped = true
-                v += 2
+            if byte == UInt8(ascii: "\\"), case let run = backslashRun(from: v, limit: min(end, stop)),
+                run <= Self.maximumEscapes, v + run < end, v + run != stop, text.byte(v + run) == UInt8(ascii: "\"")
+            {
+                escapes = run
+                v += run + 1
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`") {
                 quote = byte
                 v += 1
@@ -132,8 +148,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let placeholder = placeholderEnd(at: v, end: end, stop: stop)
         let valueEnd: Int
         let length: Int
-        if escaped {
+        if escapes == 1 {
             (valueEnd, length) = SanitizerScan.escapedQuoteEnd(text, from: v, end: end, stop: stop)
+        } else if escapes > 1 {
+            (valueEnd, length) = escapedValueEnd(from: v, end: end, stop: stop, escapes: escapes)
         } else if let quote {
             (valueEnd, length) = SanitizerScan.quotedEnd(text, from: v, end: end, quote: quote, stop: stop)
         } else if kind == .header {
@@ -155,6 +173,35 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
         guard length > 0 else { return nil }
         return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
+    }
+
+    /// The length of the run of backslashes at `start` (below `limit`), counted up to one more than
+    /// ``maximumEscapes``.
+    @inline(__always) func backslashRun(from start: Int, limit: Int) -> Int {
+        var p = start
+        while p < limit, p - start <= Self.maximumEscapes, text.byte(p) == UInt8(ascii: "\\") { p += 1 }
+        return p - start
+    }
+
+    /// The end of a value opened by `escapes` backslashes and `"`: the first place the same
+    /// backslashes and `"` start (a run of more ends there too, at its last `escapes`), a line
+    /// break, `stop` or a quote right before it, or `end`. Each backslash looks ahead `escapes`
+    /// bytes at most.
+    func escapedValueEnd(from start: Int, end: Int, stop: Int, escapes: Int) -> (Int, Int) {
+        let limit = min(end, stop)
+        var p = start
+        while p < limit {
+            if p + 2 >= stop, SanitizerScan.quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
+            let byte = text.byte(p)
+            if byte == 0x0A || byte == 0x0D { break }
+            if byte == UInt8(ascii: "\\"), p + escapes < limit, text.byte(p + escapes) == UInt8(ascii: "\""),
+                backslashRun(from: p, limit: p + escapes) == escapes
+            {
+                break
+            }
+            p += 1
+        }
+        return (p, p - start)
     }
 
     /// The first `[redacted-url]` from `start`, or `Int.max`. It stops a value as a URL does: a

@@ -63,6 +63,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var runFailedBefore = -1
         /// The current engine: whether ``WordRules/markAbsentTriggers(from:_:)`` has run.
         var triggersChecked = false
+        /// The start of the URL after the current gap (or of an earlier one): a quote right before
+        /// it decided where the URL ends, so a bearer token does not take it as its closing quote.
+        var urlStart = -1
 
         init(searchEnd: Int, regionByRegion: Bool = false) {
             self.searchEnd = searchEnd
@@ -148,7 +151,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 guard groups >= 2 else { continue }
                 return Match(start: s, end: bearerTokenEnd(from: lastGroup, end), placeholder: .bearer)
             }
-            if let closer, tokenEnd < end, text.byte(tokenEnd) == closer { tokenEnd += 1 }
+            if let closer, tokenEnd < end, text.byte(tokenEnd) == closer,
+                tokenEnd + 1 != state.urlStart || closer == UInt8(ascii: ">")
+            {
+                tokenEnd += 1
+            }
             return Match(start: s, end: tokenEnd, placeholder: .bearer)
         }
         return nil

@@ -361,6 +361,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 let url =
                     candidate == aheadSeparator
                     ? aheadSpan! : urls.url(separator: candidate, length: length, lowerBound: urlBound, end: end)
+                state.urlStart = url.start
                 gap(from: cursor, to: url.start, state: &state)
                 emit(url)
                 cursor = url.end
