@@ -23,12 +23,13 @@
 /// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`,
 ///    `secret`, `token`, `api_key`, `api-key`, `apikey` (also as the end of a longer word, such as
 ///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then optionally `]` or `[]`
-///    (form keys: `user[password]`, `password[]`), optionally a closing quote (`"`, `\"`, `'`, backtick),
+///    (form keys: `user[password]`, `password[]`), optionally a closing quote (`"` after 0–15
+///    backslashes, as JSON escaped up to four times writes it, `'`, backtick),
 ///    blanks, `=`, `=>` or `:`, blanks, openers the value sits in (`Optional(`, `{`, `<`, `[` but
 ///    not a placeholder's, each with blanks after it), where blanks are spaces, tabs, Unicode
-///    spaces and ANSI colour codes (`ESC [ [0-9;]{0,16} m`), optionally an opening quote (`"`, `\"`, `'`,
-///    backtick); the value → `[redacted-secret]`. A quoted value runs to its closing quote (or a
-///    line break); an unquoted header value to a line break (also `\r` or `\n` written as escapes)
+///    spaces and ANSI colour codes (`ESC [ [0-9;]{0,16} m`), optionally an opening quote (`"` after
+///    0–15 backslashes, `'`, backtick); the value → `[redacted-secret]`. A quoted value runs to its
+///    closing quote (the same backslashes and `"`; or a line break); an unquoted header value to a line break (also `\r` or `\n` written as escapes)
 ///    or a closing quote as in rule 1, an inner string included (a `"` or `'` string after `=`,
 ///    `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a `\"` string after `=`); another unquoted value to white space, a Unicode space or one of
 ///    ``&,;"'<>)]}` ``. A value that starts with `{` or `[` (not a placeholder's) is a structure
@@ -43,8 +44,8 @@
 ///    placeholder, then separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
 ///    (`Bearer bearer x` is one match), an optional `"`, `'` or `<`, the token
-///    `[A-Za-z0-9._~+/=-]+` with invisible separators, and the matching closing quote
-///    → `[redacted-bearer]`.
+///    `[A-Za-z0-9._~+/=-]+` with invisible separators, and the matching closing quote (not a `"`
+///    or `'` right before a URL, which decided where the URL ends) → `[redacted-bearer]`.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
 ///    (not starting with `'`), `@`, then two or more dot-separated labels of `[A-Za-z0-9-]` and
 ///    non-ASCII characters (so `root@10.0.0.1` and `alice@bücher.de` too) → `[redacted-email]`.
