@@ -31,6 +31,8 @@ public enum AdversarialLogFamilies {
             // The eighth session's structure values and replaced URLs.
             ("structure opener repeated", "token={"), ("nested openers", "{["), ("structure strings", "token=[\"a\",'"),
             ("escaped structure string", "password={\\\"a"), ("[redacted-url] fragment", "token=[redacted-ur"),
+            ("structure with URLs", "token={https://a "),
+            ("structure with [redacted-url]", "token=[[redacted-url]"),
             ("random upper-case hex", ""),
         ]
         return families

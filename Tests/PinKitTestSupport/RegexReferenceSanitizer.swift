@@ -51,13 +51,13 @@ public enum RegexReferenceSanitizer {
     /// A JSON object or array as the value (groups 1 and 2): what is inside the brackets when they
     /// close on the line, at most four levels deep (strings skipped); else the rest of the line.
     static let structure: String = {
-        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\(?!")"#
+        // A URL (U+E000) is taken whole: an atom, or a string's character (not an escaped one).
+        let atom = #"[^{}\[\]"'\\\r\n]|\\(?!")"#
         let string =
-            #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|'(?:[^'\\\r\n\uE000]|\\[^\r\n\uE000])*+'|\\"(?:(?!\\")[^\r\n\uE000])*+\\""#
+            #""(?:[^"\\\r\n]|\\[^\r\n\uE000])*+"|'(?:[^'\\\r\n]|\\[^\r\n\uE000])*+'|\\"(?:(?!\\")[^\r\n])*+\\""#
         var inner = "(?:" + atom + "|" + string + ")"
         for _ in 1..<4 { inner = "(?:" + atom + "|" + string + #"|[{\[]"# + inner + #"*+[}\]])"# }
-        return #"(?:\{|\[(?!redacted-))(?![}\]])(?:("# + inner + #"*+)(?=[}\]])|((?:"# + stopBeforeURL
-            + #"[^\r\n\uE000])++))"#
+        return #"(?:\{|\[(?!redacted-))(?![}\]])(?:("# + inner + #"*+)(?=[}\]])|([^\r\n]++))"#
     }()
     /// A value that is a placeholder and nothing more is left alone (see `credentials(_:)`).
     static let placeholderValue = regex(#"^\[redacted-[a-z]+\]\z"#)
@@ -324,7 +324,18 @@ public enum RegexReferenceSanitizer {
             cursor = match.range.location + match.range.length
         }
         copy(cursor, ns.length)
-        return result
+        // A `[redacted-url]` no value took is text again for the later rules.
+        var merged: [Piece] = []
+        for piece in result {
+            var piece = piece
+            if case .done("[redacted-url]") = piece { piece = .open("[redacted-url]") }
+            if case .open(let text) = piece, case .open(let before)? = merged.last {
+                merged[merged.count - 1] = .open(before + text)
+            } else {
+                merged.append(piece)
+            }
+        }
+        return merged
     }
 }
 

@@ -230,3 +230,55 @@ struct LogSanitizerURLNeighbourTests {
         #expect(RegexReferenceSanitizer.redact(input) == once)
     }
 }
+
+/// Found by the lead in the eighth session (leak; also at the session's start, 4bf23bd): a value
+/// stops at the next URL (so the URL keeps its host), and whatever of the value follows the URL is
+/// left to the later rules:
+/// `Set-Cookie: next=https://app.example.com/home; session=hunter2; Path=/` →
+/// `Set-Cookie: [redacted-secret]https://app.example.com; session=hunter2; Path=/`.
+/// A structure (JSON object or array) now takes the URLs inside it whole. Header values and
+/// quoted values are still open: taking their URLs whole loses the hosts of URLs later on the
+/// same line (`LogSanitizerLeakTests` requires every host to stay), and resuming the value after
+/// the URL needs the resumed part to keep the bytes that ended the URL (else a second pass's URL
+/// takes the placeholder as its path), in the scanner and the reference alike.
+@Suite("Log sanitizer: a URL inside a value")
+struct LogSanitizerValueURLTests {
+    @Test(
+        "what follows a URL in a structure is redacted",
+        arguments: [
+            "{\"token\":{\"u\":\"https://h.example/x\",\"v\":\"hunter2\"},\"n\":1}",
+            "token=[\"https://h.example/x\", 'hunter2'] ok", "password={a ://x hunter2",
+            "password={a [redacted-url] hunter2}", "token={\"u\":\"h\\'https://h.example/x'\",\"v\":\"hunter2\"}",
+        ]
+    )
+    func urlInsideStructure(_ input: String) {
+        let once = LogSanitizer.redact(input)
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(LogSanitizer.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+    }
+
+    @Test(
+        "what follows a URL in a header value or a quoted value survives",
+        arguments: [
+            "Set-Cookie: next=https://app.example.com/home; session=hunter2; Path=/",
+            "Cookie: _s=abc; return_to=https%3A%2F%2Fapp.example.com%2Fdash; auth=hunter2",
+            "{\"headers\":{\"cookie\":\"a=1; r=https://x.example/p; sid=hunter2\",\"host\":\"api.example.com\"}}",
+            "Cookie: a=1; r=\"https://x.example/p\"; sid=hunter2",
+        ]
+    )
+    func urlInsideHeaderValue(_ input: String) {
+        let once = LogSanitizer.redact(input)
+        withKnownIssue("a header or quoted value stops at a URL, and what follows it is not resumed") {
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+    }
+
+    /// The hosts around a structure stay: a URL after it keeps its host.
+    @Test("a URL after a structure keeps its host")
+    func urlAfterValue() {
+        #expect(
+            LogSanitizer.redact("token={\"v\":\"hunter2\"} https://api.example.com/x")
+                == "token={[redacted-secret]} https://api.example.com")
+    }
+}

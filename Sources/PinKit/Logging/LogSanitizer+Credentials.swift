@@ -99,8 +99,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// The credential whose key `key` ends before the separator at `separator`; its value stops at
-    /// `stop` (the next URL's start, `Int.max`: none). Nil when the value is empty.
-    func credential(key: (start: Int, kind: Kind), separator: Int, stop: Int) -> LogSanitizer.Span? {
+    /// `stop` (the next URL's start, `Int.max`: none), unless it is a structure, which takes URLs
+    /// whole: `units(p)` is the first URL (or `[redacted-url]`) that starts at or after `p`, as a
+    /// range (`Int.max` for both ends: none). Nil when the value is empty.
+    func credential(
+        key: (start: Int, kind: Kind), separator: Int, stop: Int, units: (Int) -> Unit
+    ) -> LogSanitizer.Span? {
         let end = text.count
         let (keyStart, kind) = key
         // Forwards: the `>` of `=>` (Ruby, PHP, Perl), [ \t]*, openers, an optional opening quote,
@@ -113,7 +117,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             byte == UInt8(ascii: "{")
                 || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: min(end, stop)))
         {
-            return structure(keyStart: keyStart, opener: v, end: end, stop: stop)
+            return structure(keyStart: keyStart, opener: v, end: end, units: units)
         }
         // Openers the value sits in: `Optional(` (Swift's interpolation of an optional), `[`, `{`
         // (a JSON array or object), `<`; not the `[` of a placeholder. Blanks may follow each.
@@ -215,16 +219,18 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return Int.max
     }
 
+    /// A URL (or a `[redacted-url]`) a structure takes whole: its scan passes it at once.
+    typealias Unit = (start: Int, end: Int)
+
     /// A value that is a structure: what is inside the `{` or `[` at `opener` and its closing
     /// bracket (strings skipped, at most ``structureDepth`` levels), or, when it does not close on
-    /// the line, everything after it to the line's end, the next URL's start or a quote right
-    /// before that. A content that is a placeholder and nothing more is left alone.
-    func structure(keyStart: Int, opener: Int, end: Int, stop: Int) -> LogSanitizer.Span? {
+    /// the line, everything after it to the line's end. URLs inside go with it. A content that is a
+    /// placeholder and nothing more is left alone.
+    func structure(keyStart: Int, opener: Int, end: Int, units: (Int) -> Unit) -> LogSanitizer.Span? {
         let start = opener + 1
-        let valueEnd =
-            structureClose(from: start, end: end, stop: stop) ?? restOfLine(from: start, end: end, stop: stop)
+        let valueEnd = structureClose(from: start, end: end, units: units) ?? restOfLine(from: start, end: end)
         guard valueEnd > start else { return nil }
-        if let placeholder = placeholderEnd(at: start, end: end, stop: stop), placeholder == valueEnd {
+        if let placeholder = placeholderEnd(at: start, end: end, stop: units(start).start), placeholder == valueEnd {
             return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: valueEnd, placeholder: .none)
         }
         return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: start, placeholder: .secret)
@@ -235,14 +241,19 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     static var structureDepth: Int { 4 }
 
     /// Inside a structure opened before `start`: the position of the bracket that closes it, or nil
-    /// when none does before a line break, `stop` or `end`. Any of `}` `]` closes any of `{` `[`;
-    /// a `"` or `'` string (a backslash escapes) or a `\"` string is passed whole, and one that
-    /// does not close on the line leaves the structure open.
-    func structureClose(from start: Int, end: Int, stop: Int) -> Int? {
-        let limit = min(end, stop)
+    /// when none does before a line break or `end`. Any of `}` `]` closes any of `{` `[`; a `"` or
+    /// `'` string (a backslash escapes) or a `\"` string is passed whole, and one that does not
+    /// close on the line leaves the structure open. Units are passed whole, inside strings too.
+    func structureClose(from start: Int, end: Int, units: (Int) -> Unit) -> Int? {
+        var unit = units(start)
         var depth = 1
         var p = start
-        while p < limit {
+        while p < end {
+            if p == unit.start {
+                p = unit.end
+                unit = units(p)
+                continue
+            }
             let byte = text.byte(p)
             switch byte {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -254,12 +265,14 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 if depth == 0 { return p }
                 p += 1
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                guard let close = stringClose(from: p + 1, limit: limit, quote: byte) else { return nil }
+                guard let close = stringClose(from: p + 1, end: end, quote: byte, units: units) else { return nil }
                 p = close
+                unit = units(p)
             case UInt8(ascii: "\\"):
-                if p + 1 < limit, text.byte(p + 1) == UInt8(ascii: "\"") {
-                    guard let close = escapedStringClose(from: p + 2, limit: limit) else { return nil }
+                if p + 1 < min(end, unit.start), text.byte(p + 1) == UInt8(ascii: "\"") {
+                    guard let close = escapedStringClose(from: p + 2, end: end, units: units) else { return nil }
                     p = close
+                    unit = units(p)
                 } else {
                     p += 1
                 }
@@ -273,15 +286,22 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// After a `"` or `'` (`quote`) in a structure: the end of its closing quote, where a backslash
-    /// escapes the next character; nil at a line break or `limit` first.
-    func stringClose(from start: Int, limit: Int, quote: UInt8) -> Int? {
+    /// escapes the next character (not a unit); nil at a line break or `end` first.
+    func stringClose(from start: Int, end: Int, quote: UInt8, units: (Int) -> Unit) -> Int? {
+        var unit = units(start)
         var q = start
-        while q < limit {
+        while q < end {
+            if q == unit.start {
+                q = unit.end
+                unit = units(q)
+                continue
+            }
             let byte = text.byte(q)
             if byte == quote { return q + 1 }
             if byte == 0x0A || byte == 0x0D { return nil }
             if byte == UInt8(ascii: "\\") {
-                guard q + 1 < limit, case let next = text.byte(q + 1), next != 0x0A, next != 0x0D else { return nil }
+                guard q + 1 < min(end, unit.start), case let next = text.byte(q + 1), next != 0x0A, next != 0x0D
+                else { return nil }
                 q += 2
             } else {
                 q += 1
@@ -290,24 +310,30 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return nil
     }
 
-    /// After a `\"` in a structure: the end of the next `\"`; nil at a line break or `limit` first.
-    func escapedStringClose(from start: Int, limit: Int) -> Int? {
+    /// After a `\"` in a structure: the end of the next `\"`; nil at a line break or `end` first.
+    func escapedStringClose(from start: Int, end: Int, units: (Int) -> Unit) -> Int? {
+        var unit = units(start)
         var q = start
-        while q < limit {
+        while q < end {
+            if q == unit.start {
+                q = unit.end
+                unit = units(q)
+                continue
+            }
             let byte = text.byte(q)
-            if byte == UInt8(ascii: "\\"), q + 1 < limit, text.byte(q + 1) == UInt8(ascii: "\"") { return q + 2 }
+            if byte == UInt8(ascii: "\\"), q + 1 < min(end, unit.start), text.byte(q + 1) == UInt8(ascii: "\"") {
+                return q + 2
+            }
             if byte == 0x0A || byte == 0x0D { return nil }
             q += 1
         }
         return nil
     }
 
-    /// From `start` to a line break, `stop` (or a quote right before it) or `end`.
-    func restOfLine(from start: Int, end: Int, stop: Int) -> Int {
-        let limit = min(end, stop)
+    /// From `start` to a line break or `end` (no URL holds a line break).
+    func restOfLine(from start: Int, end: Int) -> Int {
         var p = start
-        while p < limit {
-            if p + 2 >= stop, SanitizerScan.quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
+        while p < end {
             let byte = text.byte(p)
             if byte == 0x0A || byte == 0x0D { break }
             p += 1

@@ -36,8 +36,10 @@
 ///    (a JSON object or array, a Python dict or list): what is inside it up to the bracket that
 ///    closes it (any of `}` `]` closes any of `{` `[`; `"` and `'` strings, where a backslash
 ///    escapes, and `\"` strings are passed whole; four levels at most), or, when it does not
-///    close on the line, everything after the opener to the line's end (or the next URL) goes.
-///    Every value stops at the next URL, and at a `[redacted-url]` as at the URL it replaced. An
+///    close on the line, everything after the opener to the line's end goes, URLs inside it too.
+///    Every other value stops at the next URL, and at a `[redacted-url]` as at the URL it
+///    replaced (so a later URL keeps its host; what follows a URL inside a header or quoted value
+///    is left to the later rules, a known leak). An
 ///    empty value, or one that already is a placeholder and nothing more, is left alone (one that
 ///    only starts with a placeholder, as `password=[redacted-token]hunter2`, is a value like any).
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit or a
@@ -133,7 +135,10 @@
 /// - A structure value is scanned once to its closing bracket or the line's end, and when it does
 ///   not close, once more to the line's end: the pass resumes after the value, so no byte is in two
 ///   structures. The next `[redacted-url]` after a credential's separator is found by `memchr` for
-///   `[` and remembered until the pass passes it, like the next URL.
+///   `[` and remembered until the pass passes it, like the next URL. A structure passes the URLs
+///   inside it whole: each is found from the end of the one before (with a copy of the look-ahead's
+///   search, and only when the scan reaches the one before), so a URL is looked for after a unit
+///   only by the one structure that holds the unit, and once more by the pass.
 /// - Rules apply in turn to the gaps earlier rules left, so the total is at most the number of
 ///   rules times the input; the output is at most a constant factor longer than the input. (Rules
 ///   3–7 are driven without recursion, each keeping its next match, but each is asked the same
@@ -344,6 +349,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         // The next `[redacted-url]` after a credential's separator (`Int.max`: none up to the end;
         // -1: not looked for yet): a URL a first pass replaced, which stops a value where the URL did.
         var replacedURL = -1
+        var units: [CredentialRule<Counter>.Unit] = []
         var cursor = 0
         // The previous URL's end (a scheme looks back no further) and the previous span's (a key).
         var urlBound = 0
@@ -388,9 +394,49 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 if replacedURL <= candidate {
                     replacedURL = credentials.replacedURL(from: candidate + 1, end: end)
                 }
-                if let credential = credentials.credential(
-                    key: key, separator: candidate, stop: min(aheadSpan?.start ?? Int.max, replacedURL))
-                {
+                // The units a header value or a structure takes whole, in order, found only as far
+                // as its scan asks: the URLs (each from the end of the one before, as the pass
+                // would, with a copy of the look-ahead's search, so the pass's own next URL stays
+                // as it is) and the `[redacted-url]`s not inside one. Kept in a list: a scan may ask
+                // again for a position it passed (an inner string that does not close). A unit is
+                // inside one credential's value at most, so the search after it is done once.
+                units.removeAll(keepingCapacity: true)
+                var unitSearch = ahead
+                var urlHead: CredentialRule<Counter>.Unit? = aheadSpan.map { ($0.start, $0.end) } ?? (Int.max, Int.max)
+                var urlFrom = 0
+                var literalHead: Int? = replacedURL
+                var literalFrom = 0
+                let unit = { (position: Int) -> CredentialRule<Counter>.Unit in
+                    while units.last.map({ $0.start < position }) ?? true {
+                        let url =
+                            urlHead
+                            ?? urls.next(from: urlFrom, search: &unitSearch).map { ($0.span.start, $0.span.end) }
+                            ?? (Int.max, Int.max)
+                        let literal = literalHead ?? credentials.replacedURL(from: literalFrom, end: end)
+                        urlHead = url
+                        literalHead = literal
+                        if url.start == Int.max && literal == Int.max { return (Int.max, Int.max) }
+                        if url.start <= literal {
+                            units.append(url)
+                            urlHead = nil
+                            urlFrom = url.end
+                            if literal < url.end {
+                                literalHead = nil
+                                literalFrom = url.end
+                            }
+                        } else {
+                            units.append((literal, literal + 14))
+                            literalHead = nil
+                            literalFrom = literal + 14
+                        }
+                    }
+                    var index = units.count - 1
+                    while index > 0, units[index - 1].start >= position { index -= 1 }
+                    return units[index]
+                }
+                let found = credentials.credential(
+                    key: key, separator: candidate, stop: min(aheadSpan?.start ?? Int.max, replacedURL), units: unit)
+                if let credential = found {
                     gap(from: cursor, to: credential.start, state: &state)
                     emit(credential)
                     cursor = credential.end
