@@ -406,7 +406,9 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 var urlFrom = 0
                 var literalHead: Int? = replacedURL
                 var literalFrom = 0
-                let unit = { (position: Int) -> CredentialRule<Counter>.Unit in
+                let found = credentials.credential(
+                    key: key, separator: candidate, stop: min(aheadSpan?.start ?? Int.max, replacedURL)
+                ) { (position: Int) -> CredentialRule<Counter>.Unit in
                     while units.last.map({ $0.start < position }) ?? true {
                         let url =
                             urlHead
@@ -434,8 +436,6 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     while index > 0, units[index - 1].start >= position { index -= 1 }
                     return units[index]
                 }
-                let found = credentials.credential(
-                    key: key, separator: candidate, stop: min(aheadSpan?.start ?? Int.max, replacedURL), units: unit)
                 if let credential = found {
                     gap(from: cursor, to: credential.start, state: &state)
                     emit(credential)
