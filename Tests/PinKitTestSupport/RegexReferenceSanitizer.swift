@@ -80,9 +80,11 @@ public enum RegexReferenceSanitizer {
             .replacingOccurrences(of: "H", with: "[0-9A-Fa-f]").replacingOccurrences(
                 of: "I", with: "[" + invisible + "]"))
     static let pin: NSRegularExpression = {
-        let value = #"[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=_\-"# + invisible + "])"
+        // Each `/` of the 43 characters may be written `\/` (JSON); `\/` after the `=` is a `/` too.
+        let value = #"(?:[A-Za-z0-9+/]|\\/){43}=(?![A-Za-z0-9+/=_\-"# + invisible + #"]|\\/)"#
         return regex(
-            #"[Ss][Hh][Aa]256(?:/|=|:|//|="|: |=\\"|":"|": "|\\":\\"|\\": \\"|='|" : "|\\/|':'|': ')"# + value
+            #"[Ss][Hh][Aa]256(?:/|=|:|//|="|: |=\\"|":"|": "|\\":\\"|\\": \\"|='|" : "|\\/|':'|': '|\\/\\/)"#
+                + value
                 + "|expected one of " + value
                 + "(?:, " + value + ")*")
     }()

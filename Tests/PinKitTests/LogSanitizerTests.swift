@@ -124,12 +124,18 @@ struct LogSanitizerTests {
     @Test("a labelled pin's 43 characters tested in blocks agree with the reference on mutated pins")
     func mutatedPins() {
         var generator = SeededGenerator(seed: 0x9175)
-        let pin = "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="
-        let replacements = ["-", "_", "=", "é", " ", ".", "+", "/", "A", "0", "\u{200B}", ""]
-        let labels = ["sha256/", "sha256//", "pin-sha256=\"", "SHA256:", "\"sha256\": \"", "expected one of ", ""]
+        // Also a pin as JSON writes it, each `/` as `\/`.
+        let pins = [
+            "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=", "k2v\\/57xBsOVe1PQRwOsHsw3bsGT2VzIqz5K\\/59sNQ\\/s=",
+        ]
+        let replacements = ["-", "_", "=", "é", " ", ".", "+", "/", "A", "0", "\u{200B}", "", "\\/", "\\", "\\+"]
+        let labels = [
+            "sha256/", "sha256//", "pin-sha256=\"", "SHA256:", "\"sha256\": \"", "expected one of ", "", "sha256\\/",
+            "sha256\\/\\/",
+        ]
         var mismatches: [String] = []
         for _ in 0..<5_000 {
-            var characters = Array(pin).map(String.init)
+            var characters = Array(pins[Int.random(in: 0...1, using: &generator)]).map(String.init)
             for _ in 0..<Int.random(in: 0...1, using: &generator) {
                 let at = Int.random(in: 0..<characters.count, using: &generator)
                 characters[at] = replacements[Int.random(in: 0..<replacements.count, using: &generator)]
@@ -138,7 +144,7 @@ struct LogSanitizerTests {
             let second = labels[5] == label && Bool.random(using: &generator) ? ", " + characters.joined() : ""
             let line =
                 "pin " + label + characters.joined() + second
-                + ["", "\"", ";", " x", "A"][Int.random(in: 0..<5, using: &generator)]
+                + ["", "\"", ";", " x", "A", "\\/", "\\/x", "\\\""][Int.random(in: 0..<8, using: &generator)]
             let ours = LogSanitizer.redact(line)
             let reference = RegexReferenceSanitizer.redact(line)
             if ours != reference, mismatches.count < 5 {

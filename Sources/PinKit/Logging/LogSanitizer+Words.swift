@@ -423,13 +423,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             let start = x - 1
             let label: StaticString = "expected one of "
             guard start >= from, exactly(label, at: start, end: end) else { continue }
-            var value = start + label.utf8CodeUnitCount
-            guard isPin(value, end) else { continue }
-            var listEnd = value + 44
-            while exactly(", ", at: listEnd, end: end), isPin(listEnd + 2, end) {
-                value = listEnd + 2
-                listEnd = value + 44
-            }
+            guard var listEnd = pinEnd(start + label.utf8CodeUnitCount, end) else { continue }
+            while exactly(", ", at: listEnd, end: end), let next = pinEnd(listEnd + 2, end) { listEnd = next }
             return Match(start: start, end: listEnd, placeholder: .kept)
         }
         return nil
@@ -453,26 +448,26 @@ struct WordRules<Counter: LogSanitizerCounting> {
             // The labels that start with the byte after "sha256", shortest first: the first that
             // fits gives the leftmost value.
             let label = two + 3
-            let value: Int?
+            let pin: Int?
             switch text.byte(label) {
-            case UInt8(ascii: "/"): value = pin(after: "/", at: label, end) ?? pin(after: "//", at: label, end)
+            case UInt8(ascii: "/"): pin = pinEnd(after: "/", at: label, end) ?? pinEnd(after: "//", at: label, end)
             case UInt8(ascii: "="):
-                value =
-                    pin(after: "=", at: label, end) ?? pin(after: "=\"", at: label, end)
-                    ?? pin(after: "=\\\"", at: label, end) ?? pin(after: "='", at: label, end)
-            case UInt8(ascii: ":"): value = pin(after: ":", at: label, end) ?? pin(after: ": ", at: label, end)
+                pin =
+                    pinEnd(after: "=", at: label, end) ?? pinEnd(after: "=\"", at: label, end)
+                    ?? pinEnd(after: "=\\\"", at: label, end) ?? pinEnd(after: "='", at: label, end)
+            case UInt8(ascii: ":"): pin = pinEnd(after: ":", at: label, end) ?? pinEnd(after: ": ", at: label, end)
             case UInt8(ascii: "\""):
-                value =
-                    pin(after: "\":\"", at: label, end) ?? pin(after: "\": \"", at: label, end)
-                    ?? pin(after: "\" : \"", at: label, end)
+                pin =
+                    pinEnd(after: "\":\"", at: label, end) ?? pinEnd(after: "\": \"", at: label, end)
+                    ?? pinEnd(after: "\" : \"", at: label, end)
             case UInt8(ascii: "\\"):
-                value =
-                    pin(after: "\\\":\\\"", at: label, end) ?? pin(after: "\\\": \\\"", at: label, end)
-                    ?? pin(after: "\\/", at: label, end)
-            case UInt8(ascii: "'"): value = pin(after: "':'", at: label, end) ?? pin(after: "': '", at: label, end)
-            default: value = nil
+                pin =
+                    pinEnd(after: "\\\":\\\"", at: label, end) ?? pinEnd(after: "\\\": \\\"", at: label, end)
+                    ?? pinEnd(after: "\\/", at: label, end) ?? pinEnd(after: "\\/\\/", at: label, end)
+            case UInt8(ascii: "'"): pin = pinEnd(after: "':'", at: label, end) ?? pinEnd(after: "': '", at: label, end)
+            default: pin = nil
             }
-            if let value { return Match(start: two - 3, end: value + 44, placeholder: .kept) }
+            if let pin { return Match(start: two - 3, end: pin, placeholder: .kept) }
         }
         return nil
     }
@@ -488,27 +483,61 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return letters == 0x3261_6873 && digits == 0x3635
     }
 
-    /// The start of a pin right after `label` at `index`, or nil.
-    @inline(__always) func pin(after label: StaticString, at index: Int, _ end: Int) -> Int? {
+    /// The end of a pin right after `label` at `index`, or nil.
+    @inline(__always) func pinEnd(after label: StaticString, at index: Int, _ end: Int) -> Int? {
         guard exactly(label, at: index, end: end) else { return nil }
-        let value = index + label.utf8CodeUnitCount
-        return isPin(value, end) ? value : nil
+        return pinEnd(index + label.utf8CodeUnitCount, end)
     }
 
-    /// 43 standard base64 characters and "=", not followed by another base64 character.
-    func isPin(_ value: Int, _ end: Int) -> Bool {
-        guard value + 44 <= end, text.byte(value + 43) == UInt8(ascii: "="), let base = text.input.baseAddress
-        else { return false }
-        // The 43 characters `[A-Za-z0-9+/]` as three blocks of 16 (the last two overlap): a byte
-        // at a time, the test's outcome changed from byte to byte and was mispredicted.
-        text.counter.tick(43)
-        guard Self.pinCharacters(ByteBlock.load(base, value)), Self.pinCharacters(ByteBlock.load(base, value + 16)),
-            Self.pinCharacters(ByteBlock.load(base, value + 27))
-        else { return false }
-        let after = value + 44
+    /// The end of a pin at `value`, or nil: 43 standard base64 characters, where each `/` may be
+    /// written `\/` (as JSON escapes it), and "=", not followed by another base64 character (nor
+    /// by `\/`).
+    @inline(__always) func pinEnd(_ value: Int, _ end: Int) -> Int? {
+        guard value + 44 <= end, let base = text.input.baseAddress else { return nil }
+        if text.byte(value + 43) == UInt8(ascii: "=") {
+            // The 43 characters `[A-Za-z0-9+/]` as three blocks of 16 (the last two overlap): a byte
+            // at a time, the test's outcome changed from byte to byte and was mispredicted.
+            text.counter.tick(43)
+            if Self.pinCharacters(ByteBlock.load(base, value)), Self.pinCharacters(ByteBlock.load(base, value + 16)),
+                Self.pinCharacters(ByteBlock.load(base, value + 27))
+            {
+                // No `\` among them: the escaped form would read the same 43 characters.
+                return pinEnds(at: value + 44, end) ? value + 44 : nil
+            }
+        }
+        return escapedPinEnd(value, end)
+    }
+
+    /// A pin's body with `\/` for some of its `/`, read a character at a time (86 bytes at most):
+    /// its end, or nil. Out of line: a JSON-escaped pin is rare, and most calls fail at once.
+    @inline(never) func escapedPinEnd(_ value: Int, _ end: Int) -> Int? {
+        var p = value
+        for _ in 0..<43 {
+            guard p < end else { return nil }
+            text.counter.tick(1)
+            let byte = text.byte(p)
+            if byte == UInt8(ascii: "\\") {
+                guard p + 1 < end, text.byte(p + 1) == UInt8(ascii: "/") else { return nil }
+                p += 2
+            } else if byte < 0x80, text.has(p, Classes.base64), byte != UInt8(ascii: "="), byte != UInt8(ascii: "_"),
+                byte != UInt8(ascii: "-")
+            {
+                p += 1
+            } else {
+                return nil
+            }
+        }
+        guard p < end, text.byte(p) == UInt8(ascii: "=") else { return nil }
+        return pinEnds(at: p + 1, end) ? p + 1 : nil
+    }
+
+    /// Whether a pin may end before `after`: the end, or no base64 character (nor `\/`) there.
+    @inline(__always) func pinEnds(at after: Int, _ end: Int) -> Bool {
         guard after < end else { return true }
         if text.has(after, Classes.base64) { return false }
-        return text.byte(after) < 0x80 || text.invisibleLength(at: after, end: end) == 0
+        let byte = text.byte(after)
+        if byte == UInt8(ascii: "\\") { return after + 1 >= end || text.byte(after + 1) != UInt8(ascii: "/") }
+        return byte < 0x80 || text.invisibleLength(at: after, end: end) == 0
     }
 
     // MARK: Rule 7: tokens

@@ -45,10 +45,15 @@
 ///    → `[redacted-uuid]`.
 /// 6. **Labelled pins stay**: 43 standard base64 characters and `=` (a SHA-256 pin), not followed
 ///    by another base64 character, right after `sha256` (any case) and one of `/`, `//`, `=`,
-///    `="`, `=\"`, `='`, `:`, `: `, `":"`, `": "`, `" : "`, `\":\"`, `\": \"`, `\/`, `':'`, `': '`
+///    `="`, `=\"`, `='`, `:`, `: `, `":"`, `": "`, `" : "`, `\":\"`, `\": \"`, `\/`, `\/\/`, `':'`, `': '`
 ///    (OkHttp, curl, HPKP `pin-sha256="…"`, JSON as Foundation's `JSONEncoder` writes it, Python)
 ///    is kept as it is, and later rules do not see it; so is the list of
-///    pins the transport writes after `expected one of ` (pins joined by `, `).
+///    pins the transport writes after `expected one of ` (pins joined by `, `). Each `/` of the 43
+///    characters may be written `\/`, and `\/` after the `=` counts as a base64 character:
+///    `JSONEncoder` escapes every `/`. This holds after every label, not only the escaped ones,
+///    because JSON escapes the body whatever the label (`"SHA256:…"`, `"pin-sha256='…'"` keep
+///    theirs); it keeps nothing the plain form would not (the label and exactly 43 characters are
+///    still required, and a `\` carries nothing a reader could use).
 /// 7. **Tokens** → `[redacted-token]`: at each position, first a JWT (a run of base64 characters
 ///    whose last `[A-Za-z0-9_-]` stretch holds `eyJ` and a character after it, then `.segment`
 ///    and `.` and a last segment that may hold `+ / =`, so a JWT glued to a long run goes whole;
@@ -108,6 +113,9 @@
 ///   first dash are compared with the UUID's shape at once), so each byte is checked for at most
 ///   five dashes, and a failed check's search resumes after the last dash
 ///   that closed a group of four (such a dash has four digits before it, not eight).
+/// - A labelled pin's check reads at most 88 bytes after a label that fits (43 characters written
+///   `\/`, the `=` and the byte after), no more than two labels fit after one `sha256`, and two
+///   `sha256` lie six bytes apart at least: each byte is read for a bounded number of candidates.
 /// - Token runs: a JWT or base64 run that fails from one position fails from every later
 ///   position inside the same run (the run only shrinks), so each run is measured once
 ///   (`runFailedBefore`); a JWT's second and third segments are measured at most three times. A
