@@ -62,6 +62,26 @@ struct LogSanitizerReview2Tests {
         }
     }
 
+    /// Idempotence (found by the eighth session's hunt generator). A header value's inner string
+    /// (`a="…"`) closed at the quote right before a URL, so the value took that quote and the URL lost
+    /// the context that ended it: `Authorization: a="hunter2"ws://h.example/p"x` →
+    /// `Authorization: [redacted-secret]ws://h.example"x` → `… ws://h.example`. The inner string now
+    /// does not close there; the value stops before the quote, as before any URL.
+    @Test(
+        "an inner string's closing quote right before a URL is the URL's context",
+        arguments: [
+            "Authorization: a=\"hunter2\"ws://h.example/p\"x", "Cookie: realm='x'https://h.example/p' y",
+            "Authorization: realm=\\\"x\\\"https://h.example/p\\\" z",
+        ]
+    )
+    func innerStringBeforeURL(_ input: String) {
+        let once = Review2.redact(input)
+        #expect(
+            once.contains("h.example") && !once.contains("hunter2") && !once.contains("/p"), "\(once.debugDescription)")
+        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+    }
+
     /// Leak (new today). An escaped `\r` or `\n` right after a header's separator gives an empty
     /// value, so no credential; a header folded onto its next line (HTTP/1.1 obs-fold, RFC 7230
     /// §3.2.4) in a JSON-escaped request dump keeps its credentials. At d3bcf62 both lines come out

@@ -270,17 +270,21 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// After an inner string's opening quote (`quote`, or `\"` when nil), the end of its closing one
-    /// before `limit` with no line break (and, for `quote`, no backslash) between; nil when there is none.
+    /// before `limit` with no line break (and, for `quote`, no backslash) between; nil when there is none,
+    /// or when it is right before a URL (`limit` below the end is the URL's start): that quote is the
+    /// URL's context, and the value stops before it.
     func parameterQuoteEnd(from start: Int, limit: Int, quote: UInt8?) -> Int? {
         var q = start
         while q < limit {
             let byte = text.byte(q)
             if byte == 0x0A || byte == 0x0D { return nil }
             if let quote {
-                if byte == quote { return q + 1 }
+                if byte == quote { return q + 1 == limit && limit < text.count ? nil : q + 1 }
                 if byte == UInt8(ascii: "\\") { return nil }
             } else {
-                if byte == UInt8(ascii: "\\"), q + 1 < limit, text.byte(q + 1) == UInt8(ascii: "\"") { return q + 2 }
+                if byte == UInt8(ascii: "\\"), q + 1 < limit, text.byte(q + 1) == UInt8(ascii: "\"") {
+                    return q + 2 == limit && limit < text.count ? nil : q + 2
+                }
             }
             q += 1
         }

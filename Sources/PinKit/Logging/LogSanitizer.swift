@@ -30,7 +30,8 @@
 ///    backtick); the value → `[redacted-secret]`. A quoted value runs to its closing quote (or a
 ///    line break); an unquoted header value to a line break (also `\r` or `\n` written as escapes)
 ///    or a closing quote as in rule 1, an inner string included (a `"` or `'` string after `=`,
-///    `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a `\"` string after `=`); another unquoted value to white space, a Unicode space or one of
+///    `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a `\"` string after `=`,
+///    not closed by a quote right before a URL, which is that URL's context); another unquoted value to white space, a Unicode space or one of
 ///    ``&,;"'<>)]}` ``. An empty value, or one that already is a placeholder, is left alone.
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit or a
 ///    placeholder, then separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
