@@ -195,7 +195,7 @@ public enum RegexReferenceSanitizer {
             if start > cursor {
                 pieces.append(.open(ns.substring(with: NSRange(location: cursor, length: start - cursor))))
             }
-            pieces.append(.done(host.isEmpty ? "[redacted-url]" : ns.substring(with: match.range) + host))
+            pieces.append(.done(ns.substring(with: match.range) + (host.isEmpty ? "[redacted-url]" : host)))
             cursor = bodyEnd
         }
         if cursor < ns.length { pieces.append(.open(ns.substring(from: cursor))) }

@@ -96,7 +96,11 @@ struct URLRule<Counter: LogSanitizerCounting> {
             while body.end > bodyStart, text.has(body.end - 1, Classes.trailingPunctuation) { body.end -= 1 }
         }
         let host = self.host(from: body.hostStart, to: min(body.authorityEnd, body.end), percentForm: percentForm)
-        if host.isEmpty { return LogSanitizer.Span(start: start, end: body.end, keepEnd: start, placeholder: .url) }
+        // No host: the scheme and separator stay and the placeholder takes the host's place, so a
+        // second pass finds a URL starting where this one does (with `[redacted-url]` as its
+        // bracketed host), and every decision a URL's start makes (a quote before it closes, a
+        // value stops) comes out the same.
+        if host.isEmpty { return LogSanitizer.Span(start: start, end: body.end, keepEnd: bodyStart, placeholder: .url) }
         return LogSanitizer.Span(
             start: start, end: body.end, keepEnd: bodyStart, hostStart: host.lowerBound, hostEnd: host.upperBound,
             placeholder: .none)

@@ -13,7 +13,8 @@
 ///    (otherwise the URL starts at the separator). The host follows the last `@` (or `%40`) of
 ///    the authority (which ends at `/ ? # \` or `%2F %3F %23`): an IPv6 literal in brackets, or
 ///    `[A-Za-z0-9._~%-]` and non-ASCII characters (no `%` in the percent-encoded form), without
-///    trailing dots. No host: `[redacted-url]`. Where the URL ends depends on what is before it:
+///    trailing dots. No host: the scheme and separator stay and `[redacted-url]` takes the
+///    host's place (`https://[redacted-url]`). Where the URL ends depends on what is before it:
 ///    after `"`, `'` or a backtick, at the same quote closing the string (for `"` and `'`, a
 ///    backslash escapes); after `\"`, at the next `\"`; both also at a line break. In running text, at
 ///    white space, a Unicode space, a closing bracket `)]}>` with no opening partner inside the
@@ -142,8 +143,12 @@
 /// which no bearer match starts; a kept host is followed by what ended its URL, so a second pass
 /// ends it in the same place; a credential value that is a placeholder is left alone; a form key's
 /// `]` never closes a placeholder, and a header value is not ended by an escaped line break it
-/// starts with. (Known exception, marked in `LogSanitizerReview2Tests`: a quote or backslash right
-/// before a URL with no host, which closes a value on the first pass and not on the second.) No match
+/// starts with. A URL with no host keeps its scheme and separator and `[redacted-url]` in its
+/// host's place, which a second pass reads as a bracketed host (as `[::1]`): the URL starts where it
+/// did, so whatever its start decides (a quote before it closes, a value, an inner string or an
+/// escape stops before it) is decided the same. (The placeholder alone, as before, was no URL on
+/// the second pass: `authorization=\'https://` gave `authorization=\'[redacted-url]`, whose quote
+/// no longer closed.) No match
 /// contains a line feed or carriage return, and every look-behind or look-ahead treats one like
 /// the start or end of the text, so text may be redacted in pieces cut after a line break.
 public enum LogSanitizer {
@@ -153,7 +158,9 @@ public enum LogSanitizer {
     public static let tokenPlaceholder = "[redacted-token]"
     /// A credential's value (rule 2).
     public static let secretPlaceholder = "[redacted-secret]"
-    /// A URL with no host: nothing of it is kept, and a bare "https://" cannot glue onto what follows.
+    /// A URL with no host, in the host's place after the scheme and separator (`https://[redacted-url]`):
+    /// nothing else of it is kept, a bare "https://" cannot glue onto what follows, and a second pass
+    /// reads it as a URL with a bracketed host, so the URL keeps deciding what it decided.
     public static let urlPlaceholder = "[redacted-url]"
 
     // The placeholders as static strings: a span or match that carries one stays a plain value
