@@ -494,16 +494,22 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// by `\/`).
     @inline(__always) func pinEnd(_ value: Int, _ end: Int) -> Int? {
         guard value + 44 <= end, let base = text.input.baseAddress else { return nil }
-        if text.byte(value + 43) == UInt8(ascii: "=") {
-            // The 43 characters `[A-Za-z0-9+/]` as three blocks of 16 (the last two overlap): a byte
-            // at a time, the test's outcome changed from byte to byte and was mispredicted.
-            text.counter.tick(43)
-            if Self.pinCharacters(ByteBlock.load(base, value)), Self.pinCharacters(ByteBlock.load(base, value + 16)),
-                Self.pinCharacters(ByteBlock.load(base, value + 27))
-            {
-                // No `\` among them: the escaped form would read the same 43 characters.
-                return pinEnds(at: value + 44, end) ? value + 44 : nil
-            }
+        // The 43 characters `[A-Za-z0-9+/]` as three blocks of 16 (the last two overlap): a byte
+        // at a time, the test's outcome changed from byte to byte and was mispredicted.
+        text.counter.tick(43)
+        let first = ByteBlock.load(base, value)
+        let second = ByteBlock.load(base, value + 16)
+        let third = ByteBlock.load(base, value + 27)
+        if text.byte(value + 43) == UInt8(ascii: "="), Self.pinCharacters(first), Self.pinCharacters(second),
+            Self.pinCharacters(third)
+        {
+            return pinEnds(at: value + 44, end) ? value + 44 : nil
+        }
+        // Without a `\` among them, the escaped form reads the same 43 characters: no pin either
+        // (curl's `sha256//…` read after the label `/` comes here).
+        let backslash = ByteBlock.Bytes(repeating: UInt8(ascii: "\\"))
+        guard ByteBlock.any((first .== backslash) .| (second .== backslash) .| (third .== backslash)) else {
+            return nil
         }
         return escapedPinEnd(value, end)
     }
