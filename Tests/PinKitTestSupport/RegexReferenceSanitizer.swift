@@ -17,8 +17,8 @@ public enum RegexReferenceSanitizer {
     static let invisible = #"\u00AD\u200B-\u200D\u2060\uFEFF"#
     /// What may follow a quote that closes a string in running text.
     static let closing = #"(?:[\x00-\x20\x7F,;}\])>\uE000]|\z)"#
-    /// A quote (or \") right before a URL: a credential value stops there.
-    static let stopBeforeURL = #"(?!["'`]\uE000|\\"\uE000)"#
+    /// A quote (or a backslash and a quote) right before a URL: a credential value stops there.
+    static let stopBeforeURL = #"(?!\\?["'`]\uE000)"#
 
     // MARK: Rule 1: URLs
     static let urlStart = regex(

@@ -109,6 +109,26 @@ struct LogSanitizerReview2Tests {
         #expect(RegexReferenceSanitizer.redact(input) == once)
     }
 
+    /// Idempotence (found by the eighth session's hunt). A quoted value stopped before a quote or
+    /// `\"` right before a URL, but took `\'`: the `'` that gave the URL its context went into
+    /// `[redacted-secret]`, and a second pass ended the URL elsewhere:
+    /// `password="a\'https://h.example/p'q' x"` → `password="[redacted-secret]https://h.example'q' x"`
+    /// → `… https://h.example' x"`. Any backslash and quote before a URL now stop the value.
+    @Test(
+        "an escaped quote right before a URL stays the URL's context",
+        arguments: [
+            "password=\"a\\'https://h.example/p'q' x\"",
+            "x-auth-token: Optional('it\\'sHTTPS://bücher.example:1/v1?s=abc).?u@b.de'password': 'hunter2\\''}",
+            "secret=Optional(\"`v`it\\'s+http://[::1]/a@b.com/p&x=1Password = 'hunter2'sha256",
+        ]
+    )
+    func escapedQuoteBeforeURL(_ input: String) {
+        let once = Review2.redact(input)
+        #expect(!once.contains("/p") && !once.contains("/v1"), "\(once.debugDescription)")
+        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+    }
+
     /// Leak (new today). An escaped `\r` or `\n` right after a header's separator gives an empty
     /// value, so no credential; a header folded onto its next line (HTTP/1.1 obs-fold, RFC 7230
     /// §3.2.4) in a JSON-escaped request dump keeps its credentials. At d3bcf62 both lines come out

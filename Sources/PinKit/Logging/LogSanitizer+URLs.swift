@@ -359,12 +359,14 @@ enum SanitizerScan {
         return text.has(index + 1, LogSanitizer.Classes.afterClosingQuote)
     }
 
-    /// A quote (or `\"`) at `index` right before a URL span: a credential value stops there, so
-    /// the URL keeps the context that decided where it ends.
+    /// A quote (or a backslash and a quote, as `\"` or `\'`) at `index` right before a URL span: a
+    /// credential value stops there, so the URL keeps the context that decided where it ends (the
+    /// quote right before it; an escaped one too, which a value that took it would hide).
     @inline(__always)
     static func quoteBeforeURL<Counter>(_ text: SanitizerInput<Counter>, at index: Int, end: Int, stop: Int) -> Bool {
         if index + 1 == stop { return text.has(index, LogSanitizer.Classes.quote) }
-        return index + 2 == stop && text.byte(index) == UInt8(ascii: "\\") && text.byte(index + 1) == UInt8(ascii: "\"")
+        return index + 2 == stop && text.byte(index) == UInt8(ascii: "\\")
+            && text.has(index + 1, LogSanitizer.Classes.quote)
     }
 
     /// The end of a string opened by `quote`: its closing quote (for `"` and `'`, a backslash
