@@ -70,7 +70,7 @@ public enum RegexReferenceSanitizer {
     static let bearer = regex(
         #"(?<![A-Za-z0-9])(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:+]|%20|["#
             + spaces
-            + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"B+"?|'B+'?|<B+>?|B+)"#.replacingOccurrences(
+            + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"B+(?:"(?!\uE000))?|'B+(?:'(?!\uE000))?|<B+>?|B+)"#.replacingOccurrences(
                 of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|["# + invisible + "])+"))
     static let email = regex(
         #"(?:[A-Za-z0-9._%+!#$*^~-]|[^\x00-\x7F"# + spaces + #"])(?:[A-Za-z0-9._%+!#$'*^~-]|[^\x00-\x7F"# + spaces
@@ -101,6 +101,8 @@ public enum RegexReferenceSanitizer {
     private enum Piece {
         case open(String)
         case done(String)
+        /// A URL's span (rule 1): the word rules see what it ends as a character none of them takes.
+        case url(String)
     }
 
     public static func redact(_ text: String) -> String {
@@ -112,16 +114,19 @@ public enum RegexReferenceSanitizer {
         ]
         for (expression, replacement) in rules {
             var next: [Piece] = []
-            for piece in pieces {
+            for (index, piece) in pieces.enumerated() {
                 guard case .open(let fragment) = piece else {
                     next.append(piece)
                     continue
                 }
                 let ns = fragment as NSString
+                // A fragment that ends where a URL starts: its look-aheads see U+E000 there.
+                var seen = fragment
+                if index + 1 < pieces.count, case .url = pieces[index + 1] { seen += "\u{E000}" }
                 var cursor = 0
                 while cursor < ns.length,
                     let match = expression.firstMatch(
-                        in: fragment, options: [.withTransparentBounds],
+                        in: seen, options: [.withTransparentBounds],
                         range: NSRange(location: cursor, length: ns.length - cursor))
                 {
                     let range = match.range
@@ -138,7 +143,7 @@ public enum RegexReferenceSanitizer {
         }
         return pieces.map {
             switch $0 {
-            case .open(let text), .done(let text): return text
+            case .open(let text), .done(let text), .url(let text): return text
             }
         }.joined()
     }
@@ -195,7 +200,7 @@ public enum RegexReferenceSanitizer {
             if start > cursor {
                 pieces.append(.open(ns.substring(with: NSRange(location: cursor, length: start - cursor))))
             }
-            pieces.append(.done(ns.substring(with: match.range) + (host.isEmpty ? "[redacted-url]" : host)))
+            pieces.append(.url(ns.substring(with: match.range) + (host.isEmpty ? "[redacted-url]" : host)))
             cursor = bodyEnd
         }
         if cursor < ns.length { pieces.append(.open(ns.substring(from: cursor))) }
@@ -247,7 +252,7 @@ public enum RegexReferenceSanitizer {
         for piece in pieces {
             switch piece {
             case .open(let text): joined += text
-            case .done(let text):
+            case .done(let text), .url(let text):
                 joined += "\u{E000}"
                 done.append(text)
             }
@@ -262,7 +267,8 @@ public enum RegexReferenceSanitizer {
                     result.append(
                         .open(ns.substring(with: NSRange(location: fragmentStart, length: index - fragmentStart))))
                 }
-                result.append(.done(done[doneIndex]))
+                // (Only URLs are done at this stage.)
+                result.append(.url(done[doneIndex]))
                 doneIndex += 1
                 fragmentStart = index + 1
             }

@@ -129,6 +129,25 @@ struct LogSanitizerReview2Tests {
         #expect(RegexReferenceSanitizer.redact(input) == once)
     }
 
+    /// Idempotence (found by the eighth session's hunt). A bearer token's closing quote right before
+    /// a URL went into `[redacted-bearer]`; it was the URL's context, and a second pass ended the URL
+    /// elsewhere: `Bearer "tok"https://h.example/p"x` → `[redacted-bearer]https://h.example"x` →
+    /// `[redacted-bearer]https://h.example`. That quote now stays outside the match.
+    @Test(
+        "a bearer token's closing quote right before a URL stays the URL's context",
+        arguments: [
+            "Bearer \"tok\"https://h.example/p\"x", "]Bearer: 'tok'ftp://h.example/a b' ok",
+            "Bearer\t \"0uKUFpam0ZsouG89w4gtkhx.uKdtZaVJC.33vQWbUg2VMZW~\"svn+ssh://a\"b@[::1]:64514?session=abc/fhi81h32n_zw_b1pnvy@a.com2Bearer",
+            "]]Bearer: \"0zfgg75L2_qYHt4kJfXe/ioGFJZ1yrcpgKpP6VHOM_gzYQq\"ftp%3A%2F%2Fa\"b@EXAMPLE.org:57383)id=1",
+        ]
+    )
+    func bearerQuoteBeforeURL(_ input: String) {
+        let once = Review2.redact(input)
+        #expect(once.contains("[redacted-bearer]") && !once.contains("tok"), "\(once.debugDescription)")
+        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+    }
+
     /// Leak (new today). An escaped `\r` or `\n` right after a header's separator gives an empty
     /// value, so no credential; a header folded onto its next line (HTTP/1.1 obs-fold, RFC 7230
     /// §3.2.4) in a JSON-escaped request dump keeps its credentials. At d3bcf62 both lines come out

@@ -56,6 +56,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var jay = CachedFinder()
         var pinList: Match?
         var pinListSearchedFrom = -1
+        /// The start of the URL the current gap ends at (set by the driver; an earlier URL's start
+        /// lies before the gap, so it is never met again): a bearer token's closing quote right
+        /// before it is that URL's context, and stays outside the match.
+        var urlStart = -1
         /// The current engine's token rule: `[runBytesFrom, runBytesTo)` are known run bytes.
         var runBytesFrom = -1
         var runBytesTo = -1
@@ -148,7 +152,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 guard groups >= 2 else { continue }
                 return Match(start: s, end: bearerTokenEnd(from: lastGroup, end), placeholder: .bearer)
             }
-            if let closer, tokenEnd < end, text.byte(tokenEnd) == closer { tokenEnd += 1 }
+            if let closer, tokenEnd < end, text.byte(tokenEnd) == closer,
+                tokenEnd + 1 != state.urlStart || closer == UInt8(ascii: ">")
+            {
+                tokenEnd += 1
+            }
             return Match(start: s, end: tokenEnd, placeholder: .bearer)
         }
         return nil

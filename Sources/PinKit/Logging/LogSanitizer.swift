@@ -38,8 +38,8 @@
 ///    placeholder, then separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
 ///    (`Bearer bearer x` is one match), an optional `"`, `'` or `<`, the token
-///    `[A-Za-z0-9._~+/=-]+` with invisible separators, and the matching closing quote
-///    → `[redacted-bearer]`.
+///    `[A-Za-z0-9._~+/=-]+` with invisible separators, and the matching closing quote (not one
+///    right before a URL, which is that URL's context) → `[redacted-bearer]`.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
 ///    (not starting with `'`), `@`, then two or more dot-separated labels of `[A-Za-z0-9-]` and
 ///    non-ASCII characters (so `root@10.0.0.1` and `alice@bücher.de` too) → `[redacted-email]`.
@@ -143,7 +143,9 @@
 /// which no bearer match starts; a kept host is followed by what ended its URL, so a second pass
 /// ends it in the same place; a credential value that is a placeholder is left alone; a form key's
 /// `]` never closes a placeholder, and a header value is not ended by an escaped line break it
-/// starts with. A URL with no host keeps its scheme and separator and `[redacted-url]` in its
+/// starts with. The quote (or backslash and quote) right before a URL decided where it ends, so
+/// no other match takes it (a credential value, a header's inner string, a bearer token stop
+/// before it). A URL with no host keeps its scheme and separator and `[redacted-url]` in its
 /// host's place, which a second pass reads as a bracketed host (as `[::1]`): the URL starts where it
 /// did, so whatever its start decides (a quote before it closes, a value, an inner string or an
 /// escape stops before it) is decided the same. (The placeholder alone, as before, was no URL on
@@ -362,6 +364,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 let url =
                     candidate == aheadSeparator
                     ? aheadSpan! : urls.url(separator: candidate, length: length, lowerBound: urlBound, end: end)
+                state.urlStart = url.start
                 gap(from: cursor, to: url.start, state: &state)
                 emit(url)
                 cursor = url.end
