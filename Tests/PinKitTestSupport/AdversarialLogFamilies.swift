@@ -29,6 +29,7 @@ public enum AdversarialLogFamilies {
             ("NBSP around a separator", "password\u{00A0}=\u{00A0}"), ("escaped line break", "Cookie: a\\n"),
             ("colour codes around a separator", "password\u{1B}[0m=\u{1B}[1;32m"), ("colour code start", "\u{1B}[1;"),
             ("escaped pin label repeated", "sha256\\/"), ("escaped pin body", "sha256\\/\\/A\\/"),
+            ("escaped pin labels and =", "sha256\\/sha256\\/sha256\\/sha256\\/sha256\\/="),
             ("random upper-case hex", ""),
         ]
         return families

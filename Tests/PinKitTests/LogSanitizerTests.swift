@@ -156,6 +156,46 @@ struct LogSanitizerTests {
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 
+    @Test("escaped pins read in blocks agree with the reference, near a region's end and the input's too")
+    func escapedPinBlocks() {
+        // Bodies from a small alphabet, so that `\/`, a `\` before other bytes, 41 to 45 characters
+        // and a second `=` come up often; a URL or a credential after some ends the region, and the
+        // padding after others lets the blocks read (near the input's end, bytes are read one by one).
+        var generator = SeededGenerator(seed: 0xE5C_A9ED)
+        // Mostly letters and digits, so that what is no pin holds a token run the output shows.
+        let clean = ["A", "k", "9", "Q", "z", "3", "+", "/", "x", "7", "M", "\\/"]
+        let breaking = ["\\", "=", "-", "\\\\/"]
+        var mismatches: [String] = []
+        for _ in 0..<6_000 {
+            // 41 to 45 characters, most of them clean (each `\/` one character), now and then one
+            // that breaks the body.
+            var body = ""
+            for _ in 0..<Int.random(in: 41...45, using: &generator) {
+                body +=
+                    Int.random(in: 0..<40, using: &generator) == 0
+                    ? breaking[Int.random(in: 0..<breaking.count, using: &generator)]
+                    : Int.random(in: 0..<12, using: &generator) == 0
+                        ? "\\/" : clean[Int.random(in: 0..<clean.count, using: &generator)]
+            }
+            body += ["=", "=", "==", "=\\/", ""][Int.random(in: 0..<5, using: &generator)]
+            let label = ["sha256\\/", "sha256:", "expected one of ", "sha256\\/\\/"][
+                Int.random(in: 0..<4, using: &generator)]
+            let after = [
+                "", " ok", "https://h.example/p", "\"token=x", String(repeating: " pad", count: 30),
+                String(repeating: " pad", count: 30),
+            ][Int.random(in: 0..<6, using: &generator)]
+            let line = "pin " + label + body + after
+            let ours = LogSanitizer.redact(line)
+            let reference = RegexReferenceSanitizer.redact(line)
+            if ours != reference, mismatches.count < 5 {
+                mismatches.append(
+                    "input: \(line.debugDescription)\n ours: \(ours.debugDescription)\n  ref: \(reference.debugDescription)"
+                )
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
     @Test("redaction is idempotent")
     func idempotent() async {
         var corpus = LogCorpus(seed: 0x5EED_0002)
