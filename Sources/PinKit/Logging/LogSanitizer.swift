@@ -115,9 +115,10 @@
 ///   first dash are compared with the UUID's shape at once), so each byte is checked for at most
 ///   five dashes, and a failed check's search resumes after the last dash
 ///   that closed a group of four (such a dash has four digits before it, not eight).
-/// - A labelled pin's check reads at most 88 bytes after a label that fits (43 characters written
-///   `\/`, the `=` and the byte after), no more than two labels fit after one `sha256`, and two
-///   `sha256` lie six bytes apart at least: each byte is read for a bounded number of candidates.
+/// - A labelled pin's check reads at most 97 bytes after a label that fits (43 characters written
+///   `\/`, the `=` and the byte after, the escaped form in six blocks of sixteen), no more than two
+///   labels fit after one `sha256`, and two `sha256` lie six bytes apart at least: each byte is
+///   read for a bounded number of candidates.
 /// - Token runs: a JWT or base64 run that fails from one position fails from every later
 ///   position inside the same run (the run only shrinks), so each run is measured once
 ///   (`runFailedBefore`); a JWT's second and third segments are measured at most three times. A
