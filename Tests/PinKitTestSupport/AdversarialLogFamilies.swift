@@ -30,9 +30,11 @@ public enum AdversarialLogFamilies {
             ("colour codes around a separator", "password\u{1B}[0m=\u{1B}[1;32m"), ("colour code start", "\u{1B}[1;"),
             // The eighth session's structure values and replaced URLs.
             ("structure opener repeated", "token={"), ("nested openers", "{["), ("structure strings", "token=[\"a\",'"),
-            ("escaped structure string", "password={\\\"a"), ("[redacted-url] fragment", "token=[redacted-ur"),
+            ("escaped structure string", "password={\\\"a"),
             ("structure with URLs", "token={https://a "),
             ("structure with [redacted-url]", "token=[[redacted-url]"),
+            ("escaped pin label repeated", "sha256\\/"), ("escaped pin body", "sha256\\/\\/A\\/"),
+            ("escaped pin labels and =", "sha256\\/sha256\\/sha256\\/sha256\\/sha256\\/="),
             ("random upper-case hex", ""),
         ]
         return families

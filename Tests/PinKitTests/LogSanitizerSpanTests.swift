@@ -122,13 +122,13 @@ struct LogSanitizerSpanTests {
 
     @Test("a line whose redacted form outgrows its first buffer comes out whole, on every entry point")
     func outputGrowth() {
-        // ":// " (4 bytes) becomes "[redacted-url] " (15): 3.75 times the input, past the first
+        // ":// " (4 bytes) becomes "://[redacted-url] " (18): 4.5 times the input, past the first
         // buffer's 1.5 n + 64 from 20 repetitions on, and past the 3 n + 64 of a long input written
         // straight into the result (from 64 KiB: 16,384 repetitions). "a@b.c " (6 bytes) becomes
         // "[redacted-email] " (17): 2.8 times, which a long input's result holds without moving.
         // "ok 12:00 " has nothing to replace, short or long: the input comes back as it is.
         for (unit, replaced) in [
-            (":// ", "[redacted-url] "), ("a@b.c ", "[redacted-email] "), ("ok 12:00 ", "ok 12:00 "),
+            (":// ", "://[redacted-url] "), ("a@b.c ", "[redacted-email] "), ("ok 12:00 ", "ok 12:00 "),
         ] {
             for count in [1, 20, 3_000, 16_383, 16_384, 40_000] {
                 let line = String(repeating: unit, count: count)

@@ -19,7 +19,7 @@ struct LogSanitizerTests {
             ("(HTTP://[::1]:443/a)", "(HTTP://[::1])"),
             ("https://u:p@[::1]:8443/x", "https://[::1]"),
             ("https://a@b@evil.example/x", "https://evil.example"),
-            ("https://user:pw@/x?token=1 ok", "[redacted-url] ok"),
+            ("https://user:pw@/x?token=1 ok", "https://[redacted-url] ok"),
             ("mail alice.smith+tag@mail.example.co.uk now", "mail [redacted-email] now"),
             ("id 550E8400-e29b-41d4-A716-446655440000 ok", "id [redacted-uuid] ok"),
             ("jwt eyJhbGciOiJIUzI1NiJ9.e30.sig x", "jwt [redacted-token] x"),
@@ -44,7 +44,7 @@ struct LogSanitizerTests {
             ("(see https://a.io/items?f[o]=1&token=s)", "(see https://a.io)"),
             ("\"https:\\/\\/a.io\\/v1?session=abc\"", "\"https:\\/\\/a.io\""),
             ("redirect_uri=https%3A%2F%2Fc.io%2Fcb%3Fcode%3DX", "redirect_uri=https%3A%2F%2Fc.io"),
-            ("https://user:pw@/x", "[redacted-url]"),
+            ("https://user:pw@/x", "https://[redacted-url]"),
             ("Authorization: Basic dXNlcjpw", "Authorization: [redacted-secret]"),
             ("{\"client_secret\":\"abc\"}", "{\"client_secret\":\"[redacted-secret]\"}"),
             ("x_Bearer: abc=def123", "x_[redacted-bearer]"),
@@ -124,12 +124,18 @@ struct LogSanitizerTests {
     @Test("a labelled pin's 43 characters tested in blocks agree with the reference on mutated pins")
     func mutatedPins() {
         var generator = SeededGenerator(seed: 0x9175)
-        let pin = "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="
-        let replacements = ["-", "_", "=", "é", " ", ".", "+", "/", "A", "0", "\u{200B}", ""]
-        let labels = ["sha256/", "sha256//", "pin-sha256=\"", "SHA256:", "\"sha256\": \"", "expected one of ", ""]
+        // Also a pin as JSON writes it, each `/` as `\/`.
+        let pins = [
+            "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=", "k2v\\/57xBsOVe1PQRwOsHsw3bsGT2VzIqz5K\\/59sNQ\\/s=",
+        ]
+        let replacements = ["-", "_", "=", "é", " ", ".", "+", "/", "A", "0", "\u{200B}", "", "\\/", "\\", "\\+"]
+        let labels = [
+            "sha256/", "sha256//", "pin-sha256=\"", "SHA256:", "\"sha256\": \"", "expected one of ", "", "sha256\\/",
+            "sha256\\/\\/",
+        ]
         var mismatches: [String] = []
         for _ in 0..<5_000 {
-            var characters = Array(pin).map(String.init)
+            var characters = Array(pins[Int.random(in: 0...1, using: &generator)]).map(String.init)
             for _ in 0..<Int.random(in: 0...1, using: &generator) {
                 let at = Int.random(in: 0..<characters.count, using: &generator)
                 characters[at] = replacements[Int.random(in: 0..<replacements.count, using: &generator)]
@@ -138,7 +144,47 @@ struct LogSanitizerTests {
             let second = labels[5] == label && Bool.random(using: &generator) ? ", " + characters.joined() : ""
             let line =
                 "pin " + label + characters.joined() + second
-                + ["", "\"", ";", " x", "A"][Int.random(in: 0..<5, using: &generator)]
+                + ["", "\"", ";", " x", "A", "\\/", "\\/x", "\\\""][Int.random(in: 0..<8, using: &generator)]
+            let ours = LogSanitizer.redact(line)
+            let reference = RegexReferenceSanitizer.redact(line)
+            if ours != reference, mismatches.count < 5 {
+                mismatches.append(
+                    "input: \(line.debugDescription)\n ours: \(ours.debugDescription)\n  ref: \(reference.debugDescription)"
+                )
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    @Test("escaped pins read in blocks agree with the reference, near a region's end and the input's too")
+    func escapedPinBlocks() {
+        // Bodies from a small alphabet, so that `\/`, a `\` before other bytes, 41 to 45 characters
+        // and a second `=` come up often; a URL or a credential after some ends the region, and the
+        // padding after others lets the blocks read (near the input's end, bytes are read one by one).
+        var generator = SeededGenerator(seed: 0xE5C_A9ED)
+        // Mostly letters and digits, so that what is no pin holds a token run the output shows.
+        let clean = ["A", "k", "9", "Q", "z", "3", "+", "/", "x", "7", "M", "\\/"]
+        let breaking = ["\\", "=", "-", "\\\\/"]
+        var mismatches: [String] = []
+        for _ in 0..<6_000 {
+            // 41 to 45 characters, most of them clean (each `\/` one character), now and then one
+            // that breaks the body.
+            var body = ""
+            for _ in 0..<Int.random(in: 41...45, using: &generator) {
+                body +=
+                    Int.random(in: 0..<40, using: &generator) == 0
+                    ? breaking[Int.random(in: 0..<breaking.count, using: &generator)]
+                    : Int.random(in: 0..<12, using: &generator) == 0
+                        ? "\\/" : clean[Int.random(in: 0..<clean.count, using: &generator)]
+            }
+            body += ["=", "=", "==", "=\\/", ""][Int.random(in: 0..<5, using: &generator)]
+            let label = ["sha256\\/", "sha256:", "expected one of ", "sha256\\/\\/"][
+                Int.random(in: 0..<4, using: &generator)]
+            let after = [
+                "", " ok", "https://h.example/p", "\"token=x", String(repeating: " pad", count: 30),
+                String(repeating: " pad", count: 30),
+            ][Int.random(in: 0..<6, using: &generator)]
+            let line = "pin " + label + body + after
             let ours = LogSanitizer.redact(line)
             let reference = RegexReferenceSanitizer.redact(line)
             if ours != reference, mismatches.count < 5 {

@@ -100,7 +100,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// The credential whose key `key` ends before the separator at `separator`; its value stops at
     /// `stop` (the next URL's start, `Int.max`: none), unless it is a structure, which takes URLs
-    /// whole: `units(p)` is the first URL (or `[redacted-url]`) that starts at or after `p`, as a
+    /// whole: `units(p)` is the first URL that starts at or after `p`, as a
     /// range (`Int.max` for both ends: none). Nil when the value is empty.
     func credential(
         key: (start: Int, kind: Kind), separator: Int, stop: Int, units: (Int) -> Unit
@@ -195,7 +195,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let limit = min(end, stop)
         var p = start
         while p < limit {
-            if p + 2 >= stop, SanitizerScan.quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
+            if p + 16 >= stop, SanitizerScan.quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
             let byte = text.byte(p)
             if byte == 0x0A || byte == 0x0D { break }
             if byte == UInt8(ascii: "\\"), p + escapes < limit, text.byte(p + escapes) == UInt8(ascii: "\""),
@@ -208,18 +208,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (p, p - start)
     }
 
-    /// The first `[redacted-url]` from `start`, or `Int.max`. It stops a value as a URL does: a
-    /// first pass writes it for a URL with no host, and a second pass must stop where the first did.
-    func replacedURL(from start: Int, end: Int) -> Int {
-        var p = start
-        while let bracket = text.find(UInt8(ascii: "["), from: p, to: end) {
-            if exactly("[redacted-url]", at: bracket, end: end) { return bracket }
-            p = bracket + 1
-        }
-        return Int.max
-    }
-
-    /// A URL (or a `[redacted-url]`) a structure takes whole: its scan passes it at once.
+    /// A URL a structure takes whole: its scan passes it at once.
     typealias Unit = (start: Int, end: Int)
 
     /// A value that is a structure: what is inside the `{` or `[` at `opener` and its closing
@@ -469,17 +458,21 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// After an inner string's opening quote (`quote`, or `\"` when nil), the end of its closing one
-    /// before `limit` with no line break (and, for `quote`, no backslash) between; nil when there is none.
+    /// before `limit` with no line break (and, for `quote`, no backslash) between; nil when there is none,
+    /// or when it is right before a URL (`limit` below the end is the URL's start): that quote is the
+    /// URL's context, and the value stops before it.
     func parameterQuoteEnd(from start: Int, limit: Int, quote: UInt8?) -> Int? {
         var q = start
         while q < limit {
             let byte = text.byte(q)
             if byte == 0x0A || byte == 0x0D { return nil }
             if let quote {
-                if byte == quote { return q + 1 }
+                if byte == quote { return q + 1 == limit && limit < text.count ? nil : q + 1 }
                 if byte == UInt8(ascii: "\\") { return nil }
             } else {
-                if byte == UInt8(ascii: "\\"), q + 1 < limit, text.byte(q + 1) == UInt8(ascii: "\"") { return q + 2 }
+                if byte == UInt8(ascii: "\\"), q + 1 < limit, text.byte(q + 1) == UInt8(ascii: "\"") {
+                    return q + 2 == limit && limit < text.count ? nil : q + 2
+                }
             }
             q += 1
         }

@@ -96,7 +96,11 @@ struct URLRule<Counter: LogSanitizerCounting> {
             while body.end > bodyStart, text.has(body.end - 1, Classes.trailingPunctuation) { body.end -= 1 }
         }
         let host = self.host(from: body.hostStart, to: min(body.authorityEnd, body.end), percentForm: percentForm)
-        if host.isEmpty { return LogSanitizer.Span(start: start, end: body.end, keepEnd: start, placeholder: .url) }
+        // No host: the scheme and separator stay and the placeholder takes the host's place, so a
+        // second pass finds a URL starting where this one does (with `[redacted-url]` as its
+        // bracketed host), and every decision a URL's start makes (a quote before it closes, a
+        // value stops) comes out the same.
+        if host.isEmpty { return LogSanitizer.Span(start: start, end: body.end, keepEnd: bodyStart, placeholder: .url) }
         return LogSanitizer.Span(
             start: start, end: body.end, keepEnd: bodyStart, hostStart: host.lowerBound, hostEnd: host.upperBound,
             placeholder: .none)
@@ -355,12 +359,21 @@ enum SanitizerScan {
         return text.has(index + 1, LogSanitizer.Classes.afterClosingQuote)
     }
 
-    /// A quote (or `\"`) at `index` right before a URL span: a credential value stops there, so
-    /// the URL keeps the context that decided where it ends.
+    /// A quote at `index` right before a URL span, or the run of backslashes (up to 15) before such
+    /// a quote from `index`: a credential value stops there, so the URL keeps the context that
+    /// decided where it ends (the quote right before it, or `\"`; a value that took a backslash of
+    /// the run, as an escape of the one before it, would change that context for a second pass).
+    /// Callers ask only within 16 bytes of `stop`.
     @inline(__always)
     static func quoteBeforeURL<Counter>(_ text: SanitizerInput<Counter>, at index: Int, end: Int, stop: Int) -> Bool {
-        if index + 1 == stop { return text.has(index, LogSanitizer.Classes.quote) }
-        return index + 2 == stop && text.byte(index) == UInt8(ascii: "\\") && text.byte(index + 1) == UInt8(ascii: "\"")
+        let backslashes = stop - 1 - index
+        guard backslashes >= 0, backslashes <= 15, text.has(stop - 1, LogSanitizer.Classes.quote) else { return false }
+        var p = index
+        while p < stop - 1 {
+            guard text.byte(p) == UInt8(ascii: "\\") else { return false }
+            p += 1
+        }
+        return true
     }
 
     /// The end of a string opened by `quote`: its closing quote (for `"` and `'`, a backslash
@@ -371,7 +384,7 @@ enum SanitizerScan {
         let limit = min(end, stop)
         var p = start
         while p < limit {
-            if p + 2 >= stop, quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
+            if p + 16 >= stop, quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
             let byte = text.byte(p)
             if byte == quote || byte == 0x0A || byte == 0x0D { break }
             if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
@@ -393,7 +406,7 @@ enum SanitizerScan {
         let limit = min(end, stop)
         var p = start
         while p < limit {
-            if p + 2 >= stop, quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
+            if p + 16 >= stop, quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
             let byte = text.byte(p)
             if byte == 0x0A || byte == 0x0D { break }
             if byte == UInt8(ascii: "\\"), p + 1 < end, p + 1 != stop, text.byte(p + 1) == UInt8(ascii: "\"") { break }

@@ -56,6 +56,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var jay = CachedFinder()
         var pinList: Match?
         var pinListSearchedFrom = -1
+        /// The start of the URL the current gap ends at (set by the driver; an earlier URL's start
+        /// lies before the gap, so it is never met again): a bearer token's closing quote right
+        /// before it is that URL's context, and stays outside the match.
+        var urlStart = -1
         /// The current engine's token rule: `[runBytesFrom, runBytesTo)` are known run bytes.
         var runBytesFrom = -1
         var runBytesTo = -1
@@ -63,9 +67,6 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var runFailedBefore = -1
         /// The current engine: whether ``WordRules/markAbsentTriggers(from:_:)`` has run.
         var triggersChecked = false
-        /// The start of the URL after the current gap (or of an earlier one): a quote right before
-        /// it decided where the URL ends, so a bearer token does not take it as its closing quote.
-        var urlStart = -1
 
         init(searchEnd: Int, regionByRegion: Bool = false) {
             self.searchEnd = searchEnd
@@ -430,13 +431,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             let start = x - 1
             let label: StaticString = "expected one of "
             guard start >= from, exactly(label, at: start, end: end) else { continue }
-            var value = start + label.utf8CodeUnitCount
-            guard isPin(value, end) else { continue }
-            var listEnd = value + 44
-            while exactly(", ", at: listEnd, end: end), isPin(listEnd + 2, end) {
-                value = listEnd + 2
-                listEnd = value + 44
-            }
+            guard var listEnd = pinEnd(start + label.utf8CodeUnitCount, end) else { continue }
+            while exactly(", ", at: listEnd, end: end), let next = pinEnd(listEnd + 2, end) { listEnd = next }
             return Match(start: start, end: listEnd, placeholder: .kept)
         }
         return nil
@@ -460,26 +456,26 @@ struct WordRules<Counter: LogSanitizerCounting> {
             // The labels that start with the byte after "sha256", shortest first: the first that
             // fits gives the leftmost value.
             let label = two + 3
-            let value: Int?
+            let pin: Int?
             switch text.byte(label) {
-            case UInt8(ascii: "/"): value = pin(after: "/", at: label, end) ?? pin(after: "//", at: label, end)
+            case UInt8(ascii: "/"): pin = pinEnd(after: "/", at: label, end) ?? pinEnd(after: "//", at: label, end)
             case UInt8(ascii: "="):
-                value =
-                    pin(after: "=", at: label, end) ?? pin(after: "=\"", at: label, end)
-                    ?? pin(after: "=\\\"", at: label, end) ?? pin(after: "='", at: label, end)
-            case UInt8(ascii: ":"): value = pin(after: ":", at: label, end) ?? pin(after: ": ", at: label, end)
+                pin =
+                    pinEnd(after: "=", at: label, end) ?? pinEnd(after: "=\"", at: label, end)
+                    ?? pinEnd(after: "=\\\"", at: label, end) ?? pinEnd(after: "='", at: label, end)
+            case UInt8(ascii: ":"): pin = pinEnd(after: ":", at: label, end) ?? pinEnd(after: ": ", at: label, end)
             case UInt8(ascii: "\""):
-                value =
-                    pin(after: "\":\"", at: label, end) ?? pin(after: "\": \"", at: label, end)
-                    ?? pin(after: "\" : \"", at: label, end)
+                pin =
+                    pinEnd(after: "\":\"", at: label, end) ?? pinEnd(after: "\": \"", at: label, end)
+                    ?? pinEnd(after: "\" : \"", at: label, end)
             case UInt8(ascii: "\\"):
-                value =
-                    pin(after: "\\\":\\\"", at: label, end) ?? pin(after: "\\\": \\\"", at: label, end)
-                    ?? pin(after: "\\/", at: label, end)
-            case UInt8(ascii: "'"): value = pin(after: "':'", at: label, end) ?? pin(after: "': '", at: label, end)
-            default: value = nil
+                pin =
+                    pinEnd(after: "\\\":\\\"", at: label, end) ?? pinEnd(after: "\\\": \\\"", at: label, end)
+                    ?? pinEnd(after: "\\/", at: label, end) ?? pinEnd(after: "\\/\\/", at: label, end)
+            case UInt8(ascii: "'"): pin = pinEnd(after: "':'", at: label, end) ?? pinEnd(after: "': '", at: label, end)
+            default: pin = nil
             }
-            if let value { return Match(start: two - 3, end: value + 44, placeholder: .kept) }
+            if let pin { return Match(start: two - 3, end: pin, placeholder: .kept) }
         }
         return nil
     }
@@ -495,27 +491,134 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return letters == 0x3261_6873 && digits == 0x3635
     }
 
-    /// The start of a pin right after `label` at `index`, or nil.
-    @inline(__always) func pin(after label: StaticString, at index: Int, _ end: Int) -> Int? {
+    /// The end of a pin right after `label` at `index`, or nil.
+    @inline(__always) func pinEnd(after label: StaticString, at index: Int, _ end: Int) -> Int? {
         guard exactly(label, at: index, end: end) else { return nil }
-        let value = index + label.utf8CodeUnitCount
-        return isPin(value, end) ? value : nil
+        return pinEnd(index + label.utf8CodeUnitCount, end)
     }
 
-    /// 43 standard base64 characters and "=", not followed by another base64 character.
-    func isPin(_ value: Int, _ end: Int) -> Bool {
-        guard value + 44 <= end, text.byte(value + 43) == UInt8(ascii: "="), let base = text.input.baseAddress
-        else { return false }
+    /// The end of a pin at `value`, or nil: 43 standard base64 characters, where each `/` may be
+    /// written `\/` (as JSON escapes it), and "=", not followed by another base64 character (nor
+    /// by `\/`).
+    @inline(__always) func pinEnd(_ value: Int, _ end: Int) -> Int? {
+        guard value + 44 <= end, let base = text.input.baseAddress else { return nil }
         // The 43 characters `[A-Za-z0-9+/]` as three blocks of 16 (the last two overlap): a byte
         // at a time, the test's outcome changed from byte to byte and was mispredicted.
         text.counter.tick(43)
-        guard Self.pinCharacters(ByteBlock.load(base, value)), Self.pinCharacters(ByteBlock.load(base, value + 16)),
-            Self.pinCharacters(ByteBlock.load(base, value + 27))
-        else { return false }
-        let after = value + 44
+        let first = ByteBlock.load(base, value)
+        let second = ByteBlock.load(base, value + 16)
+        let third = ByteBlock.load(base, value + 27)
+        if text.byte(value + 43) == UInt8(ascii: "="), Self.pinCharacters(first), Self.pinCharacters(second),
+            Self.pinCharacters(third)
+        {
+            return pinEnds(at: value + 44, end) ? value + 44 : nil
+        }
+        // Without a `\` among them, the escaped form reads the same 43 characters: no pin either
+        // (curl's `sha256//…` read after the label `/` comes here).
+        let backslash = ByteBlock.Bytes(repeating: UInt8(ascii: "\\"))
+        guard ByteBlock.any((first .== backslash) .| (second .== backslash) .| (third .== backslash)) else {
+            return nil
+        }
+        return escapedPinEnd(value, end)
+    }
+
+    /// A pin's body with `\/` for some of its `/` (87 bytes at most with its `=`): its end, or nil.
+    /// Six blocks of sixteen give three masks (pin characters, `\`, `/`): the body runs to the first
+    /// byte that is neither a pin character nor a `\`, which must be the `=`; every `\` before it
+    /// must have a `/` after it, and the bytes before it less those backslashes must be 43
+    /// characters. (A byte at a time, `sha256\/` repeated cost 150 instructions a byte.) Out of
+    /// line: a JSON-escaped pin is rare, and most calls fail at the first mask.
+    @inline(never) func escapedPinEnd(_ value: Int, _ end: Int) -> Int? {
+        guard value + 96 <= text.count, let base = text.input.baseAddress else {
+            return escapedPinEndByBytes(value, end)
+        }
+        typealias V = ByteBlock.Bytes
+        // The `=` lies 43 to 86 bytes after the start: none there (three blocks), no pin.
+        text.counter.tick(44)
+        let equals = V(repeating: 0x3D)
+        guard
+            ByteBlock.any(
+                (ByteBlock.load(base, value + 43) .== equals) .| (ByteBlock.load(base, value + 59) .== equals)
+                    .| (ByteBlock.load(base, value + 71) .== equals))
+        else { return nil }
+        // The first 43 bytes are pin characters and backslashes (three blocks, the last two overlap).
+        @inline(__always) func body(_ bytes: V) -> ByteBlock.Lanes {
+            ByteBlock.letters(bytes) .| ByteBlock.digits(bytes) .| (bytes .== V(repeating: 0x2F))
+                .| (bytes .== V(repeating: 0x2B)) .| (bytes .== V(repeating: 0x5C))
+        }
+        guard
+            ByteBlock.all(
+                body(ByteBlock.load(base, value)) .& body(ByteBlock.load(base, value + 16))
+                    .& body(ByteBlock.load(base, value + 27)))
+        else { return nil }
+        text.counter.tick(96)
+        var pins: (UInt64, UInt64) = (0, 0)
+        var backslashes: (UInt64, UInt64) = (0, 0)
+        var slashes: (UInt64, UInt64) = (0, 0)
+        for block in 0..<6 {
+            let bytes = ByteBlock.load(base, value + 16 * block)
+            let slash = bytes .== V(repeating: 0x2F)
+            let pin = ByteBlock.bits(
+                ByteBlock.letters(bytes) .| ByteBlock.digits(bytes) .| slash .| (bytes .== V(repeating: 0x2B)))
+            let backslash = ByteBlock.bits(bytes .== V(repeating: 0x5C))
+            let shift = UInt64(16 * (block & 3))
+            if block < 4 {
+                pins.0 |= pin &<< shift
+                backslashes.0 |= backslash &<< shift
+                slashes.0 |= ByteBlock.bits(slash) &<< shift
+            } else {
+                pins.1 |= pin &<< shift
+                backslashes.1 |= backslash &<< shift
+                slashes.1 |= ByteBlock.bits(slash) &<< shift
+            }
+        }
+        // Past the region's end nothing belongs to the body.
+        let limit = end - value
+        let past: (UInt64, UInt64) =
+            limit >= 96 ? (0, 0) : limit >= 64 ? (0, ~0 &<< UInt64(limit - 64)) : (~0 &<< UInt64(limit), ~0)
+        let other = (~(pins.0 | backslashes.0) | past.0, ~(pins.1 | backslashes.1) | past.1 | ~0xFFFF_FFFF)
+        let x = other.0 != 0 ? other.0.trailingZeroBitCount : 64 + other.1.trailingZeroBitCount
+        guard x >= 43, x <= 86, x < limit, text.byte(value + x) == UInt8(ascii: "=") else { return nil }
+        // The backslashes before `x`, and the bytes right after each: all `/`.
+        let below: (UInt64, UInt64) = x >= 64 ? (~0, ~(~0 &<< UInt64(x - 64))) : (~(~0 &<< UInt64(x)), 0)
+        let escapes = (backslashes.0 & below.0, backslashes.1 & below.1)
+        let afterEscapes = (escapes.0 &<< 1, escapes.1 &<< 1 | escapes.0 &>> 63)
+        guard afterEscapes.0 & ~slashes.0 == 0, afterEscapes.1 & ~slashes.1 == 0,
+            x - escapes.0.nonzeroBitCount - escapes.1.nonzeroBitCount == 43
+        else { return nil }
+        return pinEnds(at: value + x + 1, end) ? value + x + 1 : nil
+    }
+
+    /// ``escapedPinEnd(_:_:)`` a character at a time, within 96 bytes of the input's end (where the
+    /// blocks would read past it).
+    func escapedPinEndByBytes(_ value: Int, _ end: Int) -> Int? {
+        var p = value
+        for _ in 0..<43 {
+            guard p < end else { return nil }
+            text.counter.tick(1)
+            let byte = text.byte(p)
+            if byte == UInt8(ascii: "\\") {
+                guard p + 1 < end, text.byte(p + 1) == UInt8(ascii: "/") else { return nil }
+                p += 2
+            } else if byte < 0x80, text.has(p, Classes.base64), byte != UInt8(ascii: "="), byte != UInt8(ascii: "_"),
+                byte != UInt8(ascii: "-")
+            {
+                p += 1
+            } else {
+                return nil
+            }
+        }
+        guard p < end, text.byte(p) == UInt8(ascii: "=") else { return nil }
+        return pinEnds(at: p + 1, end) ? p + 1 : nil
+    }
+
+    /// Whether a pin may end before `after`: the end, or no base64 character (nor `\/`) there.
+    @inline(__always) func pinEnds(at after: Int, _ end: Int) -> Bool {
         guard after < end else { return true }
         if text.has(after, Classes.base64) { return false }
-        return text.byte(after) < 0x80 || text.invisibleLength(at: after, end: end) == 0
+        let byte = text.byte(after)
+        if byte == UInt8(ascii: "\\") { return after + 1 >= end || text.byte(after + 1) != UInt8(ascii: "/") }
+        return byte < 0x80 || text.invisibleLength(at: after, end: end) == 0
     }
 
     // MARK: Rule 7: tokens

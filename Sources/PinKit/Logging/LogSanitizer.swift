@@ -13,7 +13,8 @@
 ///    (otherwise the URL starts at the separator). The host follows the last `@` (or `%40`) of
 ///    the authority (which ends at `/ ? # \` or `%2F %3F %23`): an IPv6 literal in brackets, or
 ///    `[A-Za-z0-9._~%-]` and non-ASCII characters (no `%` in the percent-encoded form), without
-///    trailing dots. No host: `[redacted-url]`. Where the URL ends depends on what is before it:
+///    trailing dots. No host: the scheme and separator stay and `[redacted-url]` takes the
+///    host's place (`https://[redacted-url]`). Where the URL ends depends on what is before it:
 ///    after `"`, `'` or a backtick, at the same quote closing the string (for `"` and `'`, a
 ///    backslash escapes); after `\"`, at the next `\"`; both also at a line break. In running text, at
 ///    white space, a Unicode space, a closing bracket `)]}>` with no opening partner inside the
@@ -31,23 +32,24 @@
 ///    0–15 backslashes, `'`, backtick); the value → `[redacted-secret]`. A quoted value runs to its
 ///    closing quote (the same backslashes and `"`; or a line break); an unquoted header value to a line break (also `\r` or `\n` written as escapes)
 ///    or a closing quote as in rule 1, an inner string included (a `"` or `'` string after `=`,
-///    `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a `\"` string after `=`); another unquoted value to white space, a Unicode space or one of
-///    ``&,;"'<>)]}` ``. A value that starts with `{` or `[` (not a placeholder's) is a structure
-///    (a JSON object or array, a Python dict or list): what is inside it up to the bracket that
-///    closes it (any of `}` `]` closes any of `{` `[`; `"` and `'` strings, where a backslash
-///    escapes, and `\"` strings are passed whole; four levels at most), or, when it does not
-///    close on the line, everything after the opener to the line's end goes, URLs inside it too.
-///    Every other value stops at the next URL, and at a `[redacted-url]` as at the URL it
-///    replaced (so a later URL keeps its host; what follows a URL inside a header or quoted value
-///    is left to the later rules, a known leak). An
-///    empty value, or one that already is a placeholder and nothing more, is left alone (one that
-///    only starts with a placeholder, as `password=[redacted-token]hunter2`, is a value like any).
+///    `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a `\"` string after `=`,
+///    not closed by a quote right before a URL, which is that URL's context); another unquoted
+///    value to white space, a Unicode space or one of ``&,;"'<>)]}` ``. A value that starts with
+///    `{` or `[` (not a placeholder's) is a structure (a JSON object or array, a Python dict or
+///    list): what is inside it up to the bracket that closes it (any of `}` `]` closes any of `{`
+///    `[`; `"` and `'` strings, where a backslash escapes, and `\"` strings are passed whole; four
+///    levels at most), or, when it does not close on the line, everything after the opener to the
+///    line's end goes, URLs inside it too. Every other value stops at the next URL (so the URL
+///    keeps its host; what follows a URL inside a header or quoted value is left to the later
+///    rules, a known leak). An empty value, or one that already is a placeholder and nothing more,
+///    is left alone (one that only starts with a placeholder, as `password=[redacted-token]hunter2`,
+///    is a value like any).
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit or a
 ///    placeholder, then separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
 ///    (`Bearer bearer x` is one match), an optional `"`, `'` or `<`, the token
-///    `[A-Za-z0-9._~+/=-]+` with invisible separators, and the matching closing quote (not a `"`
-///    or `'` right before a URL, which decided where the URL ends) → `[redacted-bearer]`.
+///    `[A-Za-z0-9._~+/=-]+` with invisible separators, and the matching closing quote (not one
+///    right before a URL, which is that URL's context) → `[redacted-bearer]`.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
 ///    (not starting with `'`), `@`, then two or more dot-separated labels of `[A-Za-z0-9-]` and
 ///    non-ASCII characters (so `root@10.0.0.1` and `alice@bücher.de` too) → `[redacted-email]`.
@@ -55,10 +57,15 @@
 ///    → `[redacted-uuid]`.
 /// 6. **Labelled pins stay**: 43 standard base64 characters and `=` (a SHA-256 pin), not followed
 ///    by another base64 character, right after `sha256` (any case) and one of `/`, `//`, `=`,
-///    `="`, `=\"`, `='`, `:`, `: `, `":"`, `": "`, `" : "`, `\":\"`, `\": \"`, `\/`, `':'`, `': '`
+///    `="`, `=\"`, `='`, `:`, `: `, `":"`, `": "`, `" : "`, `\":\"`, `\": \"`, `\/`, `\/\/`, `':'`, `': '`
 ///    (OkHttp, curl, HPKP `pin-sha256="…"`, JSON as Foundation's `JSONEncoder` writes it, Python)
 ///    is kept as it is, and later rules do not see it; so is the list of
-///    pins the transport writes after `expected one of ` (pins joined by `, `).
+///    pins the transport writes after `expected one of ` (pins joined by `, `). Each `/` of the 43
+///    characters may be written `\/`, and `\/` after the `=` counts as a base64 character:
+///    `JSONEncoder` escapes every `/`. This holds after every label, not only the escaped ones,
+///    because JSON escapes the body whatever the label (`"SHA256:…"`, `"pin-sha256='…'"` keep
+///    theirs); it keeps nothing the plain form would not (the label and exactly 43 characters are
+///    still required, and a `\` carries nothing a reader could use).
 /// 7. **Tokens** → `[redacted-token]`: at each position, first a JWT (a run of base64 characters
 ///    whose last `[A-Za-z0-9_-]` stretch holds `eyJ` and a character after it, then `.segment`
 ///    and `.` and a last segment that may hold `+ / =`, so a JWT glued to a long run goes whole;
@@ -118,6 +125,10 @@
 ///   first dash are compared with the UUID's shape at once), so each byte is checked for at most
 ///   five dashes, and a failed check's search resumes after the last dash
 ///   that closed a group of four (such a dash has four digits before it, not eight).
+/// - A labelled pin's check reads at most 97 bytes after a label that fits (43 characters written
+///   `\/`, the `=` and the byte after, the escaped form in six blocks of sixteen), no more than two
+///   labels fit after one `sha256`, and two `sha256` lie six bytes apart at least: each byte is
+///   read for a bounded number of candidates.
 /// - Token runs: a JWT or base64 run that fails from one position fails from every later
 ///   position inside the same run (the run only shrinks), so each run is measured once
 ///   (`runFailedBefore`); a JWT's second and third segments are measured at most three times. A
@@ -134,8 +145,7 @@
 ///   byte is read at most three times.
 /// - A structure value is scanned once to its closing bracket or the line's end, and when it does
 ///   not close, once more to the line's end: the pass resumes after the value, so no byte is in two
-///   structures. The next `[redacted-url]` after a credential's separator is found by `memchr` for
-///   `[` and remembered until the pass passes it, like the next URL. A structure passes the URLs
+///   structures. A structure passes the URLs
 ///   inside it whole: each is found from the end of the one before (with a copy of the look-ahead's
 ///   search, and only when the scan reaches the one before), so a URL is looked for after a unit
 ///   only by the one structure that holds the unit, and once more by the pass.
@@ -150,9 +160,15 @@
 /// which no bearer match starts; a kept host is followed by what ended its URL, so a second pass
 /// ends it in the same place; a credential value that is a placeholder is left alone; a form key's
 /// `]` never closes a placeholder, and a header value is not ended by an escaped line break it
-/// starts with; a URL with no host becomes `[redacted-url]`, which stops a value and closes a quote
-/// before it as the URL did; a structure value's content becomes one placeholder between the same
-/// brackets (or before the same line end or URL), which a second pass finds and leaves. No match
+/// starts with. The quote (or backslash and quote) right before a URL decided where it ends, so
+/// no other match takes it (a credential value, a header's inner string, a bearer token stop
+/// before it). A URL with no host keeps its scheme and separator and `[redacted-url]` in its
+/// host's place, which a second pass reads as a bracketed host (as `[::1]`): the URL starts where it
+/// did, so whatever its start decides (a quote before it closes, a value, an inner string or an
+/// escape stops before it) is decided the same. (The placeholder alone, as before, was no URL on
+/// the second pass: `authorization=\'https://` gave `authorization=\'[redacted-url]`, whose quote
+/// no longer closed.) A structure value's content becomes one placeholder between the same
+/// brackets (or before the same line end), which a second pass finds and leaves. No match
 /// contains a line feed or carriage return, and every look-behind or look-ahead treats one like
 /// the start or end of the text, so text may be redacted in pieces cut after a line break.
 public enum LogSanitizer {
@@ -162,7 +178,9 @@ public enum LogSanitizer {
     public static let tokenPlaceholder = "[redacted-token]"
     /// A credential's value (rule 2).
     public static let secretPlaceholder = "[redacted-secret]"
-    /// A URL with no host: nothing of it is kept, and a bare "https://" cannot glue onto what follows.
+    /// A URL with no host, in the host's place after the scheme and separator (`https://[redacted-url]`):
+    /// nothing else of it is kept, a bare "https://" cannot glue onto what follows, and a second pass
+    /// reads it as a URL with a bracketed host, so the URL keeps deciding what it decided.
     public static let urlPlaceholder = "[redacted-url]"
 
     // The placeholders as static strings: a span or match that carries one stays a plain value
@@ -346,9 +364,6 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var ahead = URLSearch()
         var aheadSeparator = -1
         var aheadSpan: LogSanitizer.Span?
-        // The next `[redacted-url]` after a credential's separator (`Int.max`: none up to the end;
-        // -1: not looked for yet): a URL a first pass replaced, which stops a value where the URL did.
-        var replacedURL = -1
         var units: [CredentialRule<Counter>.Unit] = []
         var cursor = 0
         // The previous URL's end (a scheme looks back no further) and the previous span's (a key).
@@ -391,46 +406,26 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                         aheadSpan = nil
                     }
                 }
-                if replacedURL <= candidate {
-                    replacedURL = credentials.replacedURL(from: candidate + 1, end: end)
-                }
-                // The units a header value or a structure takes whole, in order, found only as far
-                // as its scan asks: the URLs (each from the end of the one before, as the pass
-                // would, with a copy of the look-ahead's search, so the pass's own next URL stays
-                // as it is) and the `[redacted-url]`s not inside one. Kept in a list: a scan may ask
-                // again for a position it passed (an inner string that does not close). A unit is
-                // inside one credential's value at most, so the search after it is done once.
+                // The URLs a structure takes whole, in order, found only as far as its scan asks
+                // (each from the end of the one before, as the pass would, with a copy of the
+                // look-ahead's search, so the pass's own next URL stays as it is). Kept in a list: a
+                // scan may ask again for a position it passed (a string that does not close). A URL
+                // is inside one credential's value at most, so the search after it is done once.
                 units.removeAll(keepingCapacity: true)
                 var unitSearch = ahead
-                var urlHead: CredentialRule<Counter>.Unit? = aheadSpan.map { ($0.start, $0.end) } ?? (Int.max, Int.max)
-                var urlFrom = 0
-                var literalHead: Int? = replacedURL
-                var literalFrom = 0
-                let found = credentials.credential(
-                    key: key, separator: candidate, stop: min(aheadSpan?.start ?? Int.max, replacedURL)
-                ) { (position: Int) -> CredentialRule<Counter>.Unit in
+                var head: CredentialRule<Counter>.Unit? = aheadSpan.map { ($0.start, $0.end) } ?? (Int.max, Int.max)
+                var from = 0
+                let found = credentials.credential(key: key, separator: candidate, stop: aheadSpan?.start ?? Int.max) {
+                    (position: Int) -> CredentialRule<Counter>.Unit in
                     while units.last.map({ $0.start < position }) ?? true {
                         let url =
-                            urlHead
-                            ?? urls.next(from: urlFrom, search: &unitSearch).map { ($0.span.start, $0.span.end) }
+                            head ?? urls.next(from: from, search: &unitSearch).map { ($0.span.start, $0.span.end) }
                             ?? (Int.max, Int.max)
-                        let literal = literalHead ?? credentials.replacedURL(from: literalFrom, end: end)
-                        urlHead = url
-                        literalHead = literal
-                        if url.start == Int.max && literal == Int.max { return (Int.max, Int.max) }
-                        if url.start <= literal {
-                            units.append(url)
-                            urlHead = nil
-                            urlFrom = url.end
-                            if literal < url.end {
-                                literalHead = nil
-                                literalFrom = url.end
-                            }
-                        } else {
-                            units.append((literal, literal + 14))
-                            literalHead = nil
-                            literalFrom = literal + 14
-                        }
+                        head = url
+                        if url.start == Int.max { return url }
+                        units.append(url)
+                        head = nil
+                        from = url.end
                     }
                     var index = units.count - 1
                     while index > 0, units[index - 1].start >= position { index -= 1 }
