@@ -9,8 +9,9 @@ import Testing
 /// more", quotes escaped by 1–15 backslashes, and the bearer's closing quote before a URL.
 ///
 /// Every input was found with generators piping their lines through `pinctl redact` twice (about
-/// 700,000 lines of the new forms: random keys, separators, quotes at escape depths 0–16, nested
-/// brackets, strings, URLs and placeholders; and 200,000 real JSON values, nested 2–6 deep and
+/// 1.3 million lines of the new forms: random keys, separators, quotes at escape depths 0–31,
+/// nested brackets, strings, URLs, bearer tokens and placeholders, and every 3- and 4-piece
+/// combination of them after four key forms; and 280,000 real JSON values, nested 2–6 deep and
 /// JSON-escaped 0–3 times, under a credential key, with a marker secret inside), then shrunk by
 /// deleting characters (or JSON members) while the failure held, and checked against `pinctl` of
 /// this morning (before 4b422a8). Each finding still open is wrapped in `withKnownIssue`, so it
@@ -68,6 +69,25 @@ struct LogSanitizerReview3Tests {
     )
     func headerValueStartingWithBracket(_ input: String, _ secret: String) {
         withKnownIssue("a header value that starts with `{` or `[` is taken as a structure") {
+            let once = Review3.redact(input)
+            #expect(!once.contains(secret), "\(once.debugDescription)")
+        }
+    }
+
+    /// Leak (the backtick form new today; `""` and `''` older). A header value that starts with an
+    /// empty quoted string is empty, so nothing is redacted and the rest of the header survives:
+    /// ``Cookie: ``sid=hunter2`` → unchanged (this morning `Cookie: [redacted-secret]`);
+    /// `Authorization: "" Basic dXNlcjpwYXNzd29yZA==` → unchanged (also this morning). Breaks
+    /// rule 2's "an unquoted header value to a line break" (the empty string is not the value).
+    @Test(
+        "a header value that starts with an empty quoted string leaves the rest of the header",
+        arguments: [
+            ("Cookie: ``sid=hunter2", "hunter2"),
+            ("Authorization: \"\" Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA=="),
+        ]
+    )
+    func emptyQuotedHeaderValue(_ input: String, _ secret: String) {
+        withKnownIssue("an empty quoted header value is an empty value") {
             let once = Review3.redact(input)
             #expect(!once.contains(secret), "\(once.debugDescription)")
         }
@@ -167,6 +187,20 @@ struct LogSanitizerReview3Tests {
         withKnownIssue("a `'` inside a structure always opens a string") {
             let once = Review3.redact(input)
             #expect(once.contains(kept), "\(once.debugDescription)")
+        }
+    }
+
+    /// Idempotence (older than today, rule 1 alone; the pins engineer's area). A URL after `\\"`
+    /// (an escaped backslash, then a quote) ends at the next `\"`, as after `\"`; when the text
+    /// before that quote is a URL with no host, its placeholder leaves a plain `"` before the URL,
+    /// which the second pass ends at a closing `"` where `\"` is escaped, so the URL runs on:
+    /// `"://\\"://r\"` → `"[redacted-url]"://r\"` → `"[redacted-url]"://r`. The same this morning.
+    @Test("a URL after an escaped backslash and a quote is not stable under a second pass")
+    func urlAfterEscapedBackslashQuote() {
+        withKnownIssue("rule 1 reads `\\\\\"` before a URL as `\\\"`") {
+            let input = "\"://\\\\\"://r\\\""
+            let once = Review3.redact(input)
+            #expect(Review3.redact(once) == once, "first pass: \(once.debugDescription)")
         }
     }
 
