@@ -65,6 +65,12 @@ struct LogSanitizerReview3Tests {
             ("Authorization: {} Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA=="),
             ("Set-Cookie: [x] sid=hunter2; Path=/", "hunter2"),
             ("Cookie: [] sid=hunter2", "hunter2"),
+            // A JSON-escaped request dump and a curl command line (this morning both redacted).
+            ("{\"req\":\"GET / HTTP/1.1\\r\\nCookie: {\\\"a\\\":1}; sid=hunter2\\r\\nHost: x\"}", "hunter2"),
+            (
+                "curl -H \"Authorization: [] Basic dXNlcjpwYXNzd29yZA==\" https://api.example.com",
+                "dXNlcjpwYXNzd29yZA=="
+            ),
         ]
     )
     func headerValueStartingWithBracket(_ input: String, _ secret: String) {
