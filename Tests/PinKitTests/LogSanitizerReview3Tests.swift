@@ -33,14 +33,17 @@ struct LogSanitizerReview3Tests {
     /// `passwd:'\'://x'a` → `passwd:'[redacted-secret]://x'a` → `passwd:'[redacted-secret]://x`;
     /// ``Cookie='\`://h`'`` → ``Cookie='[redacted-secret]://h`'`` → `Cookie='[redacted-secret]://h'`;
     /// `token='\\"://h\"` → `token='[redacted-secret]"://h\"` → `token='[redacted-secret]"://h`.
-    /// This morning the value stopped before the escaped quote (`'[redacted-secret]'https://…`,
-    /// `'[redacted-secret]\"://h\"`): stable. The same "a quote that decided where a URL ends
-    /// stays the URL's" that 607f987 gave the bearer rule. Breaks "Redaction … is idempotent".
+    /// This morning a `'`-quoted value stopped before the escaped quote (`'[redacted-secret]'https://…`,
+    /// `'[redacted-secret]\"://h\"`): stable; a `"`-quoted value already failed the same way
+    /// (`token="\'https://h/'a` → `token="[redacted-secret]https://h'a` → `token="[redacted-secret]https://h`,
+    /// and `apikey="\\"s3://x\"`), so today's change spread an older fault. The same "a quote
+    /// that decided where a URL ends stays the URL's" that 607f987 gave the bearer rule. Breaks
+    /// "Redaction … is idempotent".
     @Test(
         "a quoted value that starts with an escaped quote before a URL is not stable under a second pass",
         arguments: [
             "password='\\'https://example.com/reset'&next=1", "passwd:'\\'://x'a", "Cookie='\\`://h`'",
-            "token='\\\\\"://h\\\"", "apikey=\"\\\\\"s3://x\\\"",
+            "token='\\\\\"://h\\\"", "apikey=\"\\\\\"s3://x\\\"", "token=\"\\'https://h/'a",
         ]
     )
     func escapedQuoteBeforeURLInQuotedValue(_ input: String) {
