@@ -28,6 +28,9 @@ public enum AdversarialLogFamilies {
             ("header inner quote", "Cookie: a=\""), ("header inner single quote", "Cookie: ['x"),
             ("NBSP around a separator", "password\u{00A0}=\u{00A0}"), ("escaped line break", "Cookie: a\\n"),
             ("colour codes around a separator", "password\u{1B}[0m=\u{1B}[1;32m"), ("colour code start", "\u{1B}[1;"),
+            // The eighth session's form suffixes: indices, nested arrays, encoded brackets.
+            ("index suffixes repeated", "password[0][0]="), ("form closers before =", "]]]]]="),
+            ("encoded brackets", "%5D%5B0"), ("encoded form key repeated", "x%5Bpassword%5D%5B0%5D="),
             ("random upper-case hex", ""),
         ]
         return families

@@ -45,8 +45,15 @@ public enum RegexReferenceSanitizer {
     /// ANSI colour codes (SGR), which count as blanks around a separator and after `bearer`.
     static let colour = #"\x1B\[[0-9;]{0,16}m"#
     static let blanks = #"(?:[ \t"# + spaces + "]|" + colour + ")*+"
+    /// A form key's suffixes after the key word: up to four of `]`, `[]` and `[` + up to six digits
+    /// + `]`, with `%5B` and `%5D` (any case) for the brackets; a placeholder's own `]` is none.
+    static let formClose = #"(?:\]|%5[Dd])"#
+    static let formSuffix = formClose + #"|(?:\[|%5[Bb])[0-9]{0,6}"# + formClose
+    static let formSuffixes =
+        #"(?:(?:(?<!\[redacted-token|\[redacted-secret)\]|%5[Dd]|(?:\[|%5[Bb])[0-9]{0,6}"# + formClose + ")(?:"
+        + formSuffix + "){0,3}+)?+"
     static let keyTail =
-        #"(?:(?<!\[redacted-token|\[redacted-secret)\]|\[\])?+(?:\\"|"|'|`)?+"# + blanks + "(?:=>?+|:)" + blanks
+        formSuffixes + #"(?:\\"|"|'|`)?+"# + blanks + "(?:=>?+|:)" + blanks
         + #"(?:(?:Optional\(|\[(?!redacted-)|[{<])"# + blanks + ")*+"
     static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
     static let quotedValues =
@@ -467,7 +474,9 @@ public struct LogCorpus {
         case 0: return "{\"" + key + "\"" + blank + "=>" + blank + "\"" + value + "\"}"
         case 1: return key + pick(["=", ": "]) + "Optional(" + pick(["\"", "'", ""]) + value + pick(["\")", ")", ""])
         case 2: return pick(["user[", "data[", "["]) + key + "]" + blank + "=" + value + pick(["&n=1", "", "]"])
-        case 3: return key + "[]=" + value + pick(["&x=1", ""])
+        case 3:
+            return pick(["", "user[", "user%5B", "a%5b"]) + key + formSuffixes() + pick(["=", ":", "\"="]) + value
+                + pick(["&x=1", ""])
         case 4:
             return key + ": " + pick(["a=\"", "a=\\\"", "realm=\""]) + value + pick(["\"", "\\\"", ""])
                 + pick(["; s=", ", r=", " "])
@@ -480,7 +489,8 @@ public struct LogCorpus {
         case 8: return pick(["{'", "'"]) + key + "': '" + value + pick(["'", "\\''", ""]) + "}"
         case 9: return "u='https://h.example/r?q=" + value + "\\'s&" + key + "=" + value + "' next"
         case 10:
-            return pick(["[redacted-token]", "[redacted-secret]", "[REDACTED-TOKEN]"]) + pick(["]", "", "[]"])
+            return pick(["[redacted-token]", "[redacted-secret]", "[REDACTED-TOKEN]"])
+                + pick(["]", "", "[]", "[0]", "%5D", "%5b1%5d", "[]%5D"])
                 + pick([":", "="]) + value
         case 11:
             return pick(["Bearer", "bearer bearer", "q=Bearer"])
@@ -488,6 +498,17 @@ public struct LogCorpus {
                 + value + pick(["", "&x=1", "+", "\u{1B}[0m"])
         default: return credential()
         }
+    }
+
+    /// Form suffixes after a key (the eighth session): `]`, `[]`, `[<digits>]` and their
+    /// percent-encoded forms, mixed, up to one more than rule 2 takes, and an index one digit too
+    /// long.
+    public mutating func formSuffixes() -> String {
+        let suffixes = [
+            "]", "[]", "[0]", "[42]", "%5D", "%5d", "%5B%5D", "%5b%5D", "%5B7%5D", "[123456]", "[1234567]", "%5B0]",
+            "[x]", "[",
+        ]
+        return (0..<Int.random(in: 0...5, using: &generator)).map { _ in pick(suffixes) }.joined()
     }
 
     public mutating func bearer() -> String {

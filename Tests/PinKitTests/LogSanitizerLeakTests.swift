@@ -106,6 +106,9 @@ struct LogSanitizerLeakTests {
                     "\(key)=`\(m1)`", "{\"\(key)\":[\"\(m1)\"]}", "\(key)=\u{00A0}\(m1)", "\(key)\u{00A0}: \(m1)",
                     "Cookie: theme=\"dark\"; session=\(m1)", "Authorization: Digest realm=\"api\", response=\"\(m1)\"",
                     "{'\(key)': 'it\\'s \(m1)'}",
+                    // The eighth session: form keys with an index, nested arrays, encoded brackets.
+                    "\(key)[0]=\(m1)&n=1", "user[\(key)][]=\(m1)&n=1", "user%5B\(key)%5D=\(m1)&n=1",
+                    "\(key)%5b%5D%5B12%5d=\(m1)",
                 ])
                 return Fragment(text: text, secrets: [m1], hosts: text.contains("https://") ? [host] : [])
             case .bearerVariants:

@@ -6,30 +6,80 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     typealias Kind = LogSanitizer.CredentialKind
 
     /// Whether a key can end before the separator at `separator`: after `[ \t]*`, an optional
-    /// closing quote and an optional `]` or `[]`, the last byte is one a key ends in (`n e d t y`,
-    /// any case).
+    /// closing quote and optional form suffixes (``formSuffixesStart(before:bound:)``), the last
+    /// byte is one a key ends in (`n e d t y`, any case). A `%5D` ends in `d`, so it passes as it
+    /// is; only a `]` takes the suffixes' look-back here.
     @inline(__always) func keyMayEnd(before separator: Int, bound: Int) -> Bool {
         var k = blanksStart(before: separator, bound: bound)
         if k > bound, text.has(k - 1, Classes.quote) {
             k -= 1
             if k > bound, text.byte(k - 1) == UInt8(ascii: "\\") { k -= 1 }
         }
-        k = bracketStart(before: k, bound: bound)
+        guard k > bound else { return false }
+        let last = text.byte(k - 1)
+        if text.table[Int(last)] & Classes.keyEnd != 0 { return true }
+        guard last == UInt8(ascii: "]") else { return false }
+        k = formSuffixesStart(before: k, bound: bound)
         return k > bound && text.has(k - 1, Classes.keyEnd)
     }
 
-    /// Where a form key's closing bracket (`]` of `user[password]`, or `[]` of `password[]`)
-    /// ending at `k` starts; `k` when there is none.
+    /// Where the form suffixes after a key start, when they end at `k`; `k` when there is none.
     @inline(__always) func bracketStart(before k: Int, bound: Int) -> Int {
-        guard k > bound, text.byte(k - 1) == UInt8(ascii: "]") else { return k }
-        return k - 1 > bound && text.byte(k - 2) == UInt8(ascii: "[") ? k - 2 : k - 1
+        guard k > bound else { return k }
+        let last = text.byte(k - 1)
+        guard
+            last == UInt8(ascii: "]")
+                || (last | 0x20 == UInt8(ascii: "d") && k - 3 >= bound && text.matches("%5d", at: k - 3, end: k))
+        else { return k }
+        return formSuffixesStart(before: k, bound: bound)
+    }
+
+    /// The most form suffixes a key takes, and the most digits of an index in one.
+    static var maxFormSuffixes: Int { 4 }
+    static var maxIndexDigits: Int { 6 }
+
+    /// Where the form suffixes that end at `k` start (not below `bound`); `k` when there is none.
+    /// A form key's suffixes, after the key word, as Rails, PHP and `qs` write them: up to
+    /// ``maxFormSuffixes`` of `]` (`user[password]`), `[]` (`password[]`) and `[` + up to
+    /// ``maxIndexDigits`` digits + `]` (`password[0]`), where `[` may be `%5B` and `]` `%5D`
+    /// (any case, as a browser encodes them: `user%5Bpassword%5D`). Read backwards, greedily: an
+    /// opening `[` or `%5B` never ends a key (`[`, `B`), and the `d` of a `%5D` never ends one
+    /// either (a key's `d` follows `r` or `w`), so the suffixes are found the one way they can be.
+    /// The look-back is bounded: 4 × 12 bytes.
+    @inline(never) func formSuffixesStart(before k: Int, bound: Int) -> Int {
+        var k = k
+        for _ in 0..<Self.maxFormSuffixes {
+            // A closing `]` or `%5D`…
+            let close: Int
+            if k > bound, text.byte(k - 1) == UInt8(ascii: "]") {
+                close = k - 1
+            } else if k - 3 >= bound, text.matches("%5d", at: k - 3, end: k) {
+                close = k - 3
+            } else {
+                break
+            }
+            // …after digits and an opening `[` or `%5B`, or alone.
+            var digits = close
+            while digits > bound, close - digits < Self.maxIndexDigits, text.has(digits - 1, Classes.digit) {
+                digits -= 1
+            }
+            if digits > bound, text.byte(digits - 1) == UInt8(ascii: "[") {
+                k = digits - 1
+            } else if digits - 3 >= bound, text.matches("%5b", at: digits - 3, end: digits) {
+                k = digits - 3
+            } else {
+                // A lone `]` (digits before it end no key).
+                k = close
+            }
+        }
+        return k
     }
 
     /// The credential key before the separator at `separator` (not reaching below `gapStart`):
     /// where it starts and its kind, or nil.
     func key(before separator: Int, gapStart: Int) -> (start: Int, kind: Kind)? {
-        // Backwards: [ \t]*, an optional closing quote of the key (", \", ' or a backtick), an optional `]` or
-        // `[]` (a form key: `user[password]`, `password[]`), the key.
+        // Backwards: [ \t]*, an optional closing quote of the key (", \", ' or a backtick), optional form
+        // suffixes (`user[password]`, `password[]`, `password[0]`, `user%5Bpassword%5D`), the key.
         var k = blanksStart(before: separator, bound: gapStart)
         if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\"") {
             k -= 1
@@ -37,13 +87,14 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         } else if k > gapStart, text.byte(k - 1) == UInt8(ascii: "'") || text.byte(k - 1) == UInt8(ascii: "`") {
             k -= 1
         }
-        let bracket = k
+        let suffixesEnd = k
         k = bracketStart(before: k, bound: gapStart)
-        // A placeholder's own `]` closes no form key: `[redacted-token]:x` has no key (a second pass
-        // must not find one in what the first wrote).
-        if bracket - k == 1,
-            (bracket - 16 >= gapStart && exactly("[redacted-token]", at: bracket - 16, end: bracket))
-                || (bracket - 17 >= gapStart && exactly("[redacted-secret]", at: bracket - 17, end: bracket))
+        // A placeholder's own `]` closes no form key: `[redacted-token]:x` and `[redacted-token][0]=x`
+        // have no key (a second pass must not find one in what the first wrote). Only the suffix
+        // right after the key word can be that `]` (a lone `]`: the others start `[` or `%`).
+        if k < suffixesEnd, text.byte(k) == UInt8(ascii: "]"),
+            (k - 15 >= gapStart && exactly("[redacted-token", at: k - 15, end: k))
+                || (k - 16 >= gapStart && exactly("[redacted-secret", at: k - 16, end: k))
         {
             return nil
         }

@@ -22,8 +22,10 @@
 ///    in the path, query or fragment do not end it (`?auth=Bearer tok` goes whole).
 /// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`,
 ///    `secret`, `token`, `api_key`, `api-key`, `apikey` (also as the end of a longer word, such as
-///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then optionally `]` or `[]`
-///    (form keys: `user[password]`, `password[]`), optionally a closing quote (`"`, `\"`, `'`, backtick),
+///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then up to four form suffixes
+///    `]`, `[]` or `[` + up to six digits + `]`, where `[` may be `%5B` and `]` `%5D`, any case
+///    (`user[password]`, `password[]`, `password[0]`, `user[password][]`, `user%5Bpassword%5D`; a
+///    placeholder's own `]` is none), optionally a closing quote (`"`, `\"`, `'`, backtick),
 ///    blanks, `=`, `=>` or `:`, blanks, openers the value sits in (`Optional(`, `{`, `<`, `[` but
 ///    not a placeholder's, each with blanks after it), where blanks are spaces, tabs, Unicode
 ///    spaces and ANSI colour codes (`ESC [ [0-9;]{0,16} m`), optionally an opening quote (`"`, `\"`, `'`,
@@ -91,12 +93,14 @@
 ///   inside the same search: one more byte read per occurrence (the `2`, `x` and `J` finders test
 ///   the letter before in the same block compare). A candidate is
 ///   first rejected with a load or two: a URL separator needs `:/`, `:\` or `%3`; a credential
-///   separator needs, after the `[ \t]*` run, an optional quote and an optional `]` or `[]` before
-///   it, a byte a key ends in (`n e d t y`, any case).
+///   separator needs, after the `[ \t]*` run and an optional quote, a byte a key ends in (`n e d t
+///   y`, any case; the `D` of `%5D` is one) or a `]`, which alone takes the form suffixes' look-back.
 ///   A key ends in a letter, so the `:`, `=` and `%` right after a rejected candidate are stepped
 ///   over at one or two examinations each, up to one that could start a URL separator.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
-///   15 bytes after the `[ \t]*` run, which belongs to one separator only (its rejection check
+///   15 bytes, its quote 2 and its form suffixes 48 (four of at most 12: `%5B`, six digits, `%5D`;
+///   read backwards once, each suffix told by its last bytes) after the `[ \t]*` run, which
+///   belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
 ///   stops at the previous `@` (it cannot contain one), so local parts of different candidates
 ///   never overlap (an `@` where the previous domain scan stopped takes that domain's bytes as its
@@ -173,17 +177,32 @@ public enum LogSanitizer {
         return secretPlaceholder
     }
 
-    /// Whether `key` ends in one of rule 2's keys, any ASCII case (a form key's `]` or `[]` after
-    /// it, as in `user[password]` or `password[]`, as rule 2 takes it in text).
+    /// Whether `key` ends in one of rule 2's keys, any ASCII case, with the form suffixes rule 2
+    /// takes in text after it (`user[password]`, `password[]`, `password[0]`, `user%5Bpassword%5D`;
+    /// `CredentialRule.formSuffixesStart(before:bound:)`).
     static func isCredentialKey(_ key: String) -> Bool {
-        var lowered = key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        if lowered.last == UInt8(ascii: "]") {
-            lowered.removeLast()
-            if lowered.last == UInt8(ascii: "[") { lowered.removeLast() }
+        let lowered = key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        func ends(_ suffix: String, at end: Int) -> Bool {
+            let count = suffix.utf8.count
+            return end >= count && lowered[(end - count)..<end].elementsEqual(suffix.utf8)
         }
-        return credentialKeys.contains { name in
-            lowered.count >= name.count && lowered[(lowered.count - name.count)...].elementsEqual(name.utf8)
+        var k = lowered.count
+        for _ in 0..<4 {
+            let close: Int
+            if ends("]", at: k) {
+                close = k - 1
+            } else if ends("%5d", at: k) {
+                close = k - 3
+            } else {
+                break
+            }
+            var digits = close
+            while digits > 0, close - digits < 6, lowered[digits - 1] >= 0x30, lowered[digits - 1] <= 0x39 {
+                digits -= 1
+            }
+            k = ends("[", at: digits) ? digits - 1 : ends("%5b", at: digits) ? digits - 3 : close
         }
+        return credentialKeys.contains { ends($0, at: k) }
     }
 
     /// Rule 2's keys, lower case (`CredentialRule.key(before:gapStart:)` compares the same ones).
