@@ -31,6 +31,8 @@ public enum AdversarialLogFamilies {
             // The eighth session's form suffixes: indices, nested arrays, encoded brackets.
             ("index suffixes repeated", "password[0][0]="), ("form closers before =", "]]]]]="),
             ("encoded brackets", "%5D%5B0"), ("encoded form key repeated", "x%5Bpassword%5D%5B0%5D="),
+            ("percent separator repeated", "password%3D"), ("percent-quoted key", "%22token%22%3A%22"),
+            ("%20 after a percent separator", "token%3D%20%20%20"), ("percent value stops", "password%3Da%26%0"),
             ("random upper-case hex", ""),
         ]
         return families

@@ -52,8 +52,10 @@ public enum RegexReferenceSanitizer {
     static let formSuffixes =
         #"(?:(?:(?<!\[redacted-token|\[redacted-secret)\]|%5[Dd]|(?:\[|%5[Bb])[0-9]{0,6}"# + formClose + ")(?:"
         + formSuffix + "){0,3}+)?+"
+    /// A key's closing quote, also percent-encoded (`%22`, `%27`).
+    static let keyQuote = #"(?:\\"|"|'|`|%2[27])?+"#
     static let keyTail =
-        formSuffixes + #"(?:\\"|"|'|`)?+"# + blanks + "(?:=>?+|:)" + blanks
+        formSuffixes + keyQuote + blanks + "(?:=>?+|:)" + blanks
         + #"(?:(?:Optional\(|\[(?!redacted-)|[{<])"# + blanks + ")*+"
     static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
     static let quotedValues =
@@ -72,6 +74,25 @@ public enum RegexReferenceSanitizer {
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
             + keyTail + "(?:" + quotedValues + #"((?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces
             + #"]|\\(?!["'`]))+))"#)
+
+    /// After a percent-encoded separator (`%3D`, `%3A`, any case): `%20`s, an optional `%22` or
+    /// `%27`, then a placeholder, a value up to the same encoded quote, or an unquoted value up to
+    /// an encoded byte that ends one in plain text (a header value: an encoded line break); all
+    /// also end where an unquoted value ends in plain text.
+    static let percentKeyTail = formSuffixes + keyQuote + blanks + "%3[DdAa](?:%20)*+"
+    static let plainValueCharacter = #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces + #"]|\\(?!["'`]))"#
+    static let percentValueStop = #"%(?:[01][0-9A-Fa-f]|2[02679Cc]|3[BbCcEe]|5[Dd]|60|7[DdFf])"#
+    static func percentValues(unquotedStop: String) -> String {
+        #"(%2[27])?+(\[redacted-[a-z]+\])|(%22)"# + notPlaceholder + "((?:(?!%22)" + plainValueCharacter + ")+)|(%27)"
+            + notPlaceholder + "((?:(?!%27)" + plainValueCharacter + ")+)|(?!%2[27])" + notPlaceholder + "((?:(?!"
+            + unquotedStop + ")" + plainValueCharacter + ")+)"
+    }
+    static let percentHeaderCredential = regex(
+        #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + percentKeyTail + "(?:"
+            + percentValues(unquotedStop: "%0[AaDd]") + ")")
+    static let percentValueCredential = regex(
+        #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
+            + percentKeyTail + "(?:" + percentValues(unquotedStop: percentValueStop) + ")")
 
     // MARK: Rules 3–7
     static let bearer = regex(
@@ -278,10 +299,15 @@ public enum RegexReferenceSanitizer {
         var cursor = 0
         while cursor < ns.length {
             let range = NSRange(location: cursor, length: ns.length - cursor)
-            let candidates = [headerCredential, valueCredential].compactMap {
-                $0.firstMatch(in: joined, options: [.withTransparentBounds], range: range)
+            // Each expression with the groups its value may be in (group 2: a placeholder).
+            let expressions = [
+                (headerCredential, [4, 6, 8, 10, 11]), (valueCredential, [4, 6, 8, 10, 11]),
+                (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
+            ]
+            let candidates = expressions.compactMap { expression, groups in
+                expression.firstMatch(in: joined, options: [.withTransparentBounds], range: range).map { ($0, groups) }
             }
-            guard let match = candidates.min(by: { $0.range.location < $1.range.location }) else { break }
+            guard let (match, groups) = candidates.min(by: { $0.0.range.location < $1.0.range.location }) else { break }
             copy(cursor, match.range.location)
             if match.range(at: 2).location != NSNotFound {
                 // A value that already is a placeholder: kept with its key.
@@ -289,7 +315,7 @@ public enum RegexReferenceSanitizer {
                 cursor = match.range.location + match.range.length
                 continue
             }
-            let value = [4, 6, 8, 10, 11].map { match.range(at: $0) }.first { $0.location != NSNotFound }!
+            let value = groups.map { match.range(at: $0) }.first { $0.location != NSNotFound }!
             let prefix = ns.substring(
                 with: NSRange(location: match.range.location, length: value.location - match.range.location))
             result.append(.done(prefix + "[redacted-secret]"))
@@ -498,6 +524,40 @@ public struct LogCorpus {
                 + value + pick(["", "&x=1", "+", "\u{1B}[0m"])
         default: return credential()
         }
+    }
+
+    /// A line of the eighth session's credential forms (form suffixes, percent-encoded separators
+    /// and quotes) among the hunt's credentials, the corpus's words and separators. (Its own
+    /// generator, so `huntLine()`'s stream stays as it was.)
+    public mutating func huntFormLine() -> String {
+        var parts: [String] = []
+        for _ in 0..<Int.random(in: 1...5, using: &generator) {
+            parts.append(chance(60) ? formCredential() : chance(50) ? huntCredential() : pick(Self.words))
+        }
+        return parts.joined(separator: pick([" ", ", ", "", "\t", "=", ":", "\"", "; ", "&", "%26", "%20"]))
+    }
+
+    /// A credential with form suffixes or in percent-encoded text.
+    public mutating func formCredential() -> String {
+        let key = pick(["password", "token", "api_key", "Cookie", "Authorization", "secret", "x-auth-token"])
+        guard chance(50) else { return percentCredential(key: key) }
+        let value = pick(["hunter2", "[redacted-secret]", "a\"b", "x]y", "https://u:p@h.example/x", "", "%3Dv"])
+        return pick(["", "user[", "user%5B", "a%5b", "[redacted-", "\""]) + key + formSuffixes()
+            + pick(["=", ":", "\"=", " = ", "\":\""]) + value + pick(["&x=1", "", "\""])
+    }
+
+    /// A credential in percent-encoded text (the eighth session): `%3D`/`%3A` separators, `%22`/`%27`
+    /// quotes, `%20` blanks, values with encoded bytes that end one and that do not, placeholders.
+    public mutating func percentCredential(key: String) -> String {
+        let value = pick([
+            "hunter2", "a%2Bb", "[redacted-secret]", "x%3Dy", "a%0Ab", "https%3A%2F%2Fh.example%2Fx", "p%25q", "a b",
+            "x%5Dy", "%", "%2", "x%7", "it%27s", "a%22b", "[redacted-token]x", string(Self.base64url, 1...12),
+        ])
+        return pick(["", "%22", "%27", "\"", "user%5B", "%7B%22"]) + key + formSuffixes()
+            + pick(["", "%22", "%27", "%2522", "\""]) + pick(["", " "])
+            + pick(["%3D", "%3d", "%3A", "%3a", "=", "%253D"]) + pick(["", "", "%20", "%20%20", " "])
+            + pick(["", "", "%22", "%27", "%2522"]) + value
+            + pick(["", "%22", "%27", "%26x%3D1", "%0D%0AHost%3A%20h", "%20y", "&n=1", "\"", "%2", "%", "%22%7D"])
     }
 
     /// Form suffixes after a key (the eighth session): `]`, `[]`, `[<digits>]` and their

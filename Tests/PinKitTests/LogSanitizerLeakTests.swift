@@ -108,7 +108,8 @@ struct LogSanitizerLeakTests {
                     "{'\(key)': 'it\\'s \(m1)'}",
                     // The eighth session: form keys with an index, nested arrays, encoded brackets.
                     "\(key)[0]=\(m1)&n=1", "user[\(key)][]=\(m1)&n=1", "user%5B\(key)%5D=\(m1)&n=1",
-                    "\(key)%5b%5D%5B12%5d=\(m1)",
+                    "\(key)%5b%5D%5B12%5d=\(m1)", "form=user%3Dbob%26\(key)%3D\(m1)%26n%3D1",
+                    "body=%7B%22\(key)%22%3A%22\(m1)%22%7D", "h=Cookie%3A%20a%3D1%3B%20s%3D\(m1)%0D%0AHost%3A%20x",
                 ])
                 return Fragment(text: text, secrets: [m1], hosts: text.contains("https://") ? [host] : [])
             case .bearerVariants:

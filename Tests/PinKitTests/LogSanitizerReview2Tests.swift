@@ -145,6 +145,20 @@ struct LogSanitizerReview2Tests {
         #expect(Review2.redact(once) == once)
     }
 
+    /// Idempotence (found by the eighth session's generator; not in its rules: `headerEnd`). A
+    /// header value's inner string (`realm="…"`) whose closing quote is the one right before a URL
+    /// takes that quote, so the URL loses the context that ended it on the first pass:
+    /// `Authorization: realm=", r="https://h.example/p x "quoted" y` →
+    /// `Authorization: [redacted-secret]https://h.example"quoted" y` →
+    /// `Authorization: [redacted-secret]https://h.example" y`. Also at 4bf23bd.
+    @Test("a header value's inner string that closes right before a URL is not stable under a second pass")
+    func headerInnerStringBeforeURL() {
+        let once = Review2.redact("Authorization: realm=\", r=\"https://h.example/p x \"quoted\" y")
+        withKnownIssue("a header value's inner string takes the quote right before a URL") {
+            #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        }
+    }
+
     /// The form suffixes' bounds (four suffixes, six digits an index) and a placeholder's own `]`,
     /// which closes no form key (a second pass must not find a key in what the first wrote).
     @Test(

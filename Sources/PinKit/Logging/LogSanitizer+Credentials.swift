@@ -18,9 +18,36 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         guard k > bound else { return false }
         let last = text.byte(k - 1)
         if text.table[Int(last)] & Classes.keyEnd != 0 { return true }
-        guard last == UInt8(ascii: "]") else { return false }
-        k = formSuffixesStart(before: k, bound: bound)
+        guard last == UInt8(ascii: "]") || last == UInt8(ascii: "2") || last == UInt8(ascii: "7") else { return false }
+        return keyMayEndAfterSuffix(k, bound: bound)
+    }
+
+    /// `keyMayEnd(before:bound:)` where the byte before `k` is `]`, `2` or `7`: a form suffix, or a
+    /// percent-encoded closing quote (`%22`, `%27`) and then form suffixes. Out of line: rare.
+    @inline(never) func keyMayEndAfterSuffix(_ k: Int, bound: Int) -> Bool {
+        var k = k
+        if text.byte(k - 1) != UInt8(ascii: "]") {
+            guard k - 3 >= bound, percentQuote(at: k - 3, end: k) != nil else { return false }
+            k -= 3
+        }
+        k = bracketStart(before: k, bound: bound)
         return k > bound && text.has(k - 1, Classes.keyEnd)
+    }
+
+    /// Whether a `%3D` or `%3A` (any case: a percent-encoded `=` or `:`) starts at `index`.
+    @inline(__always) func isPercentSeparator(at index: Int, end: Int) -> Bool {
+        guard index + 2 < end, text.byte(index + 1) == UInt8(ascii: "3") else { return false }
+        let letter = text.lowered(index + 2)
+        return letter == UInt8(ascii: "d") || letter == UInt8(ascii: "a")
+    }
+
+    /// The quote a `%22` or `%27` at `index` (below `end`) encodes, or nil.
+    @inline(__always) func percentQuote(at index: Int, end: Int) -> UInt8? {
+        guard index >= 0, index + 3 <= end, text.byte(index) == UInt8(ascii: "%"),
+            text.byte(index + 1) == UInt8(ascii: "2")
+        else { return nil }
+        let digit = text.byte(index + 2)
+        return digit == UInt8(ascii: "2") ? UInt8(ascii: "\"") : digit == UInt8(ascii: "7") ? UInt8(ascii: "'") : nil
     }
 
     /// Where the form suffixes after a key start, when they end at `k`; `k` when there is none.
@@ -78,7 +105,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// The credential key before the separator at `separator` (not reaching below `gapStart`):
     /// where it starts and its kind, or nil.
     func key(before separator: Int, gapStart: Int) -> (start: Int, kind: Kind)? {
-        // Backwards: [ \t]*, an optional closing quote of the key (", \", ' or a backtick), optional form
+        // Backwards: [ \t]*, an optional closing quote of the key (", \", ' or a backtick, or `%22`, `%27`), optional form
         // suffixes (`user[password]`, `password[]`, `password[0]`, `user%5Bpassword%5D`), the key.
         var k = blanksStart(before: separator, bound: gapStart)
         if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\"") {
@@ -86,6 +113,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\\") { k -= 1 }
         } else if k > gapStart, text.byte(k - 1) == UInt8(ascii: "'") || text.byte(k - 1) == UInt8(ascii: "`") {
             k -= 1
+        } else if k - 3 >= gapStart, percentQuote(at: k - 3, end: k) != nil {
+            k -= 3
         }
         let suffixesEnd = k
         k = bracketStart(before: k, bound: gapStart)
@@ -136,9 +165,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (keyStart, kind)
     }
 
-    /// The credential whose key `key` ends before the separator at `separator`; its value stops at
-    /// `stop` (the next URL's start, `Int.max`: none). Nil when the value is empty.
-    func credential(key: (start: Int, kind: Kind), separator: Int, stop: Int) -> LogSanitizer.Span? {
+    /// The credential whose key `key` ends before the separator at `separator` (`%3D` or `%3A` when
+    /// `percent`); its value stops at `stop` (the next URL's start, `Int.max`: none). Nil when the
+    /// value is empty.
+    func credential(key: (start: Int, kind: Kind), separator: Int, percent: Bool, stop: Int) -> LogSanitizer.Span? {
+        if percent { return percentCredential(key: key, separator: separator, stop: stop) }
         let end = text.count
         let (keyStart, kind) = key
         // Forwards: the `>` of `=>` (Ruby, PHP, Perl), [ \t]*, openers, an optional opening quote,
@@ -191,6 +222,62 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
         guard length > 0 else { return nil }
         return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
+    }
+
+    /// A credential after a percent-encoded separator (`password%3Dx`, `%22password%22%3A%22x%22`):
+    /// the text around it is percent-encoded too, so after `%20`s an opening quote is `%22` or
+    /// `%27`, a quoted value ends at the same encoded quote, an unquoted value also where the
+    /// encoded form of a byte that ends one in plain text is (``percentStops(at:header:)``), and
+    /// either ends where the parameter it is in ends in plain text.
+    @inline(never)
+    func percentCredential(key: (start: Int, kind: Kind), separator: Int, stop: Int) -> LogSanitizer.Span? {
+        let end = text.count
+        let limit = min(end, stop)
+        var v = separator + 3
+        while v + 3 <= limit, text.matches("%20", at: v, end: limit) { v += 3 }
+        let quote = percentQuote(at: v, end: limit)
+        if quote != nil { v += 3 }
+        if let placeholderEnd = placeholderEnd(at: v, end: end, stop: stop) {
+            return LogSanitizer.Span(start: key.start, end: placeholderEnd, keepEnd: placeholderEnd, placeholder: .none)
+        }
+        var p = v
+        while p < limit {
+            let byte = text.byte(p)
+            if text.table[Int(byte)] & Classes.valueStop != 0 { break }
+            if byte == UInt8(ascii: "\\"), p + 1 < limit, text.has(p + 1, Classes.quote) { break }
+            if byte >= 0x80, text.unicodeSpaceLength(at: p, end: end) > 0 { break }
+            if byte == UInt8(ascii: "%"), p + 2 < limit {
+                if let quote {
+                    if percentQuote(at: p, end: limit) == quote { break }
+                } else if percentStops(at: p, header: key.kind == .header) {
+                    break
+                }
+            }
+            p += 1
+        }
+        guard p > v else { return nil }
+        return LogSanitizer.Span(start: key.start, end: p, keepEnd: v, placeholder: .secret)
+    }
+
+    /// Whether the `%` at `index` (two bytes or more before the value's limit) encodes a byte that
+    /// ends an unquoted value: a control character, a space, one of `"&'),;<>]}` and backtick, DEL
+    /// (`%00`–`%20`, `%22`, `%26`, `%27`, `%29`, `%2C`, `%3B`, `%3C`, `%3E`, `%5D`, `%60`, `%7D`, `%7F`,
+    /// any case); for a header value, a line break only (`%0A`, `%0D`).
+    @inline(__always) func percentStops(at index: Int, header: Bool) -> Bool {
+        let high = text.byte(index + 1)
+        let low = text.lowered(index + 2)
+        if header { return high == UInt8(ascii: "0") && (low == UInt8(ascii: "a") || low == UInt8(ascii: "d")) }
+        switch high {
+        case UInt8(ascii: "0"), UInt8(ascii: "1"): return text.table[Int(low)] & Classes.hex != 0
+        case UInt8(ascii: "2"):
+            return low == UInt8(ascii: "0") || low == UInt8(ascii: "2") || low == UInt8(ascii: "6")
+                || low == UInt8(ascii: "7") || low == UInt8(ascii: "9") || low == UInt8(ascii: "c")
+        case UInt8(ascii: "3"): return low == UInt8(ascii: "b") || low == UInt8(ascii: "c") || low == UInt8(ascii: "e")
+        case UInt8(ascii: "5"): return low == UInt8(ascii: "d")
+        case UInt8(ascii: "6"): return low == UInt8(ascii: "0")
+        case UInt8(ascii: "7"): return low == UInt8(ascii: "d") || low == UInt8(ascii: "f")
+        default: return false
+        }
     }
 
     /// The end of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) from `start` (not

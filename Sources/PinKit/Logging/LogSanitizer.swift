@@ -25,7 +25,7 @@
 ///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then up to four form suffixes
 ///    `]`, `[]` or `[` + up to six digits + `]`, where `[` may be `%5B` and `]` `%5D`, any case
 ///    (`user[password]`, `password[]`, `password[0]`, `user[password][]`, `user%5Bpassword%5D`; a
-///    placeholder's own `]` is none), optionally a closing quote (`"`, `\"`, `'`, backtick),
+///    placeholder's own `]` is none), optionally a closing quote (`"`, `\"`, `'`, backtick, `%22`, `%27`),
 ///    blanks, `=`, `=>` or `:`, blanks, openers the value sits in (`Optional(`, `{`, `<`, `[` but
 ///    not a placeholder's, each with blanks after it), where blanks are spaces, tabs, Unicode
 ///    spaces and ANSI colour codes (`ESC [ [0-9;]{0,16} m`), optionally an opening quote (`"`, `\"`, `'`,
@@ -34,6 +34,12 @@
 ///    or a closing quote as in rule 1, an inner string included (a `"` or `'` string after `=`,
 ///    `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a `\"` string after `=`); another unquoted value to white space, a Unicode space or one of
 ///    ``&,;"'<>)]}` ``. An empty value, or one that already is a placeholder, is left alone.
+///    The separator may be percent-encoded, `%3D` or `%3A` (any case; text around it is encoded
+///    too): then `%20`s, optionally `%22` or `%27`; a value so quoted runs to the same encoded
+///    quote, an unquoted one to where a byte that ends an unquoted value is encoded (`%00`–`%20`,
+///    `%22 %26 %27 %29 %2C %3B %3C %3E %5D %60 %7D %7F`, any case; a header's value: `%0A`,
+///    `%0D`), and either also ends where an unquoted value ends (`password%3Dx%26n%3D1`,
+///    `%22password%22%3A%22x%22`).
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit or a
 ///    placeholder, then separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
@@ -95,10 +101,12 @@
 ///   first rejected with a load or two: a URL separator needs `:/`, `:\` or `%3`; a credential
 ///   separator needs, after the `[ \t]*` run and an optional quote, a byte a key ends in (`n e d t
 ///   y`, any case; the `D` of `%5D` is one) or a `]`, which alone takes the form suffixes' look-back.
+///   A `%` separates a key only as `%3D` or `%3A` (two more bytes read); a key's encoded quote
+///   (`%22`, `%27`: a `2` or `7` before the separator) takes three bytes more of look-back.
 ///   A key ends in a letter, so the `:`, `=` and `%` right after a rejected candidate are stepped
 ///   over at one or two examinations each, up to one that could start a URL separator.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
-///   15 bytes, its quote 2 and its form suffixes 48 (four of at most 12: `%5B`, six digits, `%5D`;
+///   15 bytes, its quote 3 and its form suffixes 48 (four of at most 12: `%5B`, six digits, `%5D`;
 ///   read backwards once, each suffix told by its last bytes) after the `[ \t]*` run, which
 ///   belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
@@ -373,7 +381,10 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 position = url.end
                 continue
             }
-            if byte != UInt8(ascii: "%"), credentials.keyMayEnd(before: candidate, bound: keyBound),
+            // A `%` separates a key only as `%3D` or `%3A` (percent-encoded `=`, `:`).
+            let percent = byte == UInt8(ascii: "%")
+            if !percent || credentials.isPercentSeparator(at: candidate, end: end),
+                credentials.keyMayEnd(before: candidate, bound: keyBound),
                 let key = credentials.key(before: candidate, gapStart: keyBound)
             {
                 if aheadSeparator < candidate {
@@ -388,7 +399,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     }
                 }
                 if let credential = credentials.credential(
-                    key: key, separator: candidate, stop: aheadSpan?.start ?? Int.max)
+                    key: key, separator: candidate, percent: percent, stop: aheadSpan?.start ?? Int.max)
                 {
                     gap(from: cursor, to: credential.start, state: &state)
                     emit(credential)
