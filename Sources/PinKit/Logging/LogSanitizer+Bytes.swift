@@ -66,6 +66,9 @@ extension LogSanitizer {
         /// exactly when the two may start a separator (`:/`, `:\`, `%3`).
         static let colonFirst: UInt32 = 1 << 26
         static let percentFirst: UInt32 = 1 << 27
+        /// What the text before a credential separator may end in: a key's last letter (`keyEnd`),
+        /// a form suffix's `]`, or the `2` or `7` of a key's encoded quote (`%22`, `%27`).
+        static let keyTailEnd: UInt32 = 1 << 28
 
         /// Allocated once and never freed or written after initialisation, so sharing it is safe.
         nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
@@ -96,6 +99,7 @@ extension LogSanitizer {
             mark(letters + digits, alphanumeric)
             mark("\"'`", quote)
             mark("nedtyNEDTY", keyEnd)
+            mark("nedtyNEDTY]27", keyTailEnd)
             for byte in 0x21...0x7E { table[byte] |= urlPlain }
             for byte in "/?#%([{<)]}>@\"'`\\".utf8 { table[Int(byte)] &= ~urlPlain }
             for byte in 0...0x20 { table[byte] |= control | afterClosingQuote | valueStop }

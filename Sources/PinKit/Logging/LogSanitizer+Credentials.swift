@@ -16,10 +16,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if k > bound, text.byte(k - 1) == UInt8(ascii: "\\") { k -= 1 }
         }
         guard k > bound else { return false }
-        let last = text.byte(k - 1)
-        if text.table[Int(last)] & Classes.keyEnd != 0 { return true }
-        guard last == UInt8(ascii: "]") || last == UInt8(ascii: "2") || last == UInt8(ascii: "7") else { return false }
-        return keyMayEndAfterSuffix(k, bound: bound)
+        // One table test rejects most candidates; `]`, `2` and `7` go on out of line.
+        let classes = text.table[Int(text.byte(k - 1))]
+        if classes & Classes.keyTailEnd == 0 { return false }
+        return classes & Classes.keyEnd != 0 || keyMayEndAfterSuffix(k, bound: bound)
     }
 
     /// `keyMayEnd(before:bound:)` where the byte before `k` is `]`, `2` or `7`: a form suffix, or a
