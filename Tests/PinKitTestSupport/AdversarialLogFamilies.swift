@@ -33,6 +33,8 @@ public enum AdversarialLogFamilies {
             ("encoded brackets", "%5D%5B0"), ("encoded form key repeated", "x%5Bpassword%5D%5B0%5D="),
             ("percent separator repeated", "password%3D"), ("percent-quoted key", "%22token%22%3A%22"),
             ("%20 after a percent separator", "token%3D%20%20%20"), ("percent value stops", "password%3Da%26%0"),
+            ("twice-encoded separator repeated", "https%253A%252F%252F"), ("%253A repeated", "%253A"),
+            ("twice-encoded authority", "%253A%252F%252Fa%2540b%25"),
             ("random upper-case hex", ""),
         ]
         return families

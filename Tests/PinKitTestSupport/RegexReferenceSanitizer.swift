@@ -22,7 +22,8 @@ public enum RegexReferenceSanitizer {
 
     // MARK: Rule 1: URLs
     static let urlStart = regex(
-        #"(?:(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,31})?(?::\/\/|:\\\/\\\/|%3[Aa]%2[Ff]%2[Ff])"#)
+        #"(?:(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,31})?(?::\/\/|:\\\/\\\/|%3[Aa]%2[Ff]%2[Ff]|%253[Aa]%252[Ff]%252[Ff])"#
+    )
     static let doubleQuoted = regex(#"(?:[^"\r\n\\]|\\[^\r\n])*"#)
     static let escapedQuoted = regex(#"(?:(?!\\")[^\r\n])*"#)
     static let singleQuoted = regex(#"(?:[^'\r\n\\]|\\[^\r\n])*"#)
@@ -30,11 +31,11 @@ public enum RegexReferenceSanitizer {
     static let running = regex(
         #"(?:[^\x00-\x20\x7F"'`\\"# + spaces + #"]|["'`](?!"# + closing + #")|\\(?!["'`]"# + closing + #"))*"#)
     static let trailingPunctuation = regex(#"[.,;:!?]*\z"#)
-    static let authorityEnd = regex(#"[/?#\\]|%2[Ff]|%3[Ff]|%23"#)
+    static let authorityEnd = regex(#"[/?#\\]|%2[Ff]|%3[Ff]|%23|%25(?:2[Ff]|3[Ff]|23)"#)
     static let bearerBeforeSpace = regex(#"[^A-Za-z0-9][Bb][Ee][Aa][Rr][Ee][Rr]:?\z"#)
     static let bearerSpaces = regex(#"[ \t\x0B\f"# + spaces + "]+")
-    static let authority = regex(#"^(?:[^/?#\\%]|%(?!2[Ff]|3[Ff]|23))*"#)
-    static let userInfo = regex(#"(?s)^.*(?:@|%40)"#)
+    static let authority = regex(#"^(?:[^/?#\\%]|%(?!2[Ff]|3[Ff]|23|25(?:2[Ff]|3[Ff]|23)))*"#)
+    static let userInfo = regex(#"(?s)^.*(?:@|%40|%2540)"#)
     static let bracketHost = regex(#"^\[[^\]]*\]"#)
     static let plainHost = regex(#"^(?:[A-Za-z0-9._~%-]|[^\x00-\x7F"# + spaces + #"])*"#)
     static let percentHost = regex(#"^(?:[A-Za-z0-9._~-]|[^\x00-\x7F"# + spaces + #"])*"#)
@@ -68,7 +69,7 @@ public enum RegexReferenceSanitizer {
     static let headerCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
             + quotedValues
-            + #"((?:\\(?=[rn]))?(?:(?<=[=\[({])"[^"\r\n\\\uE000]*"|(?<=[=\[({])'[^'\r\n\\\uE000]*'|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"|[^\r\n"'`\\\uE000]|["'`](?!"#
+            + #"((?:\\(?=[rn]))?(?:(?<=[=\[({])"[^"\r\n\\\uE000]*"(?!\uE000)|(?<=[=\[({])'[^'\r\n\\\uE000]*'(?!\uE000)|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"(?!\uE000)|[^\r\n"'`\\\uE000]|["'`](?!"#
             + closing + #")|\\(?!(?:r(?:\\n)?+|n)(?![ \t]|\\t)|["'`]"# + closing + #"))+))"#)
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
@@ -532,9 +533,22 @@ public struct LogCorpus {
     public mutating func huntFormLine() -> String {
         var parts: [String] = []
         for _ in 0..<Int.random(in: 1...5, using: &generator) {
-            parts.append(chance(60) ? formCredential() : chance(50) ? huntCredential() : pick(Self.words))
+            parts.append(
+                chance(50)
+                    ? formCredential()
+                    : chance(30) ? twiceEncodedURL() : chance(50) ? huntCredential() : pick(Self.words))
         }
         return parts.joined(separator: pick([" ", ", ", "", "\t", "=", ":", "\"", "; ", "&", "%26", "%20"]))
+    }
+
+    /// A URL percent-encoded twice (`https%253A%252F%252F…`, a `redirect_uri` in a parameter that
+    /// is encoded again), with userinfo, port, path, query and fragment encoded twice too.
+    public mutating func twiceEncodedURL() -> String {
+        pick(["next=", "\"", "u='", "", "redirect_uri=", "x"]) + scheme()
+            + pick(["%253A%252F%252F", "%253a%252f%252f", "%253A%252F"])
+            + pick(["", "", "u%2540x%253Apw%2540", "a%40b%2540"])
+            + host() + pick(["", "%253A8080", "%25"]) + pick(["", "%252Fcb", "%252Fa%2540b", "%252F"])
+            + pick(["", "%253Ftoken%253Dhunter2", "%2523frag", "%3Fx"]) + pick(["", " ok", "\"", ")", "&n=1", "'"])
     }
 
     /// A credential with form suffixes or in percent-encoded text.

@@ -432,25 +432,36 @@ struct LogSanitizerLeakHuntFindingTests {
         Self.check(input, secrets: secrets, kept: kept)
     }
 
-    /// Found (leak). An email with its `@` percent-encoded, and a `redirect_uri` encoded twice:
-    /// `%40` is no `@`, and only `scheme%3A%2F%2F` starts a URL, not `scheme%253A%252F%252F`. At
-    /// f3a96f3 each line comes out unchanged.
+    /// Found (leak). A `redirect_uri` encoded twice: only `scheme%3A%2F%2F` started a URL, not
+    /// `scheme%253A%252F%252F`. At f3a96f3 the line comes out unchanged. Closed in the eighth
+    /// session: the twice-encoded separator starts a URL, whose authority ends at `%252F`,
+    /// `%253F` or `%2523` (and whose userinfo ends at `%2540`).
     @Test(
-        "percent-encoded emails and twice-encoded URLs survive",
+        "twice-encoded URLs survive",
         arguments: [
-            ("login email=alice.hunter2%40example.com ok", ["hunter2"], [" ok"]),
             (
                 "next=https%253A%252F%252Fapi.example.com%252Fcb%253Ftoken%253Dhunter2", ["hunter2", "%252Fcb"],
-                ["api.example.com"]
+                ["next=https%253A%252F%252Fapi.example.com"]
+            ),
+            (
+                "u=\"wss%253a%252f%252fadmin%253Ahunter2%2540db.example.com%253A5432%2523x\" ok", ["hunter2", "5432"],
+                ["u=\"wss%253a%252f%252fdb.example.com\" ok"]
             ),
         ]
     )
-    func percentEncodedEmailAndURL(_ input: String, _ secrets: [String], _ kept: [String]) {
-        // Still open: `%40` as rule 4's `@` (an email's local part may hold `%40`, so its look-back
-        // needs a bound of its own to stay linear) and `%25`-encoded URL separators as rule 1's, in
-        // the byte scanner and the reference alike.
-        withKnownIssue("`%40` is no email `@`, and `%253A%252F%252F` starts no URL") {
-            Self.check(input, secrets: secrets, kept: kept)
+    func twiceEncodedURL(_ input: String, _ secrets: [String], _ kept: [String]) {
+        Self.check(input, secrets: secrets, kept: kept)
+    }
+
+    /// Found (leak). An email with its `@` percent-encoded: `%40` is no `@`. At f3a96f3 the line
+    /// comes out unchanged.
+    @Test("percent-encoded emails survive")
+    func percentEncodedEmail() {
+        // Still open: `%40` as rule 4's `@`. An email's local part may hold `%40` (`%` is a
+        // local-part character), so the local part's look-back, bounded today by the previous `@`,
+        // needs a bound of its own to stay linear; in the byte scanner and the reference alike.
+        withKnownIssue("`%40` is no email `@`") {
+            Self.check("login email=alice.hunter2%40example.com ok", secrets: ["hunter2"], kept: [" ok"])
         }
     }
 

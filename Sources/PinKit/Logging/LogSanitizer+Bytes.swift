@@ -59,11 +59,11 @@ extension LogSanitizer {
         static let lowerE: UInt32 = 1 << 22
         /// `y` (lower case): what comes before the `J` of a JWT's `eyJ`.
         static let lowerY: UInt32 = 1 << 23
-        /// A URL separator's second byte after a `:` (`/`, `\`) and after a `%` (`3`)…
+        /// A URL separator's second byte after a `:` (`/`, `\`) and after a `%` (`3`, or `2` of `%25`)…
         static let afterColon: UInt32 = 1 << 24
         static let afterPercent: UInt32 = 1 << 25
         /// …and its first byte, two bits higher: `table[first] >> 2 & table[second]` is not zero
-        /// exactly when the two may start a separator (`:/`, `:\`, `%3`).
+        /// exactly when the two may start a separator (`:/`, `:\`, `%3`, `%2`).
         static let colonFirst: UInt32 = 1 << 26
         static let percentFirst: UInt32 = 1 << 27
         /// What the text before a credential separator may end in: a key's last letter (`keyEnd`),
@@ -108,7 +108,7 @@ extension LogSanitizer {
             mark("e", lowerE)
             mark("y", lowerY)
             mark("/\\", afterColon)
-            mark("3", afterPercent)
+            mark("32", afterPercent)
             mark(":", colonFirst)
             mark("%", percentFirst)
             table[0x7F] |= control | afterClosingQuote | valueStop

@@ -345,21 +345,23 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// An unquoted header value: to a line break (or `\r`, `\n` written as escapes, as in a JSON
     /// string), or to a quote that closes the string it is in. An inner string is part of it, its
     /// closing quote too: a `"` or `'` string after `=`, `[`, `(` or `{` (`theme="dark"`,
-    /// `['X-Token' => 'x']`), or a `\"` string after `=` (`realm=\"api\"`).
+    /// `['X-Token' => 'x']`), or a `\"` string after `=` (`realm=\"api\"`), but not one whose
+    /// closing quote is right before a URL (that quote closes the value: the URL keeps the context
+    /// that ends it, so a second pass agrees).
     func headerEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
         let limit = min(end, stop)
         var p = start
         while p < limit {
             let byte = text.byte(p)
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'"), p >= 1, Self.opensInner(text.byte(p - 1)),
-                let close = parameterQuoteEnd(from: p + 1, limit: limit, quote: byte)
+                let close = parameterQuoteEnd(from: p + 1, limit: limit, quote: byte), close != stop
             {
                 p = close
                 continue
             }
             if byte == UInt8(ascii: "\\"), p + 1 < limit, p >= 1, text.byte(p + 1) == UInt8(ascii: "\""),
                 text.byte(p - 1) == UInt8(ascii: "="),
-                let close = parameterQuoteEnd(from: p + 2, limit: limit, quote: nil)
+                let close = parameterQuoteEnd(from: p + 2, limit: limit, quote: nil), close != stop
             {
                 p = close
                 continue

@@ -8,10 +8,12 @@
 /// sit in (tokens, UUIDs, bearer tokens, email addresses).
 ///
 /// 1. **URLs** of any scheme → scheme, separator and host: `scheme://`, JSON-escaped
-///    `scheme:\/\/` and percent-encoded `scheme%3A%2F%2F` (any case). The scheme is the run of
+///    `scheme:\/\/`, percent-encoded `scheme%3A%2F%2F` and encoded twice `scheme%253A%252F%252F`
+///    (any case). The scheme is the run of
 ///    `[A-Za-z0-9+.-]` before the separator when it is 1–32 characters and starts with a letter
 ///    (otherwise the URL starts at the separator). The host follows the last `@` (or `%40`) of
-///    the authority (which ends at `/ ? # \` or `%2F %3F %23`): an IPv6 literal in brackets, or
+///    the authority (which ends at `/ ? # \`, `%2F %3F %23` or `%252F %253F %2523`; `%2540` is an
+///    `@` too): an IPv6 literal in brackets, or
 ///    `[A-Za-z0-9._~%-]` and non-ASCII characters (no `%` in the percent-encoded form), without
 ///    trailing dots. No host: `[redacted-url]`. Where the URL ends depends on what is before it:
 ///    after `"`, `'` or a backtick, at the same quote closing the string (for `"` and `'`, a
@@ -98,7 +100,7 @@
 ///   `-` after no hex digit, a `2` not after `a`, an `x` not after `e`, a `J` not after `y`)
 ///   inside the same search: one more byte read per occurrence (the `2`, `x` and `J` finders test
 ///   the letter before in the same block compare). A candidate is
-///   first rejected with a load or two: a URL separator needs `:/`, `:\` or `%3`; a credential
+///   first rejected with a load or two: a URL separator needs `:/`, `:\`, `%3` or `%2`; a credential
 ///   separator needs, after the `[ \t]*` run and an optional quote, a byte a key ends in (`n e d t
 ///   y`, any case; the `D` of `%5D` is one) or a `]`, which alone takes the form suffixes' look-back.
 ///   A `%` separates a key only as `%3D` or `%3A` (two more bytes read); a key's encoded quote
@@ -362,7 +364,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var position = 0
         while let candidate = triggers.next(from: position, to: end, in: text) {
             let byte = text.byte(candidate)
-            // The byte after rejects most URL candidates (a separator starts `:/`, `:\` or `%3`, two
+            // The byte after rejects most URL candidates (a separator starts `:/`, `:\`, `%3` or `%2`, two
             // bytes or more before the end): one table test for the pair, so one branch decides it.
             if candidate + 2 < end,
                 (text.table[Int(byte)] &>> 2) & text.table[Int(text.byte(candidate + 1))]
@@ -421,7 +423,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     }
 
     /// The first position from `start` that is not a `:`, `=` or `%`, or is the start of a URL
-    /// separator (`:/`, `:\`, `%3`, two bytes or more before `end`). Out of line: rare outside
+    /// separator (`:/`, `:\`, `%3`, `%2`, two bytes or more before `end`). Out of line: rare outside
     /// adversarial input.
     @inline(never)
     func triggerRunEnd(from start: Int, end: Int) -> Int {
@@ -433,7 +435,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 if p + 2 < end {
                     let next = text.byte(p + 1)
                     if byte == UInt8(ascii: ":")
-                        ? next == UInt8(ascii: "/") || next == UInt8(ascii: "\\") : next == UInt8(ascii: "3")
+                        ? next == UInt8(ascii: "/") || next == UInt8(ascii: "\\")
+                        : next == UInt8(ascii: "3") || next == UInt8(ascii: "2")
                     {
                         break
                     }
