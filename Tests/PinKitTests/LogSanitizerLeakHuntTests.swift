@@ -426,6 +426,9 @@ struct LogSanitizerLeakHuntFindingTests {
             ("q=token%3dhunter2%26x%3D1&n=2", ["hunter2"], ["%26x%3D1&n=2"]),
             ("h=Cookie%3A%20a%3D1%3B%20session%3Dhunter2%0D%0AHost%3A%20x", ["hunter2"], ["%0D%0AHost%3A%20x"]),
             ("password%3D%20%27hunter2 x%27 ok", ["hunter2"], [" x%27 ok"]),
+            // A placeholder after an encoded separator stays as it is (a second pass).
+            ("password%3D%22[redacted-secret]%22%26x%3D1", [], ["password%3D%22[redacted-secret]%22%26x%3D1"]),
+            ("Cookie%3a%20[redacted-secret]%0A", [], ["Cookie%3a%20[redacted-secret]%0A"]),
         ]
     )
     func percentEncoded(_ input: String, _ secrets: [String], _ kept: [String]) {

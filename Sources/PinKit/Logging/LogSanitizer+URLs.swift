@@ -61,7 +61,9 @@ struct URLRule<Counter: LogSanitizerCounting> {
             return 5
         }
         if next == UInt8(ascii: "3") { return text.matches("%3a%2f%2f", at: candidate, end: end) ? 9 : 0 }
-        return next == UInt8(ascii: "2") && text.matches("%253a%252f%252f", at: candidate, end: end) ? 15 : 0
+        // `%25` first (`%20`, `%22`, `%2F` … are common, and go with one more byte read).
+        guard next == UInt8(ascii: "2"), text.byte(candidate + 2) == UInt8(ascii: "5") else { return 0 }
+        return text.matches("%253a%252f%252f", at: candidate, end: end) ? 15 : 0
     }
 
     /// Where a URL's body ends, and its authority: the host follows `hostStart`, and the

@@ -145,9 +145,11 @@
 /// Redaction never fails (any bytes, including invalid UTF-8 and NUL) and is idempotent: every
 /// placeholder is `[`, lower-case letters, `-` and `]`, which no rule matches inside and after
 /// which no bearer match starts; a kept host is followed by what ended its URL, so a second pass
-/// ends it in the same place; a credential value that is a placeholder is left alone; a form key's
-/// `]` never closes a placeholder, and a header value is not ended by an escaped line break it
-/// starts with. (Known exception, marked in `LogSanitizerReview2Tests`: a quote or backslash right
+/// ends it in the same place (a header value's inner string never takes the quote right before a
+/// URL, which keeps it as the URL's context); a credential value that is a placeholder is left
+/// alone, after a percent-encoded separator too; a form key's suffixes never start with a
+/// placeholder's `]`, and a header value is not ended by an escaped line break it starts with;
+/// a placeholder holds no `%`, so no percent-encoded separator, quote or URL appears in one. (Known exception, marked in `LogSanitizerReview2Tests`: a quote or backslash right
 /// before a URL with no host, which closes a value on the first pass and not on the second.) No match
 /// contains a line feed or carriage return, and every look-behind or look-ahead treats one like
 /// the start or end of the text, so text may be redacted in pieces cut after a line break.
