@@ -8,7 +8,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// Whether a key can end before the separator at `separator`: after `[ \t]*`, an optional
     /// closing quote and optional form suffixes (``formSuffixesStart(before:bound:)``), the last
     /// byte is one a key ends in (`n e d t y`, any case). A `%5D` ends in `d`, so it passes as it
-    /// is; only a `]` takes the suffixes' look-back here.
+    /// is; a `]` (a form suffix) or the `2` or `7` of an encoded quote takes the look-back here.
     @inline(__always) func keyMayEnd(before separator: Int, bound: Int) -> Bool {
         var k = blanksStart(before: separator, bound: bound)
         if k > bound, text.has(k - 1, Classes.quote) {
@@ -105,8 +105,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// The credential key before the separator at `separator` (not reaching below `gapStart`):
     /// where it starts and its kind, or nil.
     func key(before separator: Int, gapStart: Int) -> (start: Int, kind: Kind)? {
-        // Backwards: [ \t]*, an optional closing quote of the key (", \", ' or a backtick, or `%22`, `%27`), optional form
-        // suffixes (`user[password]`, `password[]`, `password[0]`, `user%5Bpassword%5D`), the key.
+        // Backwards: [ \t]*, an optional closing quote of the key (", \", ' or a backtick, or `%22`,
+        // `%27`), optional form suffixes (`user[password]`, `password[0]`, `user%5Bpassword%5D`), the key.
         var k = blanksStart(before: separator, bound: gapStart)
         if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\"") {
             k -= 1
