@@ -83,10 +83,13 @@ public enum RegexReferenceSanitizer {
     static let percentKeyTail = formSuffixes + keyQuote + blanks + "%3[DdAa](?:%20)*+"
     static let plainValueCharacter = #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces + #"]|\\(?!["'`]))"#
     static let percentValueStop = #"%(?:[01][0-9A-Fa-f]|2[02679Cc]|3[BbCcEe]|5[Dd]|60|7[DdFf])"#
+    /// A `%` without two hex digits ends every percent-encoded value.
+    static let malformedPercent = "%(?![0-9A-Fa-f]{2})"
     static func percentValues(unquotedStop: String) -> String {
-        #"(%2[27])?+(\[redacted-[a-z]+\])|(%22)"# + notPlaceholder + "((?:(?!%22)" + plainValueCharacter + ")+)|(%27)"
-            + notPlaceholder + "((?:(?!%27)" + plainValueCharacter + ")+)|(?!%2[27])" + notPlaceholder + "((?:(?!"
-            + unquotedStop + ")" + plainValueCharacter + ")+)"
+        #"(%2[27])?+(\[redacted-[a-z]+\])|(%22)"# + notPlaceholder + "((?:(?!%22|" + malformedPercent + ")"
+            + plainValueCharacter + ")+)|(%27)" + notPlaceholder + "((?:(?!%27|" + malformedPercent + ")"
+            + plainValueCharacter + ")+)|(?!%2[27])" + notPlaceholder + "((?:(?!" + unquotedStop + "|"
+            + malformedPercent + ")" + plainValueCharacter + ")+)"
     }
     static let percentHeaderCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + percentKeyTail + "(?:"
@@ -566,6 +569,9 @@ public struct LogCorpus {
         let value = pick([
             "hunter2", "a%2Bb", "[redacted-secret]", "x%3Dy", "a%0Ab", "https%3A%2F%2Fh.example%2Fx", "p%25q", "a b",
             "x%5Dy", "%", "%2", "x%7", "it%27s", "a%22b", "[redacted-token]x", string(Self.base64url, 1...12),
+            "%29" + string(Self.base64url, 30...40), "%26ab12cd3-4444-4444-4444-444444444444",
+            "%0A9" + string(Self.base64, 32...34),
+            "%[redacted-token]", "%zz",
         ])
         return pick(["", "%22", "%27", "\"", "user%5B", "%7B%22"]) + key + formSuffixes()
             + pick(["", "%22", "%27", "%2522", "\""]) + pick(["", " "])

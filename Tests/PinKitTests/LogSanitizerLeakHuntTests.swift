@@ -429,6 +429,11 @@ struct LogSanitizerLeakHuntFindingTests {
             // A placeholder after an encoded separator stays as it is (a second pass).
             ("password%3D%22[redacted-secret]%22%26x%3D1", [], ["password%3D%22[redacted-secret]%22%26x%3D1"]),
             ("Cookie%3a%20[redacted-secret]%0A", [], ["Cookie%3a%20[redacted-secret]%0A"]),
+            // Fuzzing found: an encoded stop that ends an empty value, then a token run the token
+            // rule takes from the stop's digits (`%[redacted-token]`); a second pass must agree.
+            ("password%3D%20%299oooooooooooooooooooooooooooooooooooo9n ok", ["9ooooooooo"], [" ok"]),
+            ("token%3D%22%2222999ooooooooooooooooooooooooooooooooo9 ok", ["9ooooooooo"], [" ok"]),
+            ("password%3D%26ab12cd3-4444-4444-4444-444444444444 ok", ["4444-4444"], [" ok"]),
         ]
     )
     func percentEncoded(_ input: String, _ secrets: [String], _ kept: [String]) {

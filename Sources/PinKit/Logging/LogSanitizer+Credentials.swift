@@ -228,7 +228,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// the text around it is percent-encoded too, so after `%20`s an opening quote is `%22` or
     /// `%27`, a quoted value ends at the same encoded quote, an unquoted value also where the
     /// encoded form of a byte that ends one in plain text is (``percentStops(at:header:)``), and
-    /// either ends where the parameter it is in ends in plain text.
+    /// either ends where the parameter it is in ends in plain text, or at a `%` without two hex
+    /// digits.
     @inline(never)
     func percentCredential(key: (start: Int, kind: Kind), separator: Int, stop: Int) -> LogSanitizer.Span? {
         let end = text.count
@@ -246,7 +247,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if text.table[Int(byte)] & Classes.valueStop != 0 { break }
             if byte == UInt8(ascii: "\\"), p + 1 < limit, text.has(p + 1, Classes.quote) { break }
             if byte >= 0x80, text.unicodeSpaceLength(at: p, end: end) > 0 { break }
-            if byte == UInt8(ascii: "%"), p + 2 < limit {
+            if byte == UInt8(ascii: "%") {
+                // A `%` without two hex digits ends the value: a later rule's match may start at the
+                // digits of an encoded byte that ended an empty value (`%29` + a token run), and a
+                // second pass must end that value at the same `%`.
+                guard p + 2 < limit, text.has(p + 1, Classes.hex), text.has(p + 2, Classes.hex) else { break }
                 if let quote {
                     if percentQuote(at: p, end: limit) == quote { break }
                 } else if percentStops(at: p, header: key.kind == .header) {

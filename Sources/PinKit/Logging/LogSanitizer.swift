@@ -40,8 +40,8 @@
 ///    too): then `%20`s, optionally `%22` or `%27`; a value so quoted runs to the same encoded
 ///    quote, an unquoted one to where a byte that ends an unquoted value is encoded (`%00`–`%20`,
 ///    `%22 %26 %27 %29 %2C %3B %3C %3E %5D %60 %7D %7F`, any case; a header's value: `%0A`,
-///    `%0D`), and either also ends where an unquoted value ends (`password%3Dx%26n%3D1`,
-///    `%22password%22%3A%22x%22`).
+///    `%0D`), and either also ends where an unquoted value ends or at a `%` without two hex
+///    digits (`password%3Dx%26n%3D1`, `%22password%22%3A%22x%22`).
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit or a
 ///    placeholder, then separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
