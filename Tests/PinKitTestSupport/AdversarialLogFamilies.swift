@@ -35,6 +35,13 @@ public enum AdversarialLogFamilies {
             ("structure with [redacted-url]", "token=[[redacted-url]"),
             ("escaped pin label repeated", "sha256\\/"), ("escaped pin body", "sha256\\/\\/A\\/"),
             ("escaped pin labels and =", "sha256\\/sha256\\/sha256\\/sha256\\/sha256\\/="),
+            // The eighth session's form suffixes: indices, nested arrays, encoded brackets.
+            ("index suffixes repeated", "password[0][0]="), ("form closers before =", "]]]]]="),
+            ("encoded brackets", "%5D%5B0"), ("encoded form key repeated", "x%5Bpassword%5D%5B0%5D="),
+            ("percent separator repeated", "password%3D"), ("percent-quoted key", "%22token%22%3A%22"),
+            ("%20 after a percent separator", "token%3D%20%20%20"), ("percent value stops", "password%3Da%26%0"),
+            ("twice-encoded separator repeated", "https%253A%252F%252F"), ("%253A repeated", "%253A"),
+            ("twice-encoded authority", "%253A%252F%252Fa%2540b%25"),
             ("random upper-case hex", ""),
         ]
         return families

@@ -22,7 +22,8 @@ public enum RegexReferenceSanitizer {
 
     // MARK: Rule 1: URLs
     static let urlStart = regex(
-        #"(?:(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,31})?(?::\/\/|:\\\/\\\/|%3[Aa]%2[Ff]%2[Ff])"#)
+        #"(?:(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,31})?(?::\/\/|:\\\/\\\/|%3[Aa]%2[Ff]%2[Ff]|%253[Aa]%252[Ff]%252[Ff])"#
+    )
     static let doubleQuoted = regex(#"(?:[^"\r\n\\]|\\[^\r\n])*"#)
     static let escapedQuoted = regex(#"(?:(?!\\")[^\r\n])*"#)
     static let singleQuoted = regex(#"(?:[^'\r\n\\]|\\[^\r\n])*"#)
@@ -30,11 +31,11 @@ public enum RegexReferenceSanitizer {
     static let running = regex(
         #"(?:[^\x00-\x20\x7F"'`\\"# + spaces + #"]|["'`](?!"# + closing + #")|\\(?!["'`]"# + closing + #"))*"#)
     static let trailingPunctuation = regex(#"[.,;:!?]*\z"#)
-    static let authorityEnd = regex(#"[/?#\\]|%2[Ff]|%3[Ff]|%23"#)
+    static let authorityEnd = regex(#"[/?#\\]|%2[Ff]|%3[Ff]|%23|%25(?:2[Ff]|3[Ff]|23)"#)
     static let bearerBeforeSpace = regex(#"[^A-Za-z0-9][Bb][Ee][Aa][Rr][Ee][Rr]:?\z"#)
     static let bearerSpaces = regex(#"[ \t\x0B\f"# + spaces + "]+")
-    static let authority = regex(#"^(?:[^/?#\\%]|%(?!2[Ff]|3[Ff]|23))*"#)
-    static let userInfo = regex(#"(?s)^.*(?:@|%40)"#)
+    static let authority = regex(#"^(?:[^/?#\\%]|%(?!2[Ff]|3[Ff]|23|25(?:2[Ff]|3[Ff]|23)))*"#)
+    static let userInfo = regex(#"(?s)^.*(?:@|%40|%2540)"#)
     static let bracketHost = regex(#"^\[[^\]]*\]"#)
     static let plainHost = regex(#"^(?:[A-Za-z0-9._~%-]|[^\x00-\x7F"# + spaces + #"])*"#)
     static let percentHost = regex(#"^(?:[A-Za-z0-9._~-]|[^\x00-\x7F"# + spaces + #"])*"#)
@@ -45,24 +46,35 @@ public enum RegexReferenceSanitizer {
     /// ANSI colour codes (SGR), which count as blanks around a separator and after `bearer`.
     static let colour = #"\x1B\[[0-9;]{0,16}m"#
     static let blanks = #"(?:[ \t"# + spaces + "]|" + colour + ")*+"
+    /// A form key's suffixes after the key word: up to four of `]`, `[]` and `[` + up to six digits
+    /// + `]`, with `%5B` and `%5D` (any case) for the brackets; a placeholder's own `]` is none.
+    static let formClose = #"(?:\]|%5[Dd])"#
+    static let formSuffix = formClose + #"|(?:\[|%5[Bb])[0-9]{0,6}"# + formClose
+    static let formSuffixes =
+        #"(?:(?:(?<!\[redacted-token|\[redacted-secret)\]|%5[Dd]|(?:\[|%5[Bb])[0-9]{0,6}"# + formClose + ")(?:"
+        + formSuffix + "){0,3}+)?+"
+    /// A key's closing quote, also percent-encoded (`%22`, `%27`).
+    static let keyQuote = #"(?:\\{0,15}"|'|`|%2[27])?+"#
     static let keyTail =
-        #"(?:(?<!\[redacted-token|\[redacted-secret)\]|\[\])?+(?:\\{0,15}"|'|`)?+"# + blanks + "(?:=>?+|:)" + blanks
+        formSuffixes + keyQuote + blanks + "(?:=>?+|:)" + blanks
         + "(?:" + structure + "|" + #"(?!\{|\[(?!redacted-))(?:(?:Optional\(|\[(?!redacted-)|[{<])"# + blanks + ")*+"
     /// A JSON object or array as the value (groups 1 and 2): what is inside the brackets when they
-    /// close on the line, at most four levels deep (strings skipped); else the rest of the line.
+    /// close on the line before any URL, at most four levels deep (strings skipped; a `\"` string
+    /// ends at a `\"` that does not end a longer run of backslashes); else the rest of the line,
+    /// URLs included.
     static let structure: String = {
-        // A URL (U+E000) is taken whole: an atom, or a string's character (not an escaped one).
-        let atom = #"[^{}\[\]"'\\\r\n]|\\(?!")"#
+        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\(?!")"#
         let string =
-            #""(?:[^"\\\r\n]|\\[^\r\n\uE000])*+"|'(?:[^'\\\r\n]|\\[^\r\n\uE000])*+'|\\"(?:(?!\\")[^\r\n])*+\\""#
+            #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|'(?:[^'\\\r\n\uE000]|\\[^\r\n\uE000])*+'|\\"(?:(?!(?<!\\)\\")[^\r\n\uE000])*+\\""#
         var inner = "(?:" + atom + "|" + string + ")"
         for _ in 1..<4 { inner = "(?:" + atom + "|" + string + #"|[{\[]"# + inner + #"*+[}\]])"# }
         return #"(?:\{|\[(?!redacted-))(?![}\]])(?:("# + inner + #"*+)(?=[}\]])|([^\r\n]++))"#
     }()
     /// A value that is a placeholder and nothing more is left alone (see `credentials(_:)`).
     static let placeholderValue = regex(#"^\[redacted-[a-z]+\]\z"#)
+    static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
     static let quotedValues =
-        #"(\\{1,15}")((?:(?!\3)"# + stopBeforeURL
+        #"(\\{1,15}")((?:(?!(?<!\\)\3)"# + stopBeforeURL
         + #"[^\r\n\uE000])+)|(")((?:"# + stopBeforeURL
         + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')((?:"# + stopBeforeURL
         + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)((?:"# + stopBeforeURL
@@ -77,6 +89,28 @@ public enum RegexReferenceSanitizer {
             + keyTail + "(?:" + quotedValues
             + #"((?:\[redacted-[a-z]+\]C*+|C++)))"#.replacingOccurrences(
                 of: "C", with: #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces + #"]|\\(?!["'`]))"#) + ")")
+
+    /// After a percent-encoded separator (`%3D`, `%3A`, any case): `%20`s, an optional `%22` or
+    /// `%27`, then a placeholder, a value up to the same encoded quote, or an unquoted value up to
+    /// an encoded byte that ends one in plain text (a header value: an encoded line break); all
+    /// also end where an unquoted value ends in plain text.
+    static let percentKeyTail = formSuffixes + keyQuote + blanks + "%3[DdAa](?:%20)*+"
+    static let plainValueCharacter = #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces + #"]|\\(?!["'`]))"#
+    static let percentValueStop = #"%(?:[01][0-9A-Fa-f]|2[02679Cc]|3[BbCcEe]|5[Dd]|60|7[DdFf])"#
+    /// A `%` without two hex digits ends every percent-encoded value.
+    static let malformedPercent = "%(?![0-9A-Fa-f]{2})"
+    static func percentValues(unquotedStop: String) -> String {
+        #"(%2[27])?+(\[redacted-[a-z]+\])|(%22)"# + notPlaceholder + "((?:(?!%22|" + malformedPercent + ")"
+            + plainValueCharacter + ")+)|(%27)" + notPlaceholder + "((?:(?!%27|" + malformedPercent + ")"
+            + plainValueCharacter + ")+)|(?!%2[27])" + notPlaceholder + "((?:(?!" + unquotedStop + "|"
+            + malformedPercent + ")" + plainValueCharacter + ")+)"
+    }
+    static let percentHeaderCredential = regex(
+        #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + percentKeyTail + "(?:"
+            + percentValues(unquotedStop: "%0[AaDd]") + ")")
+    static let percentValueCredential = regex(
+        #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
+            + percentKeyTail + "(?:" + percentValues(unquotedStop: percentValueStop) + ")")
 
     // MARK: Rules 3–7
     static let bearer = regex(
@@ -291,15 +325,31 @@ public enum RegexReferenceSanitizer {
         var cursor = 0
         while cursor < ns.length {
             let range = NSRange(location: cursor, length: ns.length - cursor)
-            let candidates = [headerCredential, valueCredential].compactMap {
-                $0.firstMatch(in: joined, options: [.withTransparentBounds], range: range)
+            // Each expression with the groups its value may be in (group 2: a placeholder).
+            let expressions = [
+                (headerCredential, [1, 2, 4, 6, 8, 10, 11]), (valueCredential, [1, 2, 4, 6, 8, 10, 11]),
+                (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
+            ]
+            let candidates = expressions.compactMap { expression, groups in
+                expression.firstMatch(in: joined, options: [.withTransparentBounds], range: range).map { ($0, groups) }
             }
-            guard let match = candidates.min(by: { $0.range.location < $1.range.location }) else { break }
+            guard let (match, groups) = candidates.min(by: { $0.0.range.location < $1.0.range.location }) else { break }
             copy(cursor, match.range.location)
-            let value = [1, 2, 4, 6, 8, 10, 11].map { match.range(at: $0) }.first { $0.location != NSNotFound }!
-            let valueText = ns.substring(with: value)
-            if placeholderValue.firstMatch(in: valueText, range: NSRange(location: 0, length: value.length)) != nil {
-                // A value that already is a placeholder, and nothing more: kept with its key.
+            // After a percent-encoded separator, a value that starts with a placeholder (group 2);
+            // after another, one that is a placeholder and nothing more: kept with its key.
+            let placeholder: Bool
+            let value: NSRange
+            if groups.count == 3, match.range(at: 2).location != NSNotFound {
+                placeholder = true
+                value = match.range(at: 2)
+            } else {
+                value = groups.map { match.range(at: $0) }.first { $0.location != NSNotFound }!
+                placeholder =
+                    groups.count != 3
+                    && placeholderValue.firstMatch(
+                        in: ns.substring(with: value), range: NSRange(location: 0, length: value.length)) != nil
+            }
+            if placeholder {
                 result.append(.done(ns.substring(with: match.range)))
                 cursor = match.range.location + match.range.length
                 continue
@@ -496,7 +546,9 @@ public struct LogCorpus {
         case 0: return "{\"" + key + "\"" + blank + "=>" + blank + "\"" + value + "\"}"
         case 1: return key + pick(["=", ": "]) + "Optional(" + pick(["\"", "'", ""]) + value + pick(["\")", ")", ""])
         case 2: return pick(["user[", "data[", "["]) + key + "]" + blank + "=" + value + pick(["&n=1", "", "]"])
-        case 3: return key + "[]=" + value + pick(["&x=1", ""])
+        case 3:
+            return pick(["", "user[", "user%5B", "a%5b"]) + key + formSuffixes() + pick(["=", ":", "\"="]) + value
+                + pick(["&x=1", ""])
         case 4:
             return key + ": " + pick(["a=\"", "a=\\\"", "realm=\""]) + value + pick(["\"", "\\\"", ""])
                 + pick(["; s=", ", r=", " "])
@@ -509,7 +561,8 @@ public struct LogCorpus {
         case 8: return pick(["{'", "'"]) + key + "': '" + value + pick(["'", "\\''", ""]) + "}"
         case 9: return "u='https://h.example/r?q=" + value + "\\'s&" + key + "=" + value + "' next"
         case 10:
-            return pick(["[redacted-token]", "[redacted-secret]", "[REDACTED-TOKEN]"]) + pick(["]", "", "[]"])
+            return pick(["[redacted-token]", "[redacted-secret]", "[REDACTED-TOKEN]"])
+                + pick(["]", "", "[]", "[0]", "%5D", "%5b1%5d", "[]%5D"])
                 + pick([":", "="]) + value
         case 11:
             return pick(["Bearer", "bearer bearer", "q=Bearer"])
@@ -539,6 +592,67 @@ public struct LogCorpus {
             "[redacted-url]", "https://h.example/p?q=1", "\"https://h.example\"", "\"a@b.example\"", "\\", "\"open",
             "hunter2", "\u{00A0}", "\"", "}", "]", ", ", ": ", "\r\n",
         ])
+    }
+
+    /// A line of the eighth session's credential forms (form suffixes, percent-encoded separators
+    /// and quotes) among the hunt's credentials, the corpus's words and separators. (Its own
+    /// generator, so `huntLine()`'s stream stays as it was.)
+    public mutating func huntFormLine() -> String {
+        var parts: [String] = []
+        for _ in 0..<Int.random(in: 1...5, using: &generator) {
+            parts.append(
+                chance(50)
+                    ? formCredential()
+                    : chance(30) ? twiceEncodedURL() : chance(50) ? huntCredential() : pick(Self.words))
+        }
+        return parts.joined(separator: pick([" ", ", ", "", "\t", "=", ":", "\"", "; ", "&", "%26", "%20"]))
+    }
+
+    /// A URL percent-encoded twice (`https%253A%252F%252F…`, a `redirect_uri` in a parameter that
+    /// is encoded again), with userinfo, port, path, query and fragment encoded twice too.
+    public mutating func twiceEncodedURL() -> String {
+        pick(["next=", "\"", "u='", "", "redirect_uri=", "x"]) + scheme()
+            + pick(["%253A%252F%252F", "%253a%252f%252f", "%253A%252F"])
+            + pick(["", "", "u%2540x%253Apw%2540", "a%40b%2540"])
+            + host() + pick(["", "%253A8080", "%25"]) + pick(["", "%252Fcb", "%252Fa%2540b", "%252F"])
+            + pick(["", "%253Ftoken%253Dhunter2", "%2523frag", "%3Fx"]) + pick(["", " ok", "\"", ")", "&n=1", "'"])
+    }
+
+    /// A credential with form suffixes or in percent-encoded text.
+    public mutating func formCredential() -> String {
+        let key = pick(["password", "token", "api_key", "Cookie", "Authorization", "secret", "x-auth-token"])
+        guard chance(50) else { return percentCredential(key: key) }
+        let value = pick(["hunter2", "[redacted-secret]", "a\"b", "x]y", "https://u:p@h.example/x", "", "%3Dv"])
+        return pick(["", "user[", "user%5B", "a%5b", "[redacted-", "\""]) + key + formSuffixes()
+            + pick(["=", ":", "\"=", " = ", "\":\""]) + value + pick(["&x=1", "", "\""])
+    }
+
+    /// A credential in percent-encoded text (the eighth session): `%3D`/`%3A` separators, `%22`/`%27`
+    /// quotes, `%20` blanks, values with encoded bytes that end one and that do not, placeholders.
+    public mutating func percentCredential(key: String) -> String {
+        let value = pick([
+            "hunter2", "a%2Bb", "[redacted-secret]", "x%3Dy", "a%0Ab", "https%3A%2F%2Fh.example%2Fx", "p%25q", "a b",
+            "x%5Dy", "%", "%2", "x%7", "it%27s", "a%22b", "[redacted-token]x", string(Self.base64url, 1...12),
+            "%29" + string(Self.base64url, 30...40), "%26ab12cd3-4444-4444-4444-444444444444",
+            "%0A9" + string(Self.base64, 32...34),
+            "%[redacted-token]", "%zz",
+        ])
+        return pick(["", "%22", "%27", "\"", "user%5B", "%7B%22"]) + key + formSuffixes()
+            + pick(["", "%22", "%27", "%2522", "\""]) + pick(["", " "])
+            + pick(["%3D", "%3d", "%3A", "%3a", "=", "%253D"]) + pick(["", "", "%20", "%20%20", " "])
+            + pick(["", "", "%22", "%27", "%2522"]) + value
+            + pick(["", "%22", "%27", "%26x%3D1", "%0D%0AHost%3A%20h", "%20y", "&n=1", "\"", "%2", "%", "%22%7D"])
+    }
+
+    /// Form suffixes after a key (the eighth session): `]`, `[]`, `[<digits>]` and their
+    /// percent-encoded forms, mixed, up to one more than rule 2 takes, and an index one digit too
+    /// long.
+    public mutating func formSuffixes() -> String {
+        let suffixes = [
+            "]", "[]", "[0]", "[42]", "%5D", "%5d", "%5B%5D", "%5b%5D", "%5B7%5D", "[123456]", "[1234567]", "%5B0]",
+            "[x]", "[",
+        ]
+        return (0..<Int.random(in: 0...5, using: &generator)).map { _ in pick(suffixes) }.joined()
     }
 
     public mutating func bearer() -> String {

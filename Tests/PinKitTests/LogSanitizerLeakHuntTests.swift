@@ -432,27 +432,62 @@ struct LogSanitizerLeakHuntFindingTests {
         Self.check(input, secrets: ["hunter2"], kept: kept)
     }
 
-    /// Found (leak). Percent-encoded text outside a URL (a form body, a URL-encoded JSON body, a
-    /// `redirect_uri` encoded twice): `%3D`, `%3A` and `%40` are no separators, and only
-    /// `scheme%3A%2F%2F` starts a URL, not `scheme%253A%252F%252F`. At f3a96f3 each line comes
-    /// out unchanged.
+    /// Found (leak). Percent-encoded text outside a URL (a form body, a URL-encoded JSON body): `%3D`
+    /// and `%3A` were no separators. At f3a96f3 each line comes out unchanged. Closed in the eighth
+    /// session: `%3D`/`%3A` separate a key from its value, `%22`/`%27` quote either, and an
+    /// unquoted value also ends at an encoded byte that ends one in plain text (`%26`, `%20`, …).
     @Test(
-        "percent-encoded credentials and emails, and twice-encoded URLs, survive",
+        "percent-encoded credentials survive",
         arguments: [
-            ("form=user%3Dbob%26password%3Dhunter2", ["hunter2"], ["form="]),
-            ("body=%7B%22password%22%3A%22hunter2%22%7D", ["hunter2"], ["body="]),
-            ("login email=alice.hunter2%40example.com ok", ["hunter2"], [" ok"]),
-            (
-                "next=https%253A%252F%252Fapi.example.com%252Fcb%253Ftoken%253Dhunter2", ["hunter2", "%252Fcb"],
-                ["api.example.com"]
-            ),
+            ("form=user%3Dbob%26password%3Dhunter2", ["hunter2"], ["form=user%3Dbob%26password%3D"]),
+            ("body=%7B%22password%22%3A%22hunter2%22%7D", ["hunter2"], ["body=%7B%22password%22%3A%22", "%22%7D"]),
+            ("q=token%3dhunter2%26x%3D1&n=2", ["hunter2"], ["%26x%3D1&n=2"]),
+            ("h=Cookie%3A%20a%3D1%3B%20session%3Dhunter2%0D%0AHost%3A%20x", ["hunter2"], ["%0D%0AHost%3A%20x"]),
+            ("password%3D%20%27hunter2 x%27 ok", ["hunter2"], [" x%27 ok"]),
+            // A placeholder after an encoded separator stays as it is (a second pass).
+            ("password%3D%22[redacted-secret]%22%26x%3D1", [], ["password%3D%22[redacted-secret]%22%26x%3D1"]),
+            ("Cookie%3a%20[redacted-secret]%0A", [], ["Cookie%3a%20[redacted-secret]%0A"]),
+            // Fuzzing found: an encoded stop that ends an empty value, then a token run the token
+            // rule takes from the stop's digits (`%[redacted-token]`); a second pass must agree.
+            ("password%3D%20%299oooooooooooooooooooooooooooooooooooo9n ok", ["9ooooooooo"], [" ok"]),
+            ("token%3D%22%2222999ooooooooooooooooooooooooooooooooo9 ok", ["9ooooooooo"], [" ok"]),
+            ("password%3D%26ab12cd3-4444-4444-4444-444444444444 ok", ["4444-4444"], [" ok"]),
         ]
     )
     func percentEncoded(_ input: String, _ secrets: [String], _ kept: [String]) {
-        // Still open: `%3D`, `%3A` and `%40` as separators, and `%25`-encoded URL separators, would
-        // each be new candidates for rules 1, 2 and 4, in the byte scanner and the reference alike.
-        withKnownIssue("percent-encoded separators are not candidates outside a URL") {
-            Self.check(input, secrets: secrets, kept: kept)
+        Self.check(input, secrets: secrets, kept: kept)
+    }
+
+    /// Found (leak). A `redirect_uri` encoded twice: only `scheme%3A%2F%2F` started a URL, not
+    /// `scheme%253A%252F%252F`. At f3a96f3 the line comes out unchanged. Closed in the eighth
+    /// session: the twice-encoded separator starts a URL, whose authority ends at `%252F`,
+    /// `%253F` or `%2523` (and whose userinfo ends at `%2540`).
+    @Test(
+        "twice-encoded URLs survive",
+        arguments: [
+            (
+                "next=https%253A%252F%252Fapi.example.com%252Fcb%253Ftoken%253Dhunter2", ["hunter2", "%252Fcb"],
+                ["next=https%253A%252F%252Fapi.example.com"]
+            ),
+            (
+                "u=\"wss%253a%252f%252fadmin%253Ahunter2%2540db.example.com%253A5432%2523x\" ok", ["hunter2", "5432"],
+                ["u=\"wss%253a%252f%252fdb.example.com\" ok"]
+            ),
+        ]
+    )
+    func twiceEncodedURL(_ input: String, _ secrets: [String], _ kept: [String]) {
+        Self.check(input, secrets: secrets, kept: kept)
+    }
+
+    /// Found (leak). An email with its `@` percent-encoded: `%40` is no `@`. At f3a96f3 the line
+    /// comes out unchanged.
+    @Test("percent-encoded emails survive")
+    func percentEncodedEmail() {
+        // Still open: `%40` as rule 4's `@`. An email's local part may hold `%40` (`%` is a
+        // local-part character), so the local part's look-back, bounded today by the previous `@`,
+        // needs a bound of its own to stay linear; in the byte scanner and the reference alike.
+        withKnownIssue("`%40` is no email `@`") {
+            Self.check("login email=alice.hunter2%40example.com ok", secrets: ["hunter2"], kept: [" ok"])
         }
     }
 

@@ -106,8 +106,14 @@ struct LogSanitizerLeakTests {
                     "\(key)=`\(m1)`", "{\"\(key)\":[\"\(m1)\"]}", "\(key)=\u{00A0}\(m1)", "\(key)\u{00A0}: \(m1)",
                     "Cookie: theme=\"dark\"; session=\(m1)", "Authorization: Digest realm=\"api\", response=\"\(m1)\"",
                     "{'\(key)': 'it\\'s \(m1)'}",
+                    // The eighth session: form keys with an index, nested arrays, encoded brackets.
+                    "\(key)[0]=\(m1)&n=1", "user[\(key)][]=\(m1)&n=1", "user%5B\(key)%5D=\(m1)&n=1",
+                    "\(key)%5b%5D%5B12%5d=\(m1)", "form=user%3Dbob%26\(key)%3D\(m1)%26n%3D1",
+                    "body=%7B%22\(key)%22%3A%22\(m1)%22%7D", "h=Cookie%3A%20a%3D1%3B%20s%3D\(m1)%0D%0AHost%3A%20x",
+                    "next=https%253A%252F%252F\(host)%252Fcb%253F\(key)%253D\(m1)",
                 ])
-                return Fragment(text: text, secrets: [m1], hosts: text.contains("https://") ? [host] : [])
+                return Fragment(
+                    text: text, secrets: [m1], hosts: text.contains("https://") || text.contains("%252F") ? [host] : [])
             case .bearerVariants:
                 let text = pick([
                     "Bearer\u{00A0}\(m1)", "\u{2009}Bearer\u{3000}\(m1)", "Bearer: \(m1)", "Bearer%20\(m1)",

@@ -274,8 +274,50 @@ struct LogSanitizerReview2Tests {
         // The form rule 2 does know, next to them: caught.
         #expect(Review2.redact("user[password]=hunter2&x=1") == "user[password]=[redacted-secret]&x=1")
         let once = Review2.redact(input)
-        withKnownIssue("a form key's brackets are `]` or `[]` only, and never percent-encoded") {
-            #expect(!once.contains("hunter2") && once.hasSuffix("&x=1"), "\(once.debugDescription)")
+        #expect(!once.contains("hunter2") && once.hasSuffix("&x=1"), "\(once.debugDescription)")
+        #expect(Review2.redact(once) == once)
+    }
+
+    /// Idempotence (found by the eighth session's generator; not in its rules: `headerEnd`). A
+    /// header value's inner string (`realm="…"`) whose closing quote is the one right before a URL
+    /// takes that quote, so the URL loses the context that ended it on the first pass:
+    /// `Authorization: realm=", r="https://h.example/p x "quoted" y` →
+    /// `Authorization: [redacted-secret]https://h.example"quoted" y` →
+    /// `Authorization: [redacted-secret]https://h.example" y`. Also at 4bf23bd. Fixed the same
+    /// session: an inner string whose closing quote is right before a URL is none.
+    @Test(
+        "a header value's inner string that closes right before a URL is not stable under a second pass",
+        arguments: [
+            "Authorization: realm=\", r=\"https://h.example/p x \"quoted\" y",
+            "Cookie: a=[':'https://h.example/p x 'q' y", "Cookie: a=\\\", r=\\\"https://h.example/p x \\\"q\\\" y",
+        ]
+    )
+    func headerInnerStringBeforeURL(_ input: String) {
+        let once = Review2.redact(input)
+        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(once.contains("h.example") && !once.contains("/p x"), "\(once.debugDescription)")
+    }
+
+    /// The form suffixes' bounds (four suffixes, six digits an index) and a placeholder's own `]`,
+    /// which closes no form key (a second pass must not find a key in what the first wrote).
+    @Test(
+        "form suffixes are bounded, and a placeholder's `]` starts none",
+        arguments: [
+            ("user[password][0][]%5B1%5D=hunter2&x=1", "user[password][0][]%5B1%5D=[redacted-secret]&x=1"),
+            ("PASSWORD%5b%5D=hunter2&x=1", "PASSWORD%5b%5D=[redacted-secret]&x=1"),
+            ("password[123456]=hunter2&x=1", "password[123456]=[redacted-secret]&x=1"),
+            ("password[1234567]=hunter2&x=1", "password[1234567]=hunter2&x=1"),
+            ("password[0][0][0][0][0]=hunter2&x=1", "password[0][0][0][0][0]=hunter2&x=1"),
+            ("[redacted-token][0]=hunter2&x=1", "[redacted-token][0]=hunter2&x=1"),
+            ("[redacted-secret]%5D=hunter2&x=1", "[redacted-secret]%5D=hunter2&x=1"),
+        ]
+    )
+    func formSuffixBounds(_ input: String, _ expected: String) {
+        #expect(Review2.redact(input) == expected)
+        // A logger's metadata key takes the same suffixes (a placeholder there is no concern: the
+        // key is never redacted, and taking its value is the safe side).
+        if !input.hasPrefix("[redacted-") {
+            #expect(LogSanitizer.isCredentialKey(String(input.prefix { $0 != "=" })) == (expected != input))
         }
     }
 

@@ -122,10 +122,10 @@ struct LogSanitizerReview3Tests {
         ]
     )
     func escapedQuoteInsideEscapedString(_ input: String, _ secret: String) {
-        withKnownIssue("a `\\\"` string ends at the `\\\"` that ends a `\\\\\\\"`") {
-            let once = Review3.redact(input)
-            #expect(!once.contains(secret), "\(once.debugDescription)")
-        }
+        // Fixed the same day: a `\"` string or value ends at a run of exactly as many backslashes.
+        let once = Review3.redact(input)
+        #expect(!once.contains(secret), "\(once.debugDescription)")
+        #expect(Review3.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Leak (new today). A URL inside a structure's string, right after a `'` or a backtick in that
@@ -145,10 +145,10 @@ struct LogSanitizerReview3Tests {
         ]
     )
     func urlInsideStructureStringRunsPastIt(_ input: String) {
-        withKnownIssue("a URL inside a structure's string ends by rule 1, not at the string's end") {
-            let once = Review3.redact(input)
-            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        }
+        // Fixed the same day: a structure that meets a URL does not close; it takes the line.
+        let once = Review3.redact(input)
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(Review3.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Leak (the new structure rule does not reach it; this morning leaked as much). A structure

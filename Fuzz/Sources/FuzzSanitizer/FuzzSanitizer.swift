@@ -31,6 +31,10 @@ let seeded: [(line: String, secret: String)] = [
     ("Cookie: theme=\"dark\"; session=zq7SEEDqcookie", "zq7SEEDqcookie"),
     ("q=Bearer+zq7SEEDplus&x=1 key sk.eyJ1IjoiZXhhbXBsZSIsImEiOiJjazEyMyJ9.zq7SEEDtwosegment", "zq7SEED"),
     ("{'password': 'it\\'s zq7SEEDsq'} password=\u{00A0}zq7SEEDnbspval", "zq7SEED"),
+    // The eighth session: form keys with an index, nested arrays and encoded brackets.
+    ("password[0]=zq7SEEDidx&user[password][]=zq7SEEDnest&user%5Bpassword%5D=zq7SEEDenc&n=1", "zq7SEED"),
+    ("form=user%3Dbob%26password%3Dzq7SEEDpct3d body=%7B%22token%22%3A%22zq7SEEDpctjson%22%7D", "zq7SEED"),
+    ("next=https%253A%252F%252Fapi.example.com%252Fcb%253Ftoken%253Dzq7SEEDtwice", "zq7SEEDtwice"),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -59,13 +59,16 @@ extension LogSanitizer {
         static let lowerE: UInt32 = 1 << 22
         /// `y` (lower case): what comes before the `J` of a JWT's `eyJ`.
         static let lowerY: UInt32 = 1 << 23
-        /// A URL separator's second byte after a `:` (`/`, `\`) and after a `%` (`3`)…
+        /// A URL separator's second byte after a `:` (`/`, `\`) and after a `%` (`3`, or `2` of `%25`)…
         static let afterColon: UInt32 = 1 << 24
         static let afterPercent: UInt32 = 1 << 25
         /// …and its first byte, two bits higher: `table[first] >> 2 & table[second]` is not zero
-        /// exactly when the two may start a separator (`:/`, `:\`, `%3`).
+        /// exactly when the two may start a separator (`:/`, `:\`, `%3`, `%2`).
         static let colonFirst: UInt32 = 1 << 26
         static let percentFirst: UInt32 = 1 << 27
+        /// What the text before a credential separator may end in: a key's last letter (`keyEnd`),
+        /// a form suffix's `]`, or the `2` or `7` of a key's encoded quote (`%22`, `%27`).
+        static let keyTailEnd: UInt32 = 1 << 28
 
         /// Allocated once and never freed or written after initialisation, so sharing it is safe.
         nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
@@ -96,6 +99,7 @@ extension LogSanitizer {
             mark(letters + digits, alphanumeric)
             mark("\"'`", quote)
             mark("nedtyNEDTY", keyEnd)
+            mark("nedtyNEDTY]27", keyTailEnd)
             for byte in 0x21...0x7E { table[byte] |= urlPlain }
             for byte in "/?#%([{<)]}>@\"'`\\".utf8 { table[Int(byte)] &= ~urlPlain }
             for byte in 0...0x20 { table[byte] |= control | afterClosingQuote | valueStop }
@@ -104,7 +108,7 @@ extension LogSanitizer {
             mark("e", lowerE)
             mark("y", lowerY)
             mark("/\\", afterColon)
-            mark("3", afterPercent)
+            mark("32", afterPercent)
             mark(":", colonFirst)
             mark("%", percentFirst)
             table[0x7F] |= control | afterClosingQuote | valueStop

@@ -6,12 +6,28 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     typealias Kind = LogSanitizer.CredentialKind
 
     /// Whether a key can end before the separator at `separator`: after `[ \t]*`, an optional
-    /// closing quote and an optional `]` or `[]`, the last byte is one a key ends in (`n e d t y`,
-    /// any case).
+    /// closing quote and optional form suffixes (``formSuffixesStart(before:bound:)``), the last
+    /// byte is one a key ends in (`n e d t y`, any case). A `%5D` ends in `d`, so it passes as it
+    /// is; a `]` (a form suffix) or the `2` or `7` of an encoded quote takes the look-back here.
     @inline(__always) func keyMayEnd(before separator: Int, bound: Int) -> Bool {
         var k = blanksStart(before: separator, bound: bound)
         if k > bound, text.has(k - 1, Classes.quote) {
             k = backslashesStart(before: k - 1, bound: bound)
+        }
+        guard k > bound else { return false }
+        // One table test rejects most candidates; `]`, `2` and `7` go on out of line.
+        let classes = text.table[Int(text.byte(k - 1))]
+        if classes & Classes.keyTailEnd == 0 { return false }
+        return classes & Classes.keyEnd != 0 || keyMayEndAfterSuffix(k, bound: bound)
+    }
+
+    /// `keyMayEnd(before:bound:)` where the byte before `k` is `]`, `2` or `7`: a form suffix, or a
+    /// percent-encoded closing quote (`%22`, `%27`) and then form suffixes. Out of line: rare.
+    @inline(never) func keyMayEndAfterSuffix(_ k: Int, bound: Int) -> Bool {
+        var k = k
+        if text.byte(k - 1) != UInt8(ascii: "]") {
+            guard k - 3 >= bound, percentQuote(at: k - 3, end: k) != nil else { return false }
+            k -= 3
         }
         k = bracketStart(before: k, bound: bound)
         return k > bound && text.has(k - 1, Classes.keyEnd)
@@ -34,29 +50,96 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// Where a form key's closing bracket (`]` of `user[password]`, or `[]` of `password[]`)
     /// ending at `k` starts; `k` when there is none.
+
+    /// Whether a `%3D` or `%3A` (any case: a percent-encoded `=` or `:`) starts at `index`.
+    @inline(__always) func isPercentSeparator(at index: Int, end: Int) -> Bool {
+        guard index + 2 < end, text.byte(index + 1) == UInt8(ascii: "3") else { return false }
+        let letter = text.lowered(index + 2)
+        return letter == UInt8(ascii: "d") || letter == UInt8(ascii: "a")
+    }
+
+    /// The quote a `%22` or `%27` at `index` (below `end`) encodes, or nil.
+    @inline(__always) func percentQuote(at index: Int, end: Int) -> UInt8? {
+        guard index >= 0, index + 3 <= end, text.byte(index) == UInt8(ascii: "%"),
+            text.byte(index + 1) == UInt8(ascii: "2")
+        else { return nil }
+        let digit = text.byte(index + 2)
+        return digit == UInt8(ascii: "2") ? UInt8(ascii: "\"") : digit == UInt8(ascii: "7") ? UInt8(ascii: "'") : nil
+    }
+
+    /// Where the form suffixes after a key start, when they end at `k`; `k` when there is none.
     @inline(__always) func bracketStart(before k: Int, bound: Int) -> Int {
-        guard k > bound, text.byte(k - 1) == UInt8(ascii: "]") else { return k }
-        return k - 1 > bound && text.byte(k - 2) == UInt8(ascii: "[") ? k - 2 : k - 1
+        guard k > bound else { return k }
+        let last = text.byte(k - 1)
+        guard
+            last == UInt8(ascii: "]")
+                || (last | 0x20 == UInt8(ascii: "d") && k - 3 >= bound && text.matches("%5d", at: k - 3, end: k))
+        else { return k }
+        return formSuffixesStart(before: k, bound: bound)
+    }
+
+    /// The most form suffixes a key takes, and the most digits of an index in one.
+    static var maxFormSuffixes: Int { 4 }
+    static var maxIndexDigits: Int { 6 }
+
+    /// Where the form suffixes that end at `k` start (not below `bound`); `k` when there is none.
+    /// A form key's suffixes, after the key word, as Rails, PHP and `qs` write them: up to
+    /// ``maxFormSuffixes`` of `]` (`user[password]`), `[]` (`password[]`) and `[` + up to
+    /// ``maxIndexDigits`` digits + `]` (`password[0]`), where `[` may be `%5B` and `]` `%5D`
+    /// (any case, as a browser encodes them: `user%5Bpassword%5D`). Read backwards, greedily: an
+    /// opening `[` or `%5B` never ends a key (`[`, `B`), and the `d` of a `%5D` never ends one
+    /// either (a key's `d` follows `r` or `w`), so the suffixes are found the one way they can be.
+    /// The look-back is bounded: 4 × 12 bytes.
+    @inline(never) func formSuffixesStart(before k: Int, bound: Int) -> Int {
+        var k = k
+        for _ in 0..<Self.maxFormSuffixes {
+            // A closing `]` or `%5D`…
+            let close: Int
+            if k > bound, text.byte(k - 1) == UInt8(ascii: "]") {
+                close = k - 1
+            } else if k - 3 >= bound, text.matches("%5d", at: k - 3, end: k) {
+                close = k - 3
+            } else {
+                break
+            }
+            // …after digits and an opening `[` or `%5B`, or alone.
+            var digits = close
+            while digits > bound, close - digits < Self.maxIndexDigits, text.has(digits - 1, Classes.digit) {
+                digits -= 1
+            }
+            if digits > bound, text.byte(digits - 1) == UInt8(ascii: "[") {
+                k = digits - 1
+            } else if digits - 3 >= bound, text.matches("%5b", at: digits - 3, end: digits) {
+                k = digits - 3
+            } else {
+                // A lone `]` (digits before it end no key).
+                k = close
+            }
+        }
+        return k
     }
 
     /// The credential key before the separator at `separator` (not reaching below `gapStart`):
     /// where it starts and its kind, or nil.
     func key(before separator: Int, gapStart: Int) -> (start: Int, kind: Kind)? {
-        // Backwards: [ \t]*, an optional closing quote of the key (", \", ' or a backtick), an optional `]` or
-        // `[]` (a form key: `user[password]`, `password[]`), the key.
+        // Backwards: [ \t]*, an optional closing quote of the key (", \", ' or a backtick, or `%22`,
+        // `%27`), optional form suffixes (`user[password]`, `password[0]`, `user%5Bpassword%5D`), the key.
         var k = blanksStart(before: separator, bound: gapStart)
         if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\"") {
             k = backslashesStart(before: k - 1, bound: gapStart)
         } else if k > gapStart, text.byte(k - 1) == UInt8(ascii: "'") || text.byte(k - 1) == UInt8(ascii: "`") {
             k -= 1
+        } else if k - 3 >= gapStart, percentQuote(at: k - 3, end: k) != nil {
+            k -= 3
         }
-        let bracket = k
+        let suffixesEnd = k
         k = bracketStart(before: k, bound: gapStart)
-        // A placeholder's own `]` closes no form key: `[redacted-token]:x` has no key (a second pass
-        // must not find one in what the first wrote).
-        if bracket - k == 1,
-            (bracket - 16 >= gapStart && exactly("[redacted-token]", at: bracket - 16, end: bracket))
-                || (bracket - 17 >= gapStart && exactly("[redacted-secret]", at: bracket - 17, end: bracket))
+        // A placeholder's own `]` closes no form key: `[redacted-token]:x` and `[redacted-token][0]=x`
+        // have no key (a second pass must not find one in what the first wrote). Only the suffix
+        // right after the key word can be that `]` (a lone `]`: the others start `[` or `%`).
+        if k < suffixesEnd, text.byte(k) == UInt8(ascii: "]"),
+            (k - 15 >= gapStart && exactly("[redacted-token", at: k - 15, end: k))
+                || (k - 16 >= gapStart && exactly("[redacted-secret", at: k - 16, end: k))
         {
             return nil
         }
@@ -98,13 +181,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (keyStart, kind)
     }
 
-    /// The credential whose key `key` ends before the separator at `separator`; its value stops at
-    /// `stop` (the next URL's start, `Int.max`: none), unless it is a structure, which takes URLs
-    /// whole: `units(p)` is the first URL that starts at or after `p`, as a
-    /// range (`Int.max` for both ends: none). Nil when the value is empty.
-    func credential(
-        key: (start: Int, kind: Kind), separator: Int, stop: Int, units: (Int) -> Unit
-    ) -> LogSanitizer.Span? {
+    /// The credential whose key `key` ends before the separator at `separator` (`%3D` or `%3A` when
+    /// `percent`); its value stops at `stop` (the next URL's start, `Int.max`: none), unless it is a
+    /// structure that does not close before it. Nil when the value is empty.
+    func credential(key: (start: Int, kind: Kind), separator: Int, percent: Bool, stop: Int) -> LogSanitizer.Span? {
+        if percent { return percentCredential(key: key, separator: separator, stop: stop) }
         let end = text.count
         let (keyStart, kind) = key
         // Forwards: the `>` of `=>` (Ruby, PHP, Perl), [ \t]*, openers, an optional opening quote,
@@ -117,7 +198,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             byte == UInt8(ascii: "{")
                 || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: min(end, stop)))
         {
-            return structure(keyStart: keyStart, opener: v, end: end, units: units)
+            return structure(keyStart: keyStart, opener: v, end: end, stop: stop)
         }
         // Openers the value sits in: `Optional(` (Swift's interpolation of an optional), `[`, `{`
         // (a JSON array or object), `<`; not the `[` of a placeholder. Blanks may follow each.
@@ -152,9 +233,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let placeholder = placeholderEnd(at: v, end: end, stop: stop)
         let valueEnd: Int
         let length: Int
-        if escapes == 1 {
-            (valueEnd, length) = SanitizerScan.escapedQuoteEnd(text, from: v, end: end, stop: stop)
-        } else if escapes > 1 {
+        if escapes > 0 {
             (valueEnd, length) = escapedValueEnd(from: v, end: end, stop: stop, escapes: escapes)
         } else if let quote {
             (valueEnd, length) = SanitizerScan.quotedEnd(text, from: v, end: end, quote: quote, stop: stop)
@@ -187,10 +266,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return p - start
     }
 
-    /// The end of a value opened by `escapes` backslashes and `"`: the first place the same
-    /// backslashes and `"` start (a run of more ends there too, at its last `escapes`), a line
-    /// break, `stop` or a quote right before it, or `end`. Each backslash looks ahead `escapes`
-    /// bytes at most.
+    /// The end of a value opened by `escapes` backslashes and `"`: the first run of exactly that
+    /// many backslashes followed by `"` (a longer run is an escaped quote inside: `\\\"` in a `\"`
+    /// string), a line break, `stop` or the backslashes and quote right before it, or `end`. Each
+    /// run of backslashes is measured once from its start, `escapes` + 1 bytes at most.
     func escapedValueEnd(from start: Int, end: Int, stop: Int, escapes: Int) -> (Int, Int) {
         let limit = min(end, stop)
         var p = start
@@ -198,8 +277,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if p + 16 >= stop, SanitizerScan.quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
             let byte = text.byte(p)
             if byte == 0x0A || byte == 0x0D { break }
-            if byte == UInt8(ascii: "\\"), p + escapes < limit, text.byte(p + escapes) == UInt8(ascii: "\""),
-                backslashRun(from: p, limit: p + escapes) == escapes
+            if byte == UInt8(ascii: "\\"), p == start || text.byte(p - 1) != UInt8(ascii: "\\"),
+                case let run = backslashRun(from: p, limit: limit), run == escapes, p + run < limit,
+                text.byte(p + run) == UInt8(ascii: "\"")
             {
                 break
             }
@@ -208,18 +288,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (p, p - start)
     }
 
-    /// A URL a structure takes whole: its scan passes it at once.
-    typealias Unit = (start: Int, end: Int)
-
     /// A value that is a structure: what is inside the `{` or `[` at `opener` and its closing
-    /// bracket (strings skipped, at most ``structureDepth`` levels), or, when it does not close on
-    /// the line, everything after it to the line's end. URLs inside go with it. A content that is a
-    /// placeholder and nothing more is left alone.
-    func structure(keyStart: Int, opener: Int, end: Int, units: (Int) -> Unit) -> LogSanitizer.Span? {
+    /// bracket (strings skipped, at most ``structureDepth`` levels), or, when it does not close
+    /// before the line's end or the next URL (`stop`), everything after it to the line's end, URLs
+    /// included. A content that is a placeholder and nothing more is left alone.
+    func structure(keyStart: Int, opener: Int, end: Int, stop: Int) -> LogSanitizer.Span? {
         let start = opener + 1
-        let valueEnd = structureClose(from: start, end: end, units: units) ?? restOfLine(from: start, end: end)
+        let valueEnd = structureClose(from: start, end: end, stop: stop) ?? restOfLine(from: start, end: end)
         guard valueEnd > start else { return nil }
-        if let placeholder = placeholderEnd(at: start, end: end, stop: units(start).start), placeholder == valueEnd {
+        if let placeholder = placeholderEnd(at: start, end: end, stop: stop), placeholder == valueEnd {
             return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: valueEnd, placeholder: .none)
         }
         return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: start, placeholder: .secret)
@@ -230,19 +307,14 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     static var structureDepth: Int { 4 }
 
     /// Inside a structure opened before `start`: the position of the bracket that closes it, or nil
-    /// when none does before a line break or `end`. Any of `}` `]` closes any of `{` `[`; a `"` or
-    /// `'` string (a backslash escapes) or a `\"` string is passed whole, and one that does not
-    /// close on the line leaves the structure open. Units are passed whole, inside strings too.
-    func structureClose(from start: Int, end: Int, units: (Int) -> Unit) -> Int? {
-        var unit = units(start)
+    /// when none does before a line break, `stop` or `end`. Any of `}` `]` closes any of `{` `[`;
+    /// a `"` or `'` string (a backslash escapes) or a `\"` string is passed whole, and one that
+    /// does not close on the line leaves the structure open.
+    func structureClose(from start: Int, end: Int, stop: Int) -> Int? {
+        let limit = min(end, stop)
         var depth = 1
         var p = start
-        while p < end {
-            if p == unit.start {
-                p = unit.end
-                unit = units(p)
-                continue
-            }
+        while p < limit {
             let byte = text.byte(p)
             switch byte {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -254,14 +326,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 if depth == 0 { return p }
                 p += 1
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                guard let close = stringClose(from: p + 1, end: end, quote: byte, units: units) else { return nil }
+                guard let close = stringClose(from: p + 1, limit: limit, quote: byte) else { return nil }
                 p = close
-                unit = units(p)
             case UInt8(ascii: "\\"):
-                if p + 1 < min(end, unit.start), text.byte(p + 1) == UInt8(ascii: "\"") {
-                    guard let close = escapedStringClose(from: p + 2, end: end, units: units) else { return nil }
+                if p + 1 < limit, text.byte(p + 1) == UInt8(ascii: "\"") {
+                    guard let close = escapedStringClose(from: p + 2, limit: limit) else { return nil }
                     p = close
-                    unit = units(p)
                 } else {
                     p += 1
                 }
@@ -275,22 +345,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// After a `"` or `'` (`quote`) in a structure: the end of its closing quote, where a backslash
-    /// escapes the next character (not a unit); nil at a line break or `end` first.
-    func stringClose(from start: Int, end: Int, quote: UInt8, units: (Int) -> Unit) -> Int? {
-        var unit = units(start)
+    /// escapes the next character; nil at a line break or `limit` first.
+    func stringClose(from start: Int, limit: Int, quote: UInt8) -> Int? {
         var q = start
-        while q < end {
-            if q == unit.start {
-                q = unit.end
-                unit = units(q)
-                continue
-            }
+        while q < limit {
             let byte = text.byte(q)
             if byte == quote { return q + 1 }
             if byte == 0x0A || byte == 0x0D { return nil }
             if byte == UInt8(ascii: "\\") {
-                guard q + 1 < min(end, unit.start), case let next = text.byte(q + 1), next != 0x0A, next != 0x0D
-                else { return nil }
+                guard q + 1 < limit, case let next = text.byte(q + 1), next != 0x0A, next != 0x0D else { return nil }
                 q += 2
             } else {
                 q += 1
@@ -299,19 +362,18 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return nil
     }
 
-    /// After a `\"` in a structure: the end of the next `\"`; nil at a line break or `end` first.
-    func escapedStringClose(from start: Int, end: Int, units: (Int) -> Unit) -> Int? {
-        var unit = units(start)
+    /// After a `\"` in a structure: the end of the next `\"` that does not end a longer run of
+    /// backslashes (`\\\"` is an escaped quote inside); nil at a line break or `limit` first.
+    func escapedStringClose(from start: Int, limit: Int) -> Int? {
         var q = start
-        while q < end {
-            if q == unit.start {
-                q = unit.end
-                unit = units(q)
-                continue
-            }
+        while q < limit {
             let byte = text.byte(q)
-            if byte == UInt8(ascii: "\\"), q + 1 < min(end, unit.start), text.byte(q + 1) == UInt8(ascii: "\"") {
-                return q + 2
+            if byte == UInt8(ascii: "\\") {
+                var runEnd = q + 1
+                while runEnd < limit, text.byte(runEnd) == UInt8(ascii: "\\") { runEnd += 1 }
+                if runEnd == q + 1, runEnd < limit, text.byte(runEnd) == UInt8(ascii: "\"") { return q + 2 }
+                q = runEnd
+                continue
             }
             if byte == 0x0A || byte == 0x0D { return nil }
             q += 1
@@ -328,6 +390,67 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             p += 1
         }
         return p
+    }
+
+    /// A credential after a percent-encoded separator (`password%3Dx`, `%22password%22%3A%22x%22`):
+    /// the text around it is percent-encoded too, so after `%20`s an opening quote is `%22` or
+    /// `%27`, a quoted value ends at the same encoded quote, an unquoted value also where the
+    /// encoded form of a byte that ends one in plain text is (``percentStops(at:header:)``), and
+    /// either ends where the parameter it is in ends in plain text, or at a `%` without two hex
+    /// digits.
+    @inline(never)
+    func percentCredential(key: (start: Int, kind: Kind), separator: Int, stop: Int) -> LogSanitizer.Span? {
+        let end = text.count
+        let limit = min(end, stop)
+        var v = separator + 3
+        while v + 3 <= limit, text.matches("%20", at: v, end: limit) { v += 3 }
+        let quote = percentQuote(at: v, end: limit)
+        if quote != nil { v += 3 }
+        if let placeholderEnd = placeholderEnd(at: v, end: end, stop: stop) {
+            return LogSanitizer.Span(start: key.start, end: placeholderEnd, keepEnd: placeholderEnd, placeholder: .none)
+        }
+        var p = v
+        while p < limit {
+            let byte = text.byte(p)
+            if text.table[Int(byte)] & Classes.valueStop != 0 { break }
+            if byte == UInt8(ascii: "\\"), p + 1 < limit, text.has(p + 1, Classes.quote) { break }
+            if byte >= 0x80, text.unicodeSpaceLength(at: p, end: end) > 0 { break }
+            if byte == UInt8(ascii: "%") {
+                // A `%` without two hex digits ends the value: a later rule's match may start at the
+                // digits of an encoded byte that ended an empty value (`%29` + a token run), and a
+                // second pass must end that value at the same `%`.
+                guard p + 2 < limit, text.has(p + 1, Classes.hex), text.has(p + 2, Classes.hex) else { break }
+                if let quote {
+                    if percentQuote(at: p, end: limit) == quote { break }
+                } else if percentStops(at: p, header: key.kind == .header) {
+                    break
+                }
+            }
+            p += 1
+        }
+        guard p > v else { return nil }
+        return LogSanitizer.Span(start: key.start, end: p, keepEnd: v, placeholder: .secret)
+    }
+
+    /// Whether the `%` at `index` (two bytes or more before the value's limit) encodes a byte that
+    /// ends an unquoted value: a control character, a space, one of `"&'),;<>]}` and backtick, DEL
+    /// (`%00`–`%20`, `%22`, `%26`, `%27`, `%29`, `%2C`, `%3B`, `%3C`, `%3E`, `%5D`, `%60`, `%7D`, `%7F`,
+    /// any case); for a header value, a line break only (`%0A`, `%0D`).
+    @inline(__always) func percentStops(at index: Int, header: Bool) -> Bool {
+        let high = text.byte(index + 1)
+        let low = text.lowered(index + 2)
+        if header { return high == UInt8(ascii: "0") && (low == UInt8(ascii: "a") || low == UInt8(ascii: "d")) }
+        switch high {
+        case UInt8(ascii: "0"), UInt8(ascii: "1"): return text.table[Int(low)] & Classes.hex != 0
+        case UInt8(ascii: "2"):
+            return low == UInt8(ascii: "0") || low == UInt8(ascii: "2") || low == UInt8(ascii: "6")
+                || low == UInt8(ascii: "7") || low == UInt8(ascii: "9") || low == UInt8(ascii: "c")
+        case UInt8(ascii: "3"): return low == UInt8(ascii: "b") || low == UInt8(ascii: "c") || low == UInt8(ascii: "e")
+        case UInt8(ascii: "5"): return low == UInt8(ascii: "d")
+        case UInt8(ascii: "6"): return low == UInt8(ascii: "0")
+        case UInt8(ascii: "7"): return low == UInt8(ascii: "d") || low == UInt8(ascii: "f")
+        default: return false
+        }
     }
 
     /// The end of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) from `start` (not
@@ -395,21 +518,23 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// An unquoted header value: to a line break (or `\r`, `\n` written as escapes, as in a JSON
     /// string), or to a quote that closes the string it is in. An inner string is part of it, its
     /// closing quote too: a `"` or `'` string after `=`, `[`, `(` or `{` (`theme="dark"`,
-    /// `['X-Token' => 'x']`), or a `\"` string after `=` (`realm=\"api\"`).
+    /// `['X-Token' => 'x']`), or a `\"` string after `=` (`realm=\"api\"`), but not one whose
+    /// closing quote is right before a URL (that quote closes the value: the URL keeps the context
+    /// that ends it, so a second pass agrees).
     func headerEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
         let limit = min(end, stop)
         var p = start
         while p < limit {
             let byte = text.byte(p)
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'"), p >= 1, Self.opensInner(text.byte(p - 1)),
-                let close = parameterQuoteEnd(from: p + 1, limit: limit, quote: byte)
+                let close = parameterQuoteEnd(from: p + 1, limit: limit, quote: byte), close != stop
             {
                 p = close
                 continue
             }
             if byte == UInt8(ascii: "\\"), p + 1 < limit, p >= 1, text.byte(p + 1) == UInt8(ascii: "\""),
                 text.byte(p - 1) == UInt8(ascii: "="),
-                let close = parameterQuoteEnd(from: p + 2, limit: limit, quote: nil)
+                let close = parameterQuoteEnd(from: p + 2, limit: limit, quote: nil), close != stop
             {
                 p = close
                 continue

@@ -49,7 +49,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
 
     /// The length of the URL separator at `candidate` (a `:` when `colon`, else a `%`; at least two
     /// bytes before `end`), or 0. The byte after rejects most candidates: a separator starts `:/`,
-    /// `:\` or `%3`.
+    /// `:\`, `%3` or `%2` (`%253A%252F%252F`, a URL encoded twice).
     @inline(__always)
     func separatorLength(at candidate: Int, colon: Bool, end: Int) -> Int {
         let next = text.byte(candidate + 1)
@@ -60,7 +60,10 @@ struct URLRule<Counter: LogSanitizerCounting> {
             else { return 0 }
             return 5
         }
-        return next == UInt8(ascii: "3") && text.matches("%3a%2f%2f", at: candidate, end: end) ? 9 : 0
+        if next == UInt8(ascii: "3") { return text.matches("%3a%2f%2f", at: candidate, end: end) ? 9 : 0 }
+        // `%25` first (`%20`, `%22`, `%2F` … are common, and go with one more byte read).
+        guard next == UInt8(ascii: "2"), text.byte(candidate + 2) == UInt8(ascii: "5") else { return 0 }
+        return text.matches("%253a%252f%252f", at: candidate, end: end) ? 15 : 0
     }
 
     /// Where a URL's body ends, and its authority: the host follows `hostStart`, and the
@@ -82,7 +85,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
         let schemeLength = separator - runStart
         var start = separator
         if schemeLength >= 1, schemeLength <= 32, text.has(runStart, Classes.letter) { start = runStart }
-        let percentForm = length == 9
+        let percentForm = length >= 9
         let bodyStart = separator + length
         var body: Body
         // The context: what is right before the URL decides where it ends.
@@ -179,7 +182,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
     }
 
     /// A `%` inside the authority: `%2F`, `%3F` or `%23` ends it, `%40` (an encoded `@`) moves the
-    /// host after it.
+    /// host after it; so do the same encoded twice (`%252F`, `%253F`, `%2523`; `%2540`).
     @inline(__always) func percentInAuthority(at p: Int, end: Int, body: inout Body) {
         if text.matches("%2f", at: p, end: end) || text.matches("%3f", at: p, end: end)
             || text.matches("%23", at: p, end: end)
@@ -187,6 +190,14 @@ struct URLRule<Counter: LogSanitizerCounting> {
             body.authorityEnd = p
         } else if text.matches("%40", at: p, end: end) {
             body.hostStart = p + 3
+        } else if text.matches("%25", at: p, end: end) {
+            if text.matches("2f", at: p + 3, end: end) || text.matches("3f", at: p + 3, end: end)
+                || text.matches("23", at: p + 3, end: end)
+            {
+                body.authorityEnd = p
+            } else if text.matches("40", at: p + 3, end: end) {
+                body.hostStart = p + 5
+            }
         }
     }
 

@@ -8,10 +8,12 @@
 /// sit in (tokens, UUIDs, bearer tokens, email addresses).
 ///
 /// 1. **URLs** of any scheme → scheme, separator and host: `scheme://`, JSON-escaped
-///    `scheme:\/\/` and percent-encoded `scheme%3A%2F%2F` (any case). The scheme is the run of
+///    `scheme:\/\/`, percent-encoded `scheme%3A%2F%2F` and encoded twice `scheme%253A%252F%252F`
+///    (any case). The scheme is the run of
 ///    `[A-Za-z0-9+.-]` before the separator when it is 1–32 characters and starts with a letter
 ///    (otherwise the URL starts at the separator). The host follows the last `@` (or `%40`) of
-///    the authority (which ends at `/ ? # \` or `%2F %3F %23`): an IPv6 literal in brackets, or
+///    the authority (which ends at `/ ? # \`, `%2F %3F %23` or `%252F %253F %2523`; `%2540` is an
+///    `@` too): an IPv6 literal in brackets, or
 ///    `[A-Za-z0-9._~%-]` and non-ASCII characters (no `%` in the percent-encoded form), without
 ///    trailing dots. No host: the scheme and separator stay and `[redacted-url]` takes the
 ///    host's place (`https://[redacted-url]`). Where the URL ends depends on what is before it:
@@ -23,9 +25,11 @@
 ///    in the path, query or fragment do not end it (`?auth=Bearer tok` goes whole).
 /// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`,
 ///    `secret`, `token`, `api_key`, `api-key`, `apikey` (also as the end of a longer word, such as
-///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then optionally `]` or `[]`
-///    (form keys: `user[password]`, `password[]`), optionally a closing quote (`"` after 0–15
-///    backslashes, as JSON escaped up to four times writes it, `'`, backtick),
+///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then up to four form suffixes
+///    `]`, `[]` or `[` + up to six digits + `]`, where `[` may be `%5B` and `]` `%5D`, any case
+///    (`user[password]`, `password[]`, `password[0]`, `user[password][]`, `user%5Bpassword%5D`; a
+///    placeholder's own `]` is none), optionally a closing quote (`"` after 0–15 backslashes, as JSON
+///    escaped up to four times writes it, `'`, backtick, `%22`, `%27`),
 ///    blanks, `=`, `=>` or `:`, blanks, openers the value sits in (`Optional(`, `{`, `<`, `[` but
 ///    not a placeholder's, each with blanks after it), where blanks are spaces, tabs, Unicode
 ///    spaces and ANSI colour codes (`ESC [ [0-9;]{0,16} m`), optionally an opening quote (`"` after
@@ -44,6 +48,13 @@
 ///    rules, a known leak). An empty value, or one that already is a placeholder and nothing more,
 ///    is left alone (one that only starts with a placeholder, as `password=[redacted-token]hunter2`,
 ///    is a value like any).
+///    The separator may be percent-encoded, `%3D` or `%3A` (any case; text around it is encoded
+///    too): then `%20`s, optionally `%22` or `%27`; a value so quoted runs to the same encoded
+///    quote, an unquoted one to where a byte that ends an unquoted value is encoded (`%00`–`%20`,
+///    `%22 %26 %27 %29 %2C %3B %3C %3E %5D %60 %7D %7F`, any case; a header's value: `%0A`,
+///    `%0D`), and either also ends where an unquoted value ends or at a `%` without two hex
+///    digits (`password%3Dx%26n%3D1`, `%22password%22%3A%22x%22`); a value after it that starts
+///    with a placeholder is left alone.
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit or a
 ///    placeholder, then separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
@@ -107,13 +118,17 @@
 ///   `-` after no hex digit, a `2` not after `a`, an `x` not after `e`, a `J` not after `y`)
 ///   inside the same search: one more byte read per occurrence (the `2`, `x` and `J` finders test
 ///   the letter before in the same block compare). A candidate is
-///   first rejected with a load or two: a URL separator needs `:/`, `:\` or `%3`; a credential
-///   separator needs, after the `[ \t]*` run, an optional quote and an optional `]` or `[]` before
-///   it, a byte a key ends in (`n e d t y`, any case).
+///   first rejected with a load or two: a URL separator needs `:/`, `:\`, `%3` or `%2`; a credential
+///   separator needs, after the `[ \t]*` run and an optional quote, a byte a key ends in (`n e d t
+///   y`, any case; the `D` of `%5D` is one) or a `]`, which alone takes the form suffixes' look-back.
+///   A `%` separates a key only as `%3D` or `%3A` (two more bytes read); a key's encoded quote
+///   (`%22`, `%27`: a `2` or `7` before the separator) takes three bytes more of look-back.
 ///   A key ends in a letter, so the `:`, `=` and `%` right after a rejected candidate are stepped
 ///   over at one or two examinations each, up to one that could start a URL separator.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
-///   15 bytes after the `[ \t]*` run, which belongs to one separator only (its rejection check
+///   15 bytes, its quote 3 and its form suffixes 48 (four of at most 12: `%5B`, six digits, `%5D`;
+///   read backwards once, each suffix told by its last bytes) after the `[ \t]*` run, which
+///   belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
 ///   stops at the previous `@` (it cannot contain one), so local parts of different candidates
 ///   never overlap (an `@` where the previous domain scan stopped takes that domain's bytes as its
@@ -145,10 +160,7 @@
 ///   byte is read at most three times.
 /// - A structure value is scanned once to its closing bracket or the line's end, and when it does
 ///   not close, once more to the line's end: the pass resumes after the value, so no byte is in two
-///   structures. A structure passes the URLs
-///   inside it whole: each is found from the end of the one before (with a copy of the look-ahead's
-///   search, and only when the scan reaches the one before), so a URL is looked for after a unit
-///   only by the one structure that holds the unit, and once more by the pass.
+///   structures (one that meets the next URL does not close, and takes the rest of the line).
 /// - Rules apply in turn to the gaps earlier rules left, so the total is at most the number of
 ///   rules times the input; the output is at most a constant factor longer than the input. (Rules
 ///   3–7 are driven without recursion, each keeping its next match, but each is asked the same
@@ -167,7 +179,8 @@
 /// did, so whatever its start decides (a quote before it closes, a value, an inner string or an
 /// escape stops before it) is decided the same. (The placeholder alone, as before, was no URL on
 /// the second pass: `authorization=\'https://` gave `authorization=\'[redacted-url]`, whose quote
-/// no longer closed.) A structure value's content becomes one placeholder between the same
+/// no longer closed.) A form key's suffixes never start with a placeholder's `]`; a
+/// placeholder holds no `%`, so no percent-encoded separator, quote or URL appears in one. A structure value's content becomes one placeholder between the same
 /// brackets (or before the same line end), which a second pass finds and leaves. No match
 /// contains a line feed or carriage return, and every look-behind or look-ahead treats one like
 /// the start or end of the text, so text may be redacted in pieces cut after a line break.
@@ -209,17 +222,32 @@ public enum LogSanitizer {
         return secretPlaceholder
     }
 
-    /// Whether `key` ends in one of rule 2's keys, any ASCII case (a form key's `]` or `[]` after
-    /// it, as in `user[password]` or `password[]`, as rule 2 takes it in text).
+    /// Whether `key` ends in one of rule 2's keys, any ASCII case, with the form suffixes rule 2
+    /// takes in text after it (`user[password]`, `password[]`, `password[0]`, `user%5Bpassword%5D`;
+    /// `CredentialRule.formSuffixesStart(before:bound:)`).
     static func isCredentialKey(_ key: String) -> Bool {
-        var lowered = key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        if lowered.last == UInt8(ascii: "]") {
-            lowered.removeLast()
-            if lowered.last == UInt8(ascii: "[") { lowered.removeLast() }
+        let lowered = key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        func ends(_ suffix: String, at end: Int) -> Bool {
+            let count = suffix.utf8.count
+            return end >= count && lowered[(end - count)..<end].elementsEqual(suffix.utf8)
         }
-        return credentialKeys.contains { name in
-            lowered.count >= name.count && lowered[(lowered.count - name.count)...].elementsEqual(name.utf8)
+        var k = lowered.count
+        for _ in 0..<4 {
+            let close: Int
+            if ends("]", at: k) {
+                close = k - 1
+            } else if ends("%5d", at: k) {
+                close = k - 3
+            } else {
+                break
+            }
+            var digits = close
+            while digits > 0, close - digits < 6, lowered[digits - 1] >= 0x30, lowered[digits - 1] <= 0x39 {
+                digits -= 1
+            }
+            k = ends("[", at: digits) ? digits - 1 : ends("%5b", at: digits) ? digits - 3 : close
         }
+        return credentialKeys.contains { ends($0, at: k) }
     }
 
     /// Rule 2's keys, lower case (`CredentialRule.key(before:gapStart:)` compares the same ones).
@@ -364,7 +392,6 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var ahead = URLSearch()
         var aheadSeparator = -1
         var aheadSpan: LogSanitizer.Span?
-        var units: [CredentialRule<Counter>.Unit] = []
         var cursor = 0
         // The previous URL's end (a scheme looks back no further) and the previous span's (a key).
         var urlBound = 0
@@ -372,7 +399,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var position = 0
         while let candidate = triggers.next(from: position, to: end, in: text) {
             let byte = text.byte(candidate)
-            // The byte after rejects most URL candidates (a separator starts `:/`, `:\` or `%3`, two
+            // The byte after rejects most URL candidates (a separator starts `:/`, `:\`, `%3` or `%2`, two
             // bytes or more before the end): one table test for the pair, so one branch decides it.
             if candidate + 2 < end,
                 (text.table[Int(byte)] &>> 2) & text.table[Int(text.byte(candidate + 1))]
@@ -392,7 +419,10 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 position = url.end
                 continue
             }
-            if byte != UInt8(ascii: "%"), credentials.keyMayEnd(before: candidate, bound: keyBound),
+            // A `%` separates a key only as `%3D` or `%3A` (percent-encoded `=`, `:`).
+            let percent = byte == UInt8(ascii: "%")
+            if !percent || credentials.isPercentSeparator(at: candidate, end: end),
+                credentials.keyMayEnd(before: candidate, bound: keyBound),
                 let key = credentials.key(before: candidate, gapStart: keyBound)
             {
                 if aheadSeparator < candidate {
@@ -406,32 +436,9 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                         aheadSpan = nil
                     }
                 }
-                // The URLs a structure takes whole, in order, found only as far as its scan asks
-                // (each from the end of the one before, as the pass would, with a copy of the
-                // look-ahead's search, so the pass's own next URL stays as it is). Kept in a list: a
-                // scan may ask again for a position it passed (a string that does not close). A URL
-                // is inside one credential's value at most, so the search after it is done once.
-                units.removeAll(keepingCapacity: true)
-                var unitSearch = ahead
-                var head: CredentialRule<Counter>.Unit? = aheadSpan.map { ($0.start, $0.end) } ?? (Int.max, Int.max)
-                var from = 0
-                let found = credentials.credential(key: key, separator: candidate, stop: aheadSpan?.start ?? Int.max) {
-                    (position: Int) -> CredentialRule<Counter>.Unit in
-                    while units.last.map({ $0.start < position }) ?? true {
-                        let url =
-                            head ?? urls.next(from: from, search: &unitSearch).map { ($0.span.start, $0.span.end) }
-                            ?? (Int.max, Int.max)
-                        head = url
-                        if url.start == Int.max { return url }
-                        units.append(url)
-                        head = nil
-                        from = url.end
-                    }
-                    var index = units.count - 1
-                    while index > 0, units[index - 1].start >= position { index -= 1 }
-                    return units[index]
-                }
-                if let credential = found {
+                if let credential = credentials.credential(
+                    key: key, separator: candidate, percent: percent, stop: aheadSpan?.start ?? Int.max)
+                {
                     gap(from: cursor, to: credential.start, state: &state)
                     emit(credential)
                     cursor = credential.end
@@ -452,7 +459,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     }
 
     /// The first position from `start` that is not a `:`, `=` or `%`, or is the start of a URL
-    /// separator (`:/`, `:\`, `%3`, two bytes or more before `end`). Out of line: rare outside
+    /// separator (`:/`, `:\`, `%3`, `%2`, two bytes or more before `end`). Out of line: rare outside
     /// adversarial input.
     @inline(never)
     func triggerRunEnd(from start: Int, end: Int) -> Int {
@@ -464,7 +471,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 if p + 2 < end {
                     let next = text.byte(p + 1)
                     if byte == UInt8(ascii: ":")
-                        ? next == UInt8(ascii: "/") || next == UInt8(ascii: "\\") : next == UInt8(ascii: "3")
+                        ? next == UInt8(ascii: "/") || next == UInt8(ascii: "\\")
+                        : next == UInt8(ascii: "3") || next == UInt8(ascii: "2")
                     {
                         break
                     }
