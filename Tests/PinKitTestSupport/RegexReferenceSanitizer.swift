@@ -55,40 +55,51 @@ public enum RegexReferenceSanitizer {
         + formSuffix + "){0,3}+)?+"
     /// A key's closing quote, also percent-encoded (`%22`, `%27`).
     static let keyQuote = #"(?:\\{0,15}"|'|`|%2[27])?+"#
+    /// A key's form suffixes and closing quote, the separator (`=>` too), and the openers a value
+    /// may sit in (`Optional(`, `<`).
     static let keyTail =
-        formSuffixes + keyQuote + blanks + "(?:=>?+|:)" + blanks
-        + "(?:" + structure + "|" + #"(?!\{|\[(?!redacted-))(?:(?:Optional\(|\[(?!redacted-)|[{<])"# + blanks + ")*+"
-    /// A JSON object or array as the value (groups 1 and 2): what is inside the brackets when they
+        formSuffixes + keyQuote + blanks + "(?:=>?+|:)" + blanks + #"(?:(?:Optional\(|<)"# + blanks + ")*+"
+    /// A JSON object or array as the value (groups 1–3): what is inside the brackets when they
     /// close on the line before any URL, at most four levels deep (strings skipped; a `\"` string
     /// ends at a `\"` that does not end a longer run of backslashes); else the rest of the line,
-    /// URLs included.
-    static let structure: String = {
+    /// URLs included. A header's value takes the rest of the line after a closing bracket followed
+    /// by a blank or `;` too (group 1).
+    static func structure(header: Bool) -> String {
         let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\(?!")"#
         let string =
             #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|'(?:[^'\\\r\n\uE000]|\\[^\r\n\uE000])*+'|\\"(?:(?!(?<!\\)\\")[^\r\n\uE000])*+\\""#
         var inner = "(?:" + atom + "|" + string + ")"
         for _ in 1..<4 { inner = "(?:" + atom + "|" + string + #"|[{\[]"# + inner + #"*+[}\]])"# }
-        return #"(?:\{|\[(?!redacted-))(?![}\]])(?:("# + inner + #"*+)(?=[}\]])|([^\r\n]++))"#
-    }()
+        let open = #"(?:\{|\[(?!redacted-))"#
+        if header {
+            return open + "(?:(" + inner + #"*+[}\]](?=[ \t;])[^\r\n]*)|("# + inner + #"++)(?=[}\]])|(?!"# + inner
+                + #"*+[}\]])([^\r\n]++))"#
+        }
+        return open + #"(?![}\]])(?:((?!))|("# + inner + #"*+)(?=[}\]])|([^\r\n]++))"#
+    }
     /// A value that is a placeholder and nothing more is left alone (see `credentials(_:)`).
     static let placeholderValue = regex(#"^\[redacted-[a-z]+\]\z"#)
     static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
-    static let quotedValues =
-        #"(\\{1,15}")((?:(?!(?<!\\)\3)"# + stopBeforeURL
-        + #"[^\r\n\uE000])+)|(")((?:"# + stopBeforeURL
-        + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')((?:"# + stopBeforeURL
-        + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)((?:"# + stopBeforeURL
-        + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`])"#
+    /// Not a structure: quoted values (groups 4–11) or, for `unquoted`, group 12.
+    static func values(unquoted: String) -> String {
+        #"(?!\{|\[(?!redacted-))(?:(\\{1,15}")((?:(?!(?<!\\)\4)"# + stopBeforeURL
+            + #"[^\r\n\uE000])+)|(")((?:"# + stopBeforeURL
+            + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')((?:"# + stopBeforeURL
+            + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)((?:"# + stopBeforeURL
+            + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`])("# + unquoted + "))"
+    }
+    /// One step of an unquoted header value: an inner string, or a byte that does not end it.
+    static let headerUnit =
+        #"(?:(?<=[=\[({])"[^"\r\n\\\uE000]*"(?!\uE000)|(?<=[=\[({])'[^'\r\n\\\uE000]*'(?!\uE000)|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"(?!\uE000)|[^\r\n"'`\\\uE000]|["'`](?!"#
+        + closing + #")|\\(?!(?:r(?:\\n)?+|n)(?![ \t]|\\t)|["'`]"# + closing + "))"
     static let headerCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
-            + quotedValues
-            + #"((?:\\(?=[rn]))?(?:(?<=[=\[({])"[^"\r\n\\\uE000]*"(?!\uE000)|(?<=[=\[({])'[^'\r\n\\\uE000]*'(?!\uE000)|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"(?!\uE000)|[^\r\n"'`\\\uE000]|["'`](?!"#
-            + closing + #")|\\(?!(?:r(?:\\n)?+|n)(?![ \t]|\\t)|["'`]"# + closing + #"))+))"# + ")")
+            + structure(header: true) + "|" + values(unquoted: #"(?:\\(?=[rn]))?"# + headerUnit + "+") + ")")
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
-            + keyTail + "(?:" + quotedValues
-            + #"((?:\[redacted-[a-z]+\]C*+|C++)))"#.replacingOccurrences(
-                of: "C", with: #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces + #"]|\\(?!["'`]))"#) + ")")
+            + keyTail + "(?:" + structure(header: false) + "|"
+            + values(unquoted: #"\[redacted-[a-z]+\]C*+|C++"#.replacingOccurrences(of: "C", with: plainValueCharacter))
+            + ")")
 
     /// After a percent-encoded separator (`%3D`, `%3A`, any case): `%20`s, an optional `%22` or
     /// `%27`, then a placeholder, a value up to the same encoded quote, or an unquoted value up to
@@ -327,7 +338,7 @@ public enum RegexReferenceSanitizer {
             let range = NSRange(location: cursor, length: ns.length - cursor)
             // Each expression with the groups its value may be in (group 2: a placeholder).
             let expressions = [
-                (headerCredential, [1, 2, 4, 6, 8, 10, 11]), (valueCredential, [1, 2, 4, 6, 8, 10, 11]),
+                (headerCredential, [1, 2, 3, 5, 7, 9, 11, 12]), (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
             ]
             let candidates = expressions.compactMap { expression, groups in
@@ -339,13 +350,14 @@ public enum RegexReferenceSanitizer {
             // after another, one that is a placeholder and nothing more: kept with its key.
             let placeholder: Bool
             let value: NSRange
-            if groups.count == 3, match.range(at: 2).location != NSNotFound {
+            let percent = groups.count == 3
+            if percent, match.range(at: 2).location != NSNotFound {
                 placeholder = true
                 value = match.range(at: 2)
             } else {
                 value = groups.map { match.range(at: $0) }.first { $0.location != NSNotFound }!
                 placeholder =
-                    groups.count != 3
+                    !percent
                     && placeholderValue.firstMatch(
                         in: ns.substring(with: value), range: NSRange(location: 0, length: value.length)) != nil
             }

@@ -78,10 +78,10 @@ struct LogSanitizerReview3Tests {
         ]
     )
     func headerValueStartingWithBracket(_ input: String, _ secret: String) {
-        withKnownIssue("a header value that starts with `{` or `[` is taken as a structure") {
-            let once = Review3.redact(input)
-            #expect(!once.contains(secret), "\(once.debugDescription)")
-        }
+        // Fixed the same day: a header's structure followed by a blank or `;` takes the line.
+        let once = Review3.redact(input)
+        #expect(!once.contains(secret), "\(once.debugDescription)")
+        #expect(Review3.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Leak (the backtick form new today; `""` and `''` older). A header value that starts with an
@@ -169,10 +169,10 @@ struct LogSanitizerReview3Tests {
         ]
     )
     func structureAfterOpener(_ input: String) {
-        withKnownIssue("`[` and `{` after another opener are openers, not a structure") {
-            let once = Review3.redact(input)
-            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        }
+        // Fixed the same day: after `Optional(` or `<`, a `{` or `[` starts a structure.
+        let once = Review3.redact(input)
+        #expect(!once.contains("hunter2") && once.hasSuffix(" host=example.com"), "\(once.debugDescription)")
+        #expect(Review3.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Over-redaction (§4, new today). An apostrophe inside a bracketed value opens a `'` string

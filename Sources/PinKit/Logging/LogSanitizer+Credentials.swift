@@ -193,20 +193,17 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var v = separator + 1
         if v < end, v != stop, text.byte(separator) == UInt8(ascii: "="), text.byte(v) == UInt8(ascii: ">") { v += 1 }
         v = blanksEnd(from: v, end: end, stop: stop)
-        // A JSON object or array (or a Python dict or list) as the value: all of it goes.
-        if v < end, v != stop, case let byte = text.byte(v),
-            byte == UInt8(ascii: "{")
-                || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: min(end, stop)))
-        {
-            return structure(keyStart: keyStart, opener: v, end: end, stop: stop)
-        }
-        // Openers the value sits in: `Optional(` (Swift's interpolation of an optional), `[`, `{`
-        // (a JSON array or object), `<`; not the `[` of a placeholder. Blanks may follow each.
+        // Openers the value sits in: `Optional(` (Swift's interpolation of an optional), `<`; blanks
+        // may follow each. Then a `{` or `[` (not a placeholder's) starts a structure: a JSON object
+        // or array, a Python dict or list, which goes whole.
         while v < end, v != stop {
             let byte = text.byte(v)
-            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "<")
+            if byte == UInt8(ascii: "{")
                 || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: min(end, stop)))
             {
+                return structure(keyStart: keyStart, kind: kind, opener: v, end: end, stop: stop)
+            }
+            if byte == UInt8(ascii: "<") {
                 v += 1
             } else if byte == UInt8(ascii: "O"), exactly("Optional(", at: v, end: end) {
                 v += 9
@@ -291,15 +288,29 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// A value that is a structure: what is inside the `{` or `[` at `opener` and its closing
     /// bracket (strings skipped, at most ``structureDepth`` levels), or, when it does not close
     /// before the line's end or the next URL (`stop`), everything after it to the line's end, URLs
-    /// included. A content that is a placeholder and nothing more is left alone.
-    func structure(keyStart: Int, opener: Int, end: Int, stop: Int) -> LogSanitizer.Span? {
+    /// included. A header's value also takes the rest of the line when its closing bracket is
+    /// followed by a blank or `;` (a cookie after a JSON one: `Cookie: {"a":1}; sid=x`); an end
+    /// anywhere else (a closing quote) could leave a bracket a second pass would pair. A content
+    /// that is a placeholder and nothing more is left alone.
+    func structure(keyStart: Int, kind: Kind, opener: Int, end: Int, stop: Int) -> LogSanitizer.Span? {
         let start = opener + 1
-        let valueEnd = structureClose(from: start, end: end, stop: stop) ?? restOfLine(from: start, end: end)
+        let close = structureClose(from: start, end: end, stop: stop)
+        let valueEnd: Int
+        if let close, kind == .value || close + 1 >= end || !Self.continuesHeader(text.byte(close + 1)) {
+            valueEnd = close
+        } else {
+            valueEnd = restOfLine(from: start, end: end)
+        }
         guard valueEnd > start else { return nil }
         if let placeholder = placeholderEnd(at: start, end: end, stop: stop), placeholder == valueEnd {
             return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: valueEnd, placeholder: .none)
         }
         return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: start, placeholder: .secret)
+    }
+
+    /// Whether a header's value goes on after a structure's closing bracket followed by `byte`.
+    @inline(__always) static func continuesHeader(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: ";")
     }
 
     /// How deep structures nest in a value that closes: deeper ones count as not closing (the
