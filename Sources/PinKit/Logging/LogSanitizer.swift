@@ -30,24 +30,28 @@
 ///    (`user[password]`, `password[]`, `password[0]`, `user[password][]`, `user%5Bpassword%5D`; a
 ///    placeholder's own `]` is none), optionally a closing quote (`"` after 0–15 backslashes, as JSON
 ///    escaped up to four times writes it, `'`, backtick, `%22`, `%27`),
-///    blanks, `=`, `=>` or `:`, blanks, openers the value sits in (`Optional(`, `{`, `<`, `[` but
-///    not a placeholder's, each with blanks after it), where blanks are spaces, tabs, Unicode
-///    spaces and ANSI colour codes (`ESC [ [0-9;]{0,16} m`), optionally an opening quote (`"` after
-///    0–15 backslashes, `'`, backtick); the value → `[redacted-secret]`. A quoted value runs to its
-///    closing quote (the same backslashes and `"`; or a line break); an unquoted header value to a line break (also `\r` or `\n` written as escapes)
-///    or a closing quote as in rule 1, an inner string included (a `"` or `'` string after `=`,
-///    `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a `\"` string after `=`,
-///    not closed by a quote right before a URL, which is that URL's context); another unquoted
-///    value to white space, a Unicode space or one of ``&,;"'<>)]}` ``. A value that starts with
-///    `{` or `[` (not a placeholder's) is a structure (a JSON object or array, a Python dict or
-///    list): what is inside it up to the bracket that closes it (any of `}` `]` closes any of `{`
-///    `[`; `"` and `'` strings, where a backslash escapes, and `\"` strings are passed whole; four
-///    levels at most), or, when it does not close on the line, everything after the opener to the
-///    line's end goes, URLs inside it too. Every other value stops at the next URL (so the URL
-///    keeps its host; what follows a URL inside a header or quoted value is left to the later
-///    rules, a known leak). An empty value, or one that already is a placeholder and nothing more,
-///    is left alone (one that only starts with a placeholder, as `password=[redacted-token]hunter2`,
-///    is a value like any).
+///    blanks, `=`, `=>` or `:`, blanks, openers the value sits in (`Optional(`, `<`, each with
+///    blanks after it), where blanks are spaces, tabs, Unicode spaces and ANSI colour codes
+///    (`ESC [ [0-9;]{0,16} m`). Then a `{` or `[` (not a placeholder's) starts a structure (a JSON
+///    object or array, a Python dict or list): what is inside it up to the bracket that closes it
+///    (any of `}` `]` closes any of `{` `[`; `"` and `'` strings, where a backslash escapes, and
+///    `\"` strings, which end at a run of exactly one backslash and `"`, are passed whole; four
+///    levels at most; no URL inside) goes, or, when it does not close so, everything after the
+///    opener to the line's end, URLs included; a header's structure whose bracket is followed by a
+///    blank or `;` takes the rest of the line too (`Cookie: {"a":1}; sid=x`). Otherwise an
+///    optional opening quote (`"` after 0–15 backslashes, `'`, backtick); the value →
+///    `[redacted-secret]`. A quoted value runs to its closing quote (a run of exactly the same
+///    backslashes and `"`; or a line break); an unquoted header value to a line break (also `\r`
+///    or `\n` written as escapes) or a closing quote as in rule 1, an inner string included (a `"`
+///    or `'` string after `=`, `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a
+///    `\"` string after `=`, not closed by a quote right before a URL, which is that URL's
+///    context); another unquoted value to white space, a Unicode space or one of ``&,;"'<>)]}` ``.
+///    A value other than a structure stops at the next URL, and before the quote (with the
+///    backslashes before it, up to 15) right before one (so the URL keeps its host and its
+///    context; what follows a URL inside a header or quoted value is left to the later rules, a
+///    known leak). An empty value, or one that already is a placeholder and nothing more, is left
+///    alone (one that only starts with a placeholder, as `password=[redacted-token]hunter2`, is a
+///    value like any).
 ///    The separator may be percent-encoded, `%3D` or `%3A` (any case; text around it is encoded
 ///    too): then `%20`s, optionally `%22` or `%27`; a value so quoted runs to the same encoded
 ///    quote, an unquoted one to where a byte that ends an unquoted value is encoded (`%00`–`%20`,
