@@ -98,7 +98,10 @@ public enum RegexReferenceSanitizer {
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
             + keyTail + "(?:" + structure(header: false) + "|"
-            + values(unquoted: #"\[redacted-[a-z]+\]C*+|C++"#.replacingOccurrences(of: "C", with: plainValueCharacter))
+            + values(
+                unquoted:
+                    #"\[redacted-[a-z]+\]C*+|(?:(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])[ \t]++(?=C))?C++"#
+                    .replacingOccurrences(of: "C", with: plainValueCharacter))
             + ")")
 
     /// After a percent-encoded separator (`%3D`, `%3A`, any case): `%20`s, an optional `%22` or
@@ -541,7 +544,8 @@ public struct LogCorpus {
         ])
         let value = pick([
             "hunter2", string(Self.base64url, 1...20), "[redacted-secret]", "[redacted-token]x", "a\"b", "it\\'s",
-            "https://u:p@h.example/x", "", "\u{00A0}x", "<v>", "`v`", "x]y", "\\\"q\\\"",
+            "https://u:p@h.example/x", "", "\u{00A0}x", "<v>", "`v`", "x]y", "\\\"q\\\"", "Bearer abc", "basic \tx y",
+            "bearer", "Bearerx y",
         ])
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",

@@ -240,7 +240,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             // A placeholder's `]` would end an unquoted value: what follows it is measured alone.
             (valueEnd, length) = unquotedEnd(from: placeholder, end: end, stop: stop)
         } else {
-            (valueEnd, length) = unquotedEnd(from: v, end: end, stop: stop)
+            (valueEnd, length) = schemeValueEnd(from: v, end: end, stop: stop)
         }
         if let placeholder {
             // A value that already is a placeholder, and nothing more, stays as it is, and so does
@@ -613,6 +613,21 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             q += 1
         }
         return nil
+    }
+
+    /// An unquoted value, where an authorization scheme's name (`Bearer`, `Basic`, any ASCII case)
+    /// followed by spaces or tabs and more of a value takes that too: `token=Bearer abc` is
+    /// `[redacted-secret]`, not `[redacted-secret] abc`.
+    func schemeValueEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
+        let (valueEnd, length) = unquotedEnd(from: start, end: end, stop: stop)
+        guard length == 6 || length == 5, valueEnd < min(end, stop),
+            case let blank = text.byte(valueEnd), blank == 0x20 || blank == 0x09,
+            text.matches("bearer", at: start, end: valueEnd) || text.matches("basic", at: start, end: valueEnd)
+        else { return (valueEnd, length) }
+        var next = valueEnd
+        while next < min(end, stop), text.byte(next) == 0x20 || text.byte(next) == 0x09 { next += 1 }
+        let (tokenEnd, tokenLength) = unquotedEnd(from: next, end: end, stop: stop)
+        return tokenLength > 0 ? (tokenEnd, tokenEnd - start) : (valueEnd, length)
     }
 
     /// An unquoted value: to white space, a control character, one of `&,;"'<>)]}` and backtick,

@@ -45,7 +45,8 @@
 ///    or `\n` written as escapes) or a closing quote as in rule 1, an inner string included (a `"`
 ///    or `'` string after `=`, `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a
 ///    `\"` string after `=`, not closed by a quote right before a URL, which is that URL's
-///    context); another unquoted value to white space, a Unicode space or one of ``&,;"'<>)]}` ``.
+///    context); another unquoted value to white space, a Unicode space or one of ``&,;"'<>)]}` ``
+///    (`Bearer` or `Basic`, any case, then spaces or tabs and more of a value: that too).
 ///    A value other than a structure stops at the next URL, and before the quote (with the
 ///    backslashes before it, up to 15) right before one (so the URL keeps its host and its
 ///    context; what follows a URL inside a header or quoted value is left to the later rules, a
