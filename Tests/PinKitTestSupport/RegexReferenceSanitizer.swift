@@ -62,8 +62,7 @@ public enum RegexReferenceSanitizer {
     /// A JSON object or array as the value (groups 1–3): what is inside the brackets when they
     /// close on the line before any URL, at most four levels deep (strings skipped; a `\"` string
     /// ends at a `\"` that does not end a longer run of backslashes); else the rest of the line,
-    /// URLs included. A header's value takes the rest of the line after a closing bracket followed
-    /// by a blank or `;` too (group 1).
+    /// URLs included. A header's structure always takes the rest of the line (group 3).
     static func structure(header: Bool) -> String {
         let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\(?!")"#
         let string =
@@ -72,8 +71,7 @@ public enum RegexReferenceSanitizer {
         for _ in 1..<4 { inner = "(?:" + atom + "|" + string + #"|[{\[]"# + inner + #"*+[}\]])"# }
         let open = #"(?:\{|\[(?!redacted-))"#
         if header {
-            return open + "(?:(" + inner + #"*+[}\]](?=[ \t;])[^\r\n]*)|("# + inner + #"++)(?=[}\]])|(?!"# + inner
-                + #"*+[}\]])([^\r\n]++))"#
+            return open + #"(?:((?!))|((?!))|([^\r\n]++))"#
         }
         return open + #"(?![}\]])(?:((?!))|("# + inner + #"*+)(?=[}\]])|([^\r\n]++))"#
     }

@@ -288,29 +288,21 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// A value that is a structure: what is inside the `{` or `[` at `opener` and its closing
     /// bracket (strings skipped, at most ``structureDepth`` levels), or, when it does not close
     /// before the line's end or the next URL (`stop`), everything after it to the line's end, URLs
-    /// included. A header's value also takes the rest of the line when its closing bracket is
-    /// followed by a blank or `;` (a cookie after a JSON one: `Cookie: {"a":1}; sid=x`); an end
-    /// anywhere else (a closing quote) could leave a bracket a second pass would pair. A content
-    /// that is a placeholder and nothing more is left alone.
+    /// included. A header's structure always takes the rest of the line. A content that is a
+    /// placeholder and nothing more is left alone.
     func structure(keyStart: Int, kind: Kind, opener: Int, end: Int, stop: Int) -> LogSanitizer.Span? {
         let start = opener + 1
-        let close = structureClose(from: start, end: end, stop: stop)
-        let valueEnd: Int
-        if let close, kind == .value || close + 1 >= end || !Self.continuesHeader(text.byte(close + 1)) {
-            valueEnd = close
-        } else {
-            valueEnd = restOfLine(from: start, end: end)
-        }
+        // A header's value runs to the end of its line whatever the structure does (what follows its
+        // closing bracket is more of the header: `Cookie: {"a":1}; sid=x`, `Authorization: {} Basic x`).
+        let valueEnd =
+            kind == .header
+            ? restOfLine(from: start, end: end)
+            : structureClose(from: start, end: end, stop: stop) ?? restOfLine(from: start, end: end)
         guard valueEnd > start else { return nil }
         if let placeholder = placeholderEnd(at: start, end: end, stop: stop), placeholder == valueEnd {
             return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: valueEnd, placeholder: .none)
         }
         return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: start, placeholder: .secret)
-    }
-
-    /// Whether a header's value goes on after a structure's closing bracket followed by `byte`.
-    @inline(__always) static func continuesHeader(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: ";")
     }
 
     /// How deep structures nest in a value that closes: deeper ones count as not closing (the

@@ -37,8 +37,8 @@
 ///    (any of `}` `]` closes any of `{` `[`; `"` and `'` strings, where a backslash escapes, and
 ///    `\"` strings, which end at a run of exactly one backslash and `"`, are passed whole; four
 ///    levels at most; no URL inside) goes, or, when it does not close so, everything after the
-///    opener to the line's end, URLs included; a header's structure whose bracket is followed by a
-///    blank or `;` takes the rest of the line too (`Cookie: {"a":1}; sid=x`). Otherwise an
+///    opener to the line's end, URLs included; a header's structure always takes the rest of the
+///    line (`Cookie: {"a":1}; sid=x`, `Authorization: {} Basic x`). Otherwise an
 ///    optional opening quote (`"` after 0–15 backslashes, `'`, backtick); the value →
 ///    `[redacted-secret]`. A quoted value runs to its closing quote (a run of exactly the same
 ///    backslashes and `"`; or a line break); an unquoted header value to a line break (also `\r`
