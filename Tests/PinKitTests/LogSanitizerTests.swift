@@ -101,6 +101,14 @@ struct LogSanitizerTests {
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 
+    /// Appends the first few lines on which the scanner's output `ours` and the reference's differ.
+    static func compare(_ line: String, _ ours: String, into mismatches: inout [String]) {
+        let reference = RegexReferenceSanitizer.redact(line)
+        guard ours != reference, mismatches.count < 5 else { return }
+        mismatches.append(
+            "input: \(line.debugDescription)\n ours: \(ours.debugDescription)\n  ref: \(reference.debugDescription)")
+    }
+
     @Test("the scanner agrees with the reference on 28,000 lines of the leak hunts' credential forms")
     func differentialHuntForms() {
         var corpus = LogCorpus(seed: 0x5EED_0007)
@@ -109,12 +117,7 @@ struct LogSanitizerTests {
             // 20,000 of the seventh session's forms, then 8,000 of the eighth's.
             let line = index < 20_000 ? corpus.huntLine() : corpus.huntFormLine()
             let ours = LogSanitizer.redact(line)
-            let reference = RegexReferenceSanitizer.redact(line)
-            if ours != reference, mismatches.count < 5 {
-                mismatches.append(
-                    "input: \(line.debugDescription)\n ours: \(ours.debugDescription)\n  ref: \(reference.debugDescription)"
-                )
-            }
+            Self.compare(line, ours, into: &mismatches)
             if LogSanitizer.redact(ours) != ours, mismatches.count < 5 {
                 mismatches.append("not idempotent: \(line.debugDescription) → \(ours.debugDescription)")
             }
@@ -147,12 +150,7 @@ struct LogSanitizerTests {
                 "pin " + label + characters.joined() + second
                 + ["", "\"", ";", " x", "A", "\\/", "\\/x", "\\\""][Int.random(in: 0..<8, using: &generator)]
             let ours = LogSanitizer.redact(line)
-            let reference = RegexReferenceSanitizer.redact(line)
-            if ours != reference, mismatches.count < 5 {
-                mismatches.append(
-                    "input: \(line.debugDescription)\n ours: \(ours.debugDescription)\n  ref: \(reference.debugDescription)"
-                )
-            }
+            Self.compare(line, ours, into: &mismatches)
         }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
@@ -187,12 +185,7 @@ struct LogSanitizerTests {
             ][Int.random(in: 0..<6, using: &generator)]
             let line = "pin " + label + body + after
             let ours = LogSanitizer.redact(line)
-            let reference = RegexReferenceSanitizer.redact(line)
-            if ours != reference, mismatches.count < 5 {
-                mismatches.append(
-                    "input: \(line.debugDescription)\n ours: \(ours.debugDescription)\n  ref: \(reference.debugDescription)"
-                )
-            }
+            Self.compare(line, ours, into: &mismatches)
         }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
