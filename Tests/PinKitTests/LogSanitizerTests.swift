@@ -55,6 +55,24 @@ struct LogSanitizerTests {
                 "pin-sha256=\"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\""
             ),
             ("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "[redacted-token]"),
+            // The eighth session's rows.
+            ("next=https%253A%252F%252Fc.io%252Fcb", "next=https%253A%252F%252Fc.io"),
+            ("user[password][]=abc", "user[password][]=[redacted-secret]"),
+            ("user%5Bpassword%5D=abc", "user%5Bpassword%5D=[redacted-secret]"),
+            ("form=user%3Dbob%26password%3Dabc", "form=user%3Dbob%26password%3D[redacted-secret]"),
+            ("body=%7B%22token%22%3A%22abc%22%7D", "body=%7B%22token%22%3A%22[redacted-secret]%22%7D"),
+            ("{\"token\":{\"value\":\"abc\"},\"n\":1}", "{\"token\":{[redacted-secret]},\"n\":1}"),
+            ("'set-cookie': ['a=1', 'sid=abc']", "'set-cookie': [[redacted-secret]"),
+            ("Cookie: {\"consent\":true}; sid=abc", "Cookie: {[redacted-secret]"),
+            (
+                "{\"log\":\"{\\\"body\\\":\\\"{\\\\\\\"password\\\\\\\":\\\\\\\"abc\\\\\\\"}\\\"}\"}",
+                "{\"log\":\"{\\\"body\\\":\\\"{\\\\\\\"password\\\\\\\":\\\\\\\"[redacted-secret]\\\\\\\"}\\\"}\"}"
+            ),
+            ("password=[redacted-token]abc", "password=[redacted-secret]"),
+            (
+                "{\"pins\":[\"sha256\\/k2v657xBsOVe1PQRwOsHsw3bsGT2VzIqz5K\\/59sNQws=\"]}",
+                "{\"pins\":[\"sha256\\/k2v657xBsOVe1PQRwOsHsw3bsGT2VzIqz5K\\/59sNQws=\"]}"
+            ),
         ]
     )
     func examples(_ input: String, _ expected: String) {
