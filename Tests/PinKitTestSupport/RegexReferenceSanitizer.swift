@@ -148,7 +148,8 @@ public enum RegexReferenceSanitizer {
     }()
     static let token: NSRegularExpression = {
         let t = #"(?:[A-Za-z0-9_\-]|["# + invisible + "])"
-        let b = #"(?:[A-Za-z0-9+/=_\-]|["# + invisible + "])"
+        // `\/` (`JSONEncoder`'s `/`) is one base64 character.
+        let b = #"(?:[A-Za-z0-9+/=_\-]|\\/|["# + invisible + "])"
         return regex(
             // A JWT: three segments (the last standard base64 too), or two long ones.
             b + "*?eyJ" + t + #"+\."# + t + #"+\."# + b + "*|" + b + "*?eyJ(?=" + t + #"{13,}\.)"# + t + #"+\.(?="#
@@ -717,12 +718,33 @@ public struct LogCorpus {
         ]) + body() + pick(["", "\\\"", "\\/", "\\/x", "\\+", "\"", "A", "\\", ", " + body()])
     }
 
+    /// A base64 secret or JWT as JSON writes it (most `/` as `\\/`), and its edges: `\\/` at a run's
+    /// start or end, `\\\\/`, a `\\` before another byte, 28–40 characters around the 32 of rule 7.
+    public mutating func escapedSecret() -> String {
+        let value =
+            chance(30)
+            ? jwt() + string(Self.base64 + "///", 4...30)
+            : pick(["", "/", "//"]) + string(Self.base64 + "////", 26...40) + pick(["", "/", "=", "\\"])
+        var escaped = ""
+        for character in value {
+            if character == "/" {
+                escaped += chance(85) ? "\\/" : chance(30) ? "\\\\/" : "/"
+            } else {
+                escaped += chance(2) ? "\\" + String(character) : String(character)
+            }
+        }
+        return pick(["", "{\"k\":\"", "\\\"", "note: ", "sig\\/"]) + escaped + pick(["", "\"}", "\\\"", " ok", "\\/x"])
+    }
+
     /// A line of hunt credentials among the corpus's words and separators.
     public mutating func huntLine() -> String {
         var parts: [String] = []
         for _ in 0..<Int.random(in: 1...6, using: &generator) {
             parts.append(
-                chance(60) ? huntCredential() : chance(10) ? escapedPin() : chance(50) ? secretish() : pick(Self.words))
+                chance(60)
+                    ? huntCredential()
+                    : chance(10)
+                        ? escapedPin() : chance(10) ? escapedSecret() : chance(50) ? secretish() : pick(Self.words))
         }
         return parts.joined(separator: pick([" ", ", ", "", "\t", "=", ":", "\"", "; ", "&"]))
     }

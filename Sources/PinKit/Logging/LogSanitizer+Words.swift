@@ -624,11 +624,20 @@ struct WordRules<Counter: LogSanitizerCounting> {
     // MARK: Rule 7: tokens
 
     /// The length of a token character (`[A-Za-z0-9_-]` or an invisible separator) at `p`, or 0;
-    /// with `base64`, `+`, `/` and `=` count too.
+    /// with `base64`, `+`, `/` (also written `\/`) and `=` count too.
     @inline(__always) func runCharacter(_ p: Int, _ end: Int, base64: Bool) -> Int {
         let byte = text.byte(p)
-        if byte < 0x80 { return text.has(p, base64 ? Classes.base64 : Classes.token) ? 1 : 0 }
+        if byte < 0x80 {
+            if base64, byte == UInt8(ascii: "\\") { return escapedSlash(p, end) ? 2 : 0 }
+            return text.has(p, base64 ? Classes.base64 : Classes.token) ? 1 : 0
+        }
         return text.invisibleLength(at: p, end: end)
+    }
+
+    /// Whether `\/` (a `/` as `JSONEncoder` writes it) starts at `p`, which holds a `\`: one base64
+    /// character of rule 7, so an escaped secret is the same run as the secret.
+    @inline(__always) func escapedSlash(_ p: Int, _ end: Int) -> Bool {
+        p &+ 1 < end && text.byte(p &+ 1) == UInt8(ascii: "/")
     }
 
     /// One scan of the base64 run that starts at a position (for the JWT and base64 alternatives).
@@ -647,7 +656,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         runs.lastStretch = p
         runs.seen = seen
         var q = measured
-        // Bytes of invisible separators beyond their first: the count is characters, not bytes.
+        // Bytes of invisible separators beyond their first, and the `\` of each `\/`: the count is
+        // characters, not bytes.
         var extra = 0
         let table = text.table
         while q < end {
@@ -658,6 +668,12 @@ struct WordRules<Counter: LogSanitizerCounting> {
             } else if flags & Classes.base64 != 0 {
                 // "+", "/" or "=": a JWT's first segment starts after it.
                 q &+= 1
+                runs.lastStretch = q
+            } else if flags & Classes.backslash != 0 {
+                // `\/`: a `/`, two bytes for one character.
+                guard escapedSlash(q, end) else { break }
+                q &+= 2
+                extra &+= 1
                 runs.lastStretch = q
             } else if flags & Classes.high != 0 {
                 let length = text.invisibleLength(at: q, end: end)
@@ -764,8 +780,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// The first position at or after `p` where a token match can start, or `end`. Every match
     /// starts a run of at least 32 bytes (32 characters for the base64 and token alternatives) or
     /// a run holding `eyJ` (a JWT's first segment), where a run is made of "run bytes": base64
-    /// characters and the bytes of invisible separators wherever they start (more than any
-    /// alternative accepts from a given position), so a stretch passed over here holds no match.
+    /// characters, `\` (of `\/`) and the bytes of invisible separators wherever they start (more
+    /// than any alternative accepts from a given position), so a stretch passed over here holds no
+    /// match.
     ///
     /// Long runs are found by looking at the 32nd byte first: when it is not a run byte, no run of
     /// 32 starts at any of the 32 positions, which go at one look. When it is, the bytes before it
@@ -830,8 +847,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return runStart
     }
 
-    /// The last lane of a block that holds no run byte for sure (not `[A-Za-z0-9+/=_-]`, not
-    /// 0x80–0xFF), or nil.
+    /// The last lane of a block that holds no run byte for sure (not `[A-Za-z0-9+/=_-]`, not `\`,
+    /// not 0x80–0xFF), or nil.
     @inline(__always) static func lastNonRunLane(_ bytes: ByteBlock.Bytes) -> Int? {
         // Every operand a vector: with a scalar operand the compiler tests lane by lane.
         typealias V = ByteBlock.Bytes
@@ -841,7 +858,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             ByteBlock.inRange(bytes, 0x2B, count: 15) .& (bytes .!= V(repeating: 0x2C))
             .& (bytes .!= V(repeating: 0x2E))
         let other =
-            (bytes .== V(repeating: 0x3D)) .| (bytes .== V(repeating: 0x5F)) .| (bytes .>= V(repeating: 0x80))
+            (bytes .== V(repeating: 0x3D)) .| (bytes .== V(repeating: 0x5F)) .| (bytes .== V(repeating: 0x5C))
+            .| (bytes .>= V(repeating: 0x80))
         let run = unsafeBitCast(letter .| signsAndDigits .| other, to: SIMD2<UInt64>.self)
         let high = ~run[1]
         let low = ~run[0]
@@ -856,10 +874,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return ByteBlock.all(ByteBlock.letters(bytes) .| ByteBlock.digits(bytes) .| sign)
     }
 
-    /// A base64 character, or a byte of an invisible separator (which may start before it).
+    /// A base64 character, a `\` (of a `\/` or not: a run byte more only makes more candidates), or
+    /// a byte of an invisible separator (which may start before it).
     @inline(__always) func isRunByte(_ index: Int) -> Bool {
         let flags = text.table[Int(text.byte(index))]
-        if flags & Classes.base64 != 0 { return true }
+        if flags & (Classes.base64 | Classes.backslash) != 0 { return true }
         guard flags & Classes.high != 0 else { return false }
         return inInvisibleSeparator(index)
     }
@@ -879,17 +898,24 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 p = tokenCandidate(p, end, &state)
                 guard p < end else { return nil }
             }
-            // A byte that starts no run (neither base64 nor part of a multi-byte character) goes
-            // at one look.
+            // A byte that starts no run (neither base64 nor part of a multi-byte character nor a
+            // `\`) goes at one look.
             var flags = table[Int(text.byte(p))]
-            while flags & (Classes.base64 | Classes.high) == 0 {
+            while flags & (Classes.base64 | Classes.high | Classes.backslash) == 0 {
                 p &+= 1
                 guard p < end else { return nil }
                 flags = table[Int(text.byte(p))]
             }
             let length: Int
-            if flags & Classes.high == 0 {
+            if flags & (Classes.high | Classes.backslash) == 0 {
                 length = 1
+            } else if flags & Classes.backslash != 0 {
+                // A run may start with `\/`; a `\` before anything else starts none.
+                guard escapedSlash(p, end) else {
+                    p &+= 1
+                    continue
+                }
+                length = 2
             } else {
                 length = text.invisibleLength(at: p, end: end)
                 guard length > 0 else {
@@ -903,9 +929,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 var measured = p
                 var seen: UInt32 = 0
                 // Most runs are ASCII token characters ended by a byte that no run continues with
-                // (not base64, not a multi-byte character) and that cannot start a JWT's second
-                // segment (not `.`): then both alternatives are decided by the run's length and
-                // classes. One tight loop measures it.
+                // (not base64, not a multi-byte character, not the `\` of a `\/`) and that cannot
+                // start a JWT's second segment (not `.`): then both alternatives are decided by the
+                // run's length and classes. One tight loop measures it.
                 if length == 1, flags & Classes.token != 0 {
                     var q = p &+ 1
                     seen = flags
@@ -916,7 +942,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                         q &+= 1
                     }
                     if q == end
-                        || (table[Int(text.byte(q))] & (Classes.base64 | Classes.high) == 0
+                        || (table[Int(text.byte(q))] & (Classes.base64 | Classes.high | Classes.backslash) == 0
                             && text.byte(q) != UInt8(ascii: "."))
                     {
                         if q - p >= 32, Self.isTokenLike(seen) { return Match(start: p, end: q, placeholder: .token) }

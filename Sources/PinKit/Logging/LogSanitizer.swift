@@ -87,7 +87,8 @@
 ///    and `.` and a last segment that may hold `+ / =`, so a JWT glued to a long run goes whole;
 ///    or, when the stretch from `eyJ` has 16 characters or more, one `.` and 16 or more base64
 ///    characters, so a two-segment `sk.eyJ….sig` goes and `surveyJob.completed` stays), then 32 or more base64 characters `[A-Za-z0-9+/=_-]` holding a
-///    digit or both letter cases. A long run of one case and no digit is a name (an event, an
+///    digit or both letter cases. A `/` written `\/` (`JSONEncoder`) is one base64 character, so
+///    an escaped secret is the same run as the secret. A long run of one case and no digit is a name (an event, an
 ///    error code) and stays.
 ///
 /// Within a rule, matches are found leftmost-first, as a regular-expression engine would; the
