@@ -381,6 +381,14 @@ struct FinderPattern: Equatable {
             pairBefore: 0, pairFold: 0, after: 0)
     }
 
+    /// `%` after a local-part character or a byte of a multi-byte character: the `%` of a `%40`
+    /// (rule 4; the rule reads the `40`).
+    @inline(__always) static var emailPercent: FinderPattern {
+        FinderPattern(
+            value: 0x25, requireBefore: Classes.emailLocal | Classes.high, forbidBefore: 0, rejectsItself: false,
+            pairBefore: 0, pairFold: 0, after: 0)
+    }
+
     /// `-` after a hex digit or a byte of a multi-byte character (rule 5).
     @inline(__always) static var uuidDash: FinderPattern {
         FinderPattern(

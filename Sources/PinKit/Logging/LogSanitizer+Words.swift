@@ -49,6 +49,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         /// the rule rejects at the byte before (``FinderPattern/emailAt`` and the others), the
         /// previous engine for the byte alone (so the tests compare the two).
         var at = CachedFinder()
+        /// The `%` of `%40` after a local-part character (rule 4's percent-encoded `@`).
+        var percent = CachedFinder()
         var dash = CachedFinder()
         var two = CachedFinder()
         var x = CachedFinder()
@@ -79,7 +81,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
             case 0:
                 lowerB = CachedFinder()
                 upperB = CachedFinder()
-            case 1: at = CachedFinder()
+            case 1:
+                at = CachedFinder()
+                percent = CachedFinder()
             case 2: dash = CachedFinder()
             case 3:
                 two = CachedFinder()
@@ -231,58 +235,81 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return text.unicodeSpaceLength(at: index, end: end) > 0 ? 0 : 1
     }
 
+    /// The length of an email local-part character at `p` reading forwards (`ascii` class, or a
+    /// non-ASCII byte not starting a Unicode space: one byte a step), or 0.
+    @inline(__always) func localLength(at p: Int, _ end: Int) -> Int {
+        let byte = text.byte(p)
+        if byte < 0x80 { return text.has(p, Classes.emailLocal) ? 1 : 0 }
+        return text.unicodeSpaceLength(at: p, end: end) > 0 ? 0 : 1
+    }
+
+    /// Whether `%40` (a percent-encoded `@`) starts at `p`, which holds a `%`.
+    @inline(__always) func percentAt(_ p: Int, _ end: Int) -> Bool {
+        p &+ 2 < end && text.byte(p &+ 1) == UInt8(ascii: "4") && text.byte(p &+ 2) == UInt8(ascii: "0")
+    }
+
+    /// The next `@` that passes the finder's filter or `%40` after a local-part character in
+    /// `[search, end)`, or nil. (The finders search past `end`; what they find there is the next
+    /// region's, and stays cached for it.)
+    @inline(__always) func nextSeparator(_ search: Int, _ end: Int, _ state: inout State) -> Int? {
+        let at = min(
+            state.at.next(.emailAt, from: search, end: end, state.searchEnd, state.regionByRegion, in: text) ?? end, end
+        )
+        var percent = search
+        while percent < at,
+            let found = state.percent.next(
+                .emailPercent, from: percent, end: end, state.searchEnd, state.regionByRegion, in: text),
+            found < at
+        {
+            if percentAt(found, end) { return found }
+            percent = found &+ 1
+        }
+        return at < end ? at : nil
+    }
+
+    /// Rule 4, as a regular expression's `L1 L* (@|%40) domain` finds it leftmost-first: the first
+    /// separator (`@` or `%40`) gives the run of local-part characters it sits in (read back to its
+    /// start); that start is the leftmost a match can have, and its greedy `L*` takes the rightmost
+    /// separator of the run with a valid domain: the `@` that ends the run, else the last `%40`
+    /// inside it (its domain is local-part characters too). When none is valid, no later start in
+    /// the run does better (it sees fewer separators), so the search goes on after the run.
+    /// Linear: the finders never search a byte twice; a run is read back once (down to `from` or
+    /// the byte that ended the previous run) and forwards at most twice (again from a match's end,
+    /// when the match is a `%40` before the run's end), and each domain inside it once a reading.
     func nextEmail(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        // An `@` where the last domain stopped: no `@` lies inside a domain, so it is the next one,
-        // known without a search (addresses or `@`s packed together cost no finder call each), and
-        // its local part is that domain's bytes, all of them local-part characters.
-        var known = -1
-        var knownLocalStart = -1
-        while true {
-            let at: Int
-            var localStart: Int
-            if known >= 0 {
-                at = known
-                localStart = knownLocalStart
-                known = -1
-            } else {
-                guard
-                    let found = state.at.next(
-                        .emailAt, from: search, end: end, state.searchEnd, state.regionByRegion, in: text),
-                    found < end
-                else {
-                    return nil
-                }
-                at = found
-                // The local part cannot reach back past the region's start or the last match.
-                guard at > from else {
-                    search = at + 1
+        while let separator = nextSeparator(search, end, &state) {
+            var localStart = separator
+            // The local part cannot reach back past the region's start or the last match.
+            while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
+                localStart -= 1
+            }
+            // The local part does not start with a quote: "'alice@x.com'" keeps its quotes.
+            while localStart < separator, text.byte(localStart) == UInt8(ascii: "'") { localStart += 1 }
+            var matchEnd = -1
+            var q = separator
+            while q < end {
+                if text.byte(q) == UInt8(ascii: "%"), percentAt(q, end) {
+                    var valid = false
+                    let stop = domainEnd(q + 3, end, valid: &valid)
+                    if valid, q > localStart { matchEnd = stop }
+                    // The domain's bytes are local-part characters with no `%` among them.
+                    q = stop
                     continue
                 }
-                localStart = at
-                while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
-                    localStart -= 1
-                }
-                // The local part does not start with a quote: "'alice@x.com'" keeps its quotes.
-                while localStart < at, text.byte(localStart) == UInt8(ascii: "'") { localStart += 1 }
+                let length = localLength(at: q, end)
+                guard length > 0 else { break }
+                q += length
             }
-            search = at + 1
-            guard localStart < at else { continue }
-            var valid = false
-            let stop = domainEnd(at + 1, end, valid: &valid)
-            if stop < end, text.byte(stop) == UInt8(ascii: "@") {
-                if valid {
-                    // The finder's next `@` after this match (the byte before it ends a label, which
-                    // passes the finder's filter).
-                    if !state.regionByRegion { state.at.found = stop }
-                    return Match(start: localStart, end: stop, placeholder: .email)
-                }
-                known = stop
-                knownLocalStart = at + 1
-                continue
+            if q < end, text.byte(q) == UInt8(ascii: "@"), q > localStart {
+                var valid = false
+                let stop = domainEnd(q + 1, end, valid: &valid)
+                if valid { matchEnd = stop }
             }
-            if valid { return Match(start: localStart, end: stop, placeholder: .email) }
+            if matchEnd >= 0 { return Match(start: localStart, end: matchEnd, placeholder: .email) }
+            search = q + 1
         }
+        return nil
     }
 
     /// `label(.label)+`, labels of `[A-Za-z0-9-]` and non-ASCII letters: where the scan stopped
@@ -717,7 +744,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     /// Marks the finders whose trigger occurs nowhere in `[start, count)` as searched to the end,
     /// so each answers "none" at once instead of scanning the rest of the line. The triggers of
-    /// all six (`be` in any case, `@`, `-`, `2` between `a`/`A` and `5`, `x` between `e` and `p`,
+    /// all seven (`be` in any case, `@`, `4` between `%` and `0`, `-`, `2` between `a`/`A` and `5`, `x` between `e` and `p`,
     /// `J` after `y`, each at least what its finder stops at) are tested in one pass of sixteen
     /// positions a step: the blocks at `i - 1`, `i` and `i + 1`, compared with every trigger's
     /// bytes, the lanes gathered over the whole pass. Blocks cover positions 1 to `count - 2`
@@ -733,6 +760,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         let fold = V(repeating: 0x20)
         var be = ByteBlock.lanes(from: 0, to: 0)
         var at = be
+        var percent = be
         var dash = be
         var two = be
         var x = be
@@ -745,6 +773,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             let foldedAfter = after | fold
             be .|= ((bytes | fold) .== V(repeating: 0x62)) .& (foldedAfter .== V(repeating: 0x65))
             at .|= bytes .== V(repeating: 0x40)
+            percent .|= (before .== V(repeating: 0x25)) .& (bytes .== V(repeating: 0x34))
+                .& (after .== V(repeating: 0x30))
             dash .|= bytes .== V(repeating: 0x2D)
             two .|= (bytes .== V(repeating: 0x32)) .& ((before | fold) .== V(repeating: 0x61))
                 .& (after .== V(repeating: 0x35))
@@ -771,6 +801,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         let bearerAtFirst = first | 0x20 == 0x62 && second | 0x20 == 0x65
         state.bearerStart.exhaustedFrom = mark(ByteBlock.any(be) || bearerAtFirst)
         state.at.exhaustedFrom = mark(ByteBlock.any(at) || first == 0x40 || final == 0x40)
+        // The `4` of a `%40` is at neither end.
+        state.percent.exhaustedFrom = mark(ByteBlock.any(percent))
         state.dash.exhaustedFrom = mark(ByteBlock.any(dash) || first == 0x2D || final == 0x2D)
         state.two.exhaustedFrom = mark(ByteBlock.any(two) || first == 0x32)
         state.x.exhaustedFrom = mark(ByteBlock.any(x) || first == 0x78)
