@@ -42,6 +42,10 @@ public enum AdversarialLogFamilies {
             ("%20 after a percent separator", "token%3D%20%20%20"), ("percent value stops", "password%3Da%26%0"),
             ("twice-encoded separator repeated", "https%253A%252F%252F"), ("%253A repeated", "%253A"),
             ("twice-encoded authority", "%253A%252F%252Fa%2540b%25"),
+            // The ninth session's `\/` as a base64 character of rule 7.
+            ("escaped slashes in a run", "aB1\\/"), ("backslashes before /", "\\\\\\/x\\"),
+            // …and `%40` as rule 4's `@`.
+            ("percent-encoded @ repeated", "a%40"), ("percent emails chained", "a%40b.c_"),
             ("random upper-case hex", ""),
         ]
         return families

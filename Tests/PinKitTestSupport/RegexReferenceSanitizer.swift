@@ -132,7 +132,8 @@ public enum RegexReferenceSanitizer {
                 of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|["# + invisible + "])+"))
     static let email = regex(
         #"(?:[A-Za-z0-9._%+!#$*^~-]|[^\x00-\x7F"# + spaces + #"])(?:[A-Za-z0-9._%+!#$'*^~-]|[^\x00-\x7F"# + spaces
-            + #"])*@(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces + #"])+(?:\.(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces + "])+)+")
+            + #"])*(?:@|%40)(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces + #"])+(?:\.(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces
+            + "])+)+")
     static let uuid = regex(
         "H(?:I*H){7}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){11}"
             .replacingOccurrences(of: "H", with: "[0-9A-Fa-f]").replacingOccurrences(
@@ -148,7 +149,8 @@ public enum RegexReferenceSanitizer {
     }()
     static let token: NSRegularExpression = {
         let t = #"(?:[A-Za-z0-9_\-]|["# + invisible + "])"
-        let b = #"(?:[A-Za-z0-9+/=_\-]|["# + invisible + "])"
+        // `\/` (`JSONEncoder`'s `/`) is one base64 character.
+        let b = #"(?:[A-Za-z0-9+/=_\-]|\\/|["# + invisible + "])"
         return regex(
             // A JWT: three segments (the last standard base64 too), or two long ones.
             b + "*?eyJ" + t + #"+\."# + t + #"+\."# + b + "*|" + b + "*?eyJ(?=" + t + #"{13,}\.)"# + t + #"+\.(?="#
@@ -717,12 +719,52 @@ public struct LogCorpus {
         ]) + body() + pick(["", "\\\"", "\\/", "\\/x", "\\+", "\"", "A", "\\", ", " + body()])
     }
 
+    /// A base64 secret or JWT as JSON writes it (most `/` as `\\/`), and its edges: `\\/` at a run's
+    /// start or end, `\\\\/`, a `\\` before another byte, 28–40 characters around the 32 of rule 7.
+    public mutating func escapedSecret() -> String {
+        let value =
+            chance(30)
+            ? jwt() + string(Self.base64 + "///", 4...30)
+            : pick(["", "/", "//"]) + string(Self.base64 + "////", 26...40) + pick(["", "/", "=", "\\"])
+        var escaped = ""
+        for character in value {
+            if character == "/" {
+                escaped += chance(85) ? "\\/" : chance(30) ? "\\\\/" : "/"
+            } else {
+                escaped += chance(2) ? "\\" + String(character) : String(character)
+            }
+        }
+        return pick(["", "{\"k\":\"", "\\\"", "note: ", "sig\\/"]) + escaped + pick(["", "\"}", "\\\"", " ok", "\\/x"])
+    }
+
+    /// Emails whose `@` is percent-encoded (`%40`), chained, glued to an `@`, and sequences that
+    /// are no `@` (`%41`, `%4`, a `%40` at the end).
+    public mutating func percentEmail() -> String {
+        var parts: [String] = []
+        for _ in 0..<Int.random(in: 1...3, using: &generator) {
+            parts.append(
+                pick(["", "'", "a", "jöhn.smith", string("abcdefghijklmnopqrstuvwxyz0123456789._%+-", 1...12)]))
+            parts.append(pick(["%40", "%40", "@", "%41", "%4", "%", "%40%40"]))
+            parts.append(pick(["example.com", "b.c", "x", "bücher.de", "x.", "10.0.0.1", "a_b.io", "c.org"]))
+        }
+        return parts.joined() + pick(["", "%20ok", "&x=1", "%", "%4", "%40"])
+    }
+
     /// A line of hunt credentials among the corpus's words and separators.
     public mutating func huntLine() -> String {
         var parts: [String] = []
         for _ in 0..<Int.random(in: 1...6, using: &generator) {
-            parts.append(
-                chance(60) ? huntCredential() : chance(10) ? escapedPin() : chance(50) ? secretish() : pick(Self.words))
+            if chance(60) {
+                parts.append(huntCredential())
+            } else if chance(10) {
+                parts.append(escapedPin())
+            } else if chance(10) {
+                parts.append(escapedSecret())
+            } else if chance(10) {
+                parts.append(percentEmail())
+            } else {
+                parts.append(chance(50) ? secretish() : pick(Self.words))
+            }
         }
         return parts.joined(separator: pick([" ", ", ", "", "\t", "=", ":", "\"", "; ", "&"]))
     }

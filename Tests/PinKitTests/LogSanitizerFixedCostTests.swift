@@ -15,12 +15,13 @@ struct LogSanitizerFixedCostTests {
     func patternsMatchTheirDerivation() {
         let derived = [
             FinderPattern.derived(UInt8(ascii: "@"), requireBefore: Classes.emailLocal | Classes.high),
+            FinderPattern.derived(UInt8(ascii: "%"), requireBefore: Classes.emailLocal | Classes.high),
             FinderPattern.derived(UInt8(ascii: "-"), requireBefore: Classes.hex | Classes.high),
             FinderPattern.derived(UInt8(ascii: "2"), requireBefore: Classes.letterA, after: UInt8(ascii: "5")),
             FinderPattern.derived(UInt8(ascii: "x"), requireBefore: Classes.lowerE, after: UInt8(ascii: "p")),
             FinderPattern.derived(UInt8(ascii: "J"), requireBefore: Classes.lowerY),
         ]
-        let written: [FinderPattern] = [.emailAt, .uuidDash, .pinTwo, .listX, .jwtJay]
+        let written: [FinderPattern] = [.emailAt, .emailPercent, .uuidDash, .pinTwo, .listX, .jwtJay]
         #expect(derived == written)
         // The comparison sees every derived field: a filter admitting both cases of `e` gives a
         // different pair fold, and `0` (a letter that is no class of the filter) no pair at all.

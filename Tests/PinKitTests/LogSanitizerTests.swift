@@ -73,6 +73,9 @@ struct LogSanitizerTests {
                 "{\"pins\":[\"sha256\\/k2v657xBsOVe1PQRwOsHsw3bsGT2VzIqz5K\\/59sNQws=\"]}",
                 "{\"pins\":[\"sha256\\/k2v657xBsOVe1PQRwOsHsw3bsGT2VzIqz5K\\/59sNQws=\"]}"
             ),
+            // The ninth session's rows.
+            ("alice%40example.com", "[redacted-email]"),
+            ("{\"k\":\"wJalrXUtnFEMI\\/K7MDENG\\/bPxRfiCYEXAMPLEKEY\"}", "{\"k\":\"[redacted-token]\"}"),
         ]
     )
     func examples(_ input: String, _ expected: String) {

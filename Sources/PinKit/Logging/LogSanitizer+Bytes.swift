@@ -69,6 +69,8 @@ extension LogSanitizer {
         /// What the text before a credential separator may end in: a key's last letter (`keyEnd`),
         /// a form suffix's `]`, or the `2` or `7` of a key's encoded quote (`%22`, `%27`).
         static let keyTailEnd: UInt32 = 1 << 28
+        /// `\`: with a `/` after it (`\/`, as `JSONEncoder` writes `/`), a base64 character of rule 7.
+        static let backslash: UInt32 = 1 << 29
 
         /// Allocated once and never freed or written after initialisation, so sharing it is safe.
         nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
@@ -111,6 +113,7 @@ extension LogSanitizer {
             mark("32", afterPercent)
             mark(":", colonFirst)
             mark("%", percentFirst)
+            mark("\\", backslash)
             table[0x7F] |= control | afterClosingQuote | valueStop
             return UnsafePointer(table)
         }()
@@ -375,6 +378,14 @@ struct FinderPattern: Equatable {
     @inline(__always) static var emailAt: FinderPattern {
         FinderPattern(
             value: 0x40, requireBefore: Classes.emailLocal | Classes.high, forbidBefore: 0, rejectsItself: true,
+            pairBefore: 0, pairFold: 0, after: 0)
+    }
+
+    /// `%` after a local-part character or a byte of a multi-byte character: the `%` of a `%40`
+    /// (rule 4; the rule reads the `40`).
+    @inline(__always) static var emailPercent: FinderPattern {
+        FinderPattern(
+            value: 0x25, requireBefore: Classes.emailLocal | Classes.high, forbidBefore: 0, rejectsItself: false,
             pairBefore: 0, pairFold: 0, after: 0)
     }
 

@@ -49,6 +49,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         /// the rule rejects at the byte before (``FinderPattern/emailAt`` and the others), the
         /// previous engine for the byte alone (so the tests compare the two).
         var at = CachedFinder()
+        /// The `%` of `%40` after a local-part character (rule 4's percent-encoded `@`).
+        var percent = CachedFinder()
         var dash = CachedFinder()
         var two = CachedFinder()
         var x = CachedFinder()
@@ -79,7 +81,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
             case 0:
                 lowerB = CachedFinder()
                 upperB = CachedFinder()
-            case 1: at = CachedFinder()
+            case 1:
+                at = CachedFinder()
+                percent = CachedFinder()
             case 2: dash = CachedFinder()
             case 3:
                 two = CachedFinder()
@@ -231,58 +235,81 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return text.unicodeSpaceLength(at: index, end: end) > 0 ? 0 : 1
     }
 
+    /// The length of an email local-part character at `p` reading forwards (`ascii` class, or a
+    /// non-ASCII byte not starting a Unicode space: one byte a step), or 0.
+    @inline(__always) func localLength(at p: Int, _ end: Int) -> Int {
+        let byte = text.byte(p)
+        if byte < 0x80 { return text.has(p, Classes.emailLocal) ? 1 : 0 }
+        return text.unicodeSpaceLength(at: p, end: end) > 0 ? 0 : 1
+    }
+
+    /// Whether `%40` (a percent-encoded `@`) starts at `p`, which holds a `%`.
+    @inline(__always) func percentAt(_ p: Int, _ end: Int) -> Bool {
+        p &+ 2 < end && text.byte(p &+ 1) == UInt8(ascii: "4") && text.byte(p &+ 2) == UInt8(ascii: "0")
+    }
+
+    /// The next `@` that passes the finder's filter or `%40` after a local-part character in
+    /// `[search, end)`, or nil. (The finders search past `end`; what they find there is the next
+    /// region's, and stays cached for it.)
+    @inline(__always) func nextSeparator(_ search: Int, _ end: Int, _ state: inout State) -> Int? {
+        let at = min(
+            state.at.next(.emailAt, from: search, end: end, state.searchEnd, state.regionByRegion, in: text) ?? end, end
+        )
+        var percent = search
+        while percent < at,
+            let found = state.percent.next(
+                .emailPercent, from: percent, end: end, state.searchEnd, state.regionByRegion, in: text),
+            found < at
+        {
+            if percentAt(found, end) { return found }
+            percent = found &+ 1
+        }
+        return at < end ? at : nil
+    }
+
+    /// Rule 4, as a regular expression's `L1 L* (@|%40) domain` finds it leftmost-first: the first
+    /// separator (`@` or `%40`) gives the run of local-part characters it sits in (read back to its
+    /// start); that start is the leftmost a match can have, and its greedy `L*` takes the rightmost
+    /// separator of the run with a valid domain: the `@` that ends the run, else the last `%40`
+    /// inside it (its domain is local-part characters too). When none is valid, no later start in
+    /// the run does better (it sees fewer separators), so the search goes on after the run.
+    /// Linear: the finders never search a byte twice; a run is read back once (down to `from` or
+    /// the byte that ended the previous run) and forwards at most twice (again from a match's end,
+    /// when the match is a `%40` before the run's end), and each domain inside it once a reading.
     func nextEmail(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        // An `@` where the last domain stopped: no `@` lies inside a domain, so it is the next one,
-        // known without a search (addresses or `@`s packed together cost no finder call each), and
-        // its local part is that domain's bytes, all of them local-part characters.
-        var known = -1
-        var knownLocalStart = -1
-        while true {
-            let at: Int
-            var localStart: Int
-            if known >= 0 {
-                at = known
-                localStart = knownLocalStart
-                known = -1
-            } else {
-                guard
-                    let found = state.at.next(
-                        .emailAt, from: search, end: end, state.searchEnd, state.regionByRegion, in: text),
-                    found < end
-                else {
-                    return nil
-                }
-                at = found
-                // The local part cannot reach back past the region's start or the last match.
-                guard at > from else {
-                    search = at + 1
+        while let separator = nextSeparator(search, end, &state) {
+            var localStart = separator
+            // The local part cannot reach back past the region's start or the last match.
+            while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
+                localStart -= 1
+            }
+            // The local part does not start with a quote: "'alice@x.com'" keeps its quotes.
+            while localStart < separator, text.byte(localStart) == UInt8(ascii: "'") { localStart += 1 }
+            var matchEnd = -1
+            var q = separator
+            while q < end {
+                if text.byte(q) == UInt8(ascii: "%"), percentAt(q, end) {
+                    var valid = false
+                    let stop = domainEnd(q + 3, end, valid: &valid)
+                    if valid, q > localStart { matchEnd = stop }
+                    // The domain's bytes are local-part characters with no `%` among them.
+                    q = stop
                     continue
                 }
-                localStart = at
-                while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
-                    localStart -= 1
-                }
-                // The local part does not start with a quote: "'alice@x.com'" keeps its quotes.
-                while localStart < at, text.byte(localStart) == UInt8(ascii: "'") { localStart += 1 }
+                let length = localLength(at: q, end)
+                guard length > 0 else { break }
+                q += length
             }
-            search = at + 1
-            guard localStart < at else { continue }
-            var valid = false
-            let stop = domainEnd(at + 1, end, valid: &valid)
-            if stop < end, text.byte(stop) == UInt8(ascii: "@") {
-                if valid {
-                    // The finder's next `@` after this match (the byte before it ends a label, which
-                    // passes the finder's filter).
-                    if !state.regionByRegion { state.at.found = stop }
-                    return Match(start: localStart, end: stop, placeholder: .email)
-                }
-                known = stop
-                knownLocalStart = at + 1
-                continue
+            if q < end, text.byte(q) == UInt8(ascii: "@"), q > localStart {
+                var valid = false
+                let stop = domainEnd(q + 1, end, valid: &valid)
+                if valid { matchEnd = stop }
             }
-            if valid { return Match(start: localStart, end: stop, placeholder: .email) }
+            if matchEnd >= 0 { return Match(start: localStart, end: matchEnd, placeholder: .email) }
+            search = q + 1
         }
+        return nil
     }
 
     /// `label(.label)+`, labels of `[A-Za-z0-9-]` and non-ASCII letters: where the scan stopped
@@ -624,11 +651,20 @@ struct WordRules<Counter: LogSanitizerCounting> {
     // MARK: Rule 7: tokens
 
     /// The length of a token character (`[A-Za-z0-9_-]` or an invisible separator) at `p`, or 0;
-    /// with `base64`, `+`, `/` and `=` count too.
+    /// with `base64`, `+`, `/` (also written `\/`) and `=` count too.
     @inline(__always) func runCharacter(_ p: Int, _ end: Int, base64: Bool) -> Int {
         let byte = text.byte(p)
-        if byte < 0x80 { return text.has(p, base64 ? Classes.base64 : Classes.token) ? 1 : 0 }
+        if byte < 0x80 {
+            if base64, byte == UInt8(ascii: "\\") { return escapedSlash(p, end) ? 2 : 0 }
+            return text.has(p, base64 ? Classes.base64 : Classes.token) ? 1 : 0
+        }
         return text.invisibleLength(at: p, end: end)
+    }
+
+    /// Whether `\/` (a `/` as `JSONEncoder` writes it) starts at `p`, which holds a `\`: one base64
+    /// character of rule 7, so an escaped secret is the same run as the secret.
+    @inline(__always) func escapedSlash(_ p: Int, _ end: Int) -> Bool {
+        p &+ 1 < end && text.byte(p &+ 1) == UInt8(ascii: "/")
     }
 
     /// One scan of the base64 run that starts at a position (for the JWT and base64 alternatives).
@@ -647,7 +683,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         runs.lastStretch = p
         runs.seen = seen
         var q = measured
-        // Bytes of invisible separators beyond their first: the count is characters, not bytes.
+        // Bytes of invisible separators beyond their first, and the `\` of each `\/`: the count is
+        // characters, not bytes.
         var extra = 0
         let table = text.table
         while q < end {
@@ -658,6 +695,12 @@ struct WordRules<Counter: LogSanitizerCounting> {
             } else if flags & Classes.base64 != 0 {
                 // "+", "/" or "=": a JWT's first segment starts after it.
                 q &+= 1
+                runs.lastStretch = q
+            } else if flags & Classes.backslash != 0 {
+                // `\/`: a `/`, two bytes for one character.
+                guard escapedSlash(q, end) else { break }
+                q &+= 2
+                extra &+= 1
                 runs.lastStretch = q
             } else if flags & Classes.high != 0 {
                 let length = text.invisibleLength(at: q, end: end)
@@ -701,7 +744,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     /// Marks the finders whose trigger occurs nowhere in `[start, count)` as searched to the end,
     /// so each answers "none" at once instead of scanning the rest of the line. The triggers of
-    /// all six (`be` in any case, `@`, `-`, `2` between `a`/`A` and `5`, `x` between `e` and `p`,
+    /// all seven (`be` in any case, `@`, `4` between `%` and `0`, `-`, `2` between `a`/`A` and `5`, `x` between `e` and `p`,
     /// `J` after `y`, each at least what its finder stops at) are tested in one pass of sixteen
     /// positions a step: the blocks at `i - 1`, `i` and `i + 1`, compared with every trigger's
     /// bytes, the lanes gathered over the whole pass. Blocks cover positions 1 to `count - 2`
@@ -717,6 +760,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         let fold = V(repeating: 0x20)
         var be = ByteBlock.lanes(from: 0, to: 0)
         var at = be
+        var percent = be
         var dash = be
         var two = be
         var x = be
@@ -729,6 +773,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             let foldedAfter = after | fold
             be .|= ((bytes | fold) .== V(repeating: 0x62)) .& (foldedAfter .== V(repeating: 0x65))
             at .|= bytes .== V(repeating: 0x40)
+            percent .|= (before .== V(repeating: 0x25)) .& (bytes .== V(repeating: 0x34))
+                .& (after .== V(repeating: 0x30))
             dash .|= bytes .== V(repeating: 0x2D)
             two .|= (bytes .== V(repeating: 0x32)) .& ((before | fold) .== V(repeating: 0x61))
                 .& (after .== V(repeating: 0x35))
@@ -755,6 +801,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         let bearerAtFirst = first | 0x20 == 0x62 && second | 0x20 == 0x65
         state.bearerStart.exhaustedFrom = mark(ByteBlock.any(be) || bearerAtFirst)
         state.at.exhaustedFrom = mark(ByteBlock.any(at) || first == 0x40 || final == 0x40)
+        // The `4` of a `%40` is at neither end.
+        state.percent.exhaustedFrom = mark(ByteBlock.any(percent))
         state.dash.exhaustedFrom = mark(ByteBlock.any(dash) || first == 0x2D || final == 0x2D)
         state.two.exhaustedFrom = mark(ByteBlock.any(two) || first == 0x32)
         state.x.exhaustedFrom = mark(ByteBlock.any(x) || first == 0x78)
@@ -764,8 +812,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// The first position at or after `p` where a token match can start, or `end`. Every match
     /// starts a run of at least 32 bytes (32 characters for the base64 and token alternatives) or
     /// a run holding `eyJ` (a JWT's first segment), where a run is made of "run bytes": base64
-    /// characters and the bytes of invisible separators wherever they start (more than any
-    /// alternative accepts from a given position), so a stretch passed over here holds no match.
+    /// characters, `\` (of `\/`) and the bytes of invisible separators wherever they start (more
+    /// than any alternative accepts from a given position), so a stretch passed over here holds no
+    /// match.
     ///
     /// Long runs are found by looking at the 32nd byte first: when it is not a run byte, no run of
     /// 32 starts at any of the 32 positions, which go at one look. When it is, the bytes before it
@@ -830,8 +879,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return runStart
     }
 
-    /// The last lane of a block that holds no run byte for sure (not `[A-Za-z0-9+/=_-]`, not
-    /// 0x80–0xFF), or nil.
+    /// The last lane of a block that holds no run byte for sure (not `[A-Za-z0-9+/=_-]`, not `\`,
+    /// not 0x80–0xFF), or nil.
     @inline(__always) static func lastNonRunLane(_ bytes: ByteBlock.Bytes) -> Int? {
         // Every operand a vector: with a scalar operand the compiler tests lane by lane.
         typealias V = ByteBlock.Bytes
@@ -841,7 +890,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             ByteBlock.inRange(bytes, 0x2B, count: 15) .& (bytes .!= V(repeating: 0x2C))
             .& (bytes .!= V(repeating: 0x2E))
         let other =
-            (bytes .== V(repeating: 0x3D)) .| (bytes .== V(repeating: 0x5F)) .| (bytes .>= V(repeating: 0x80))
+            (bytes .== V(repeating: 0x3D)) .| (bytes .== V(repeating: 0x5F)) .| (bytes .== V(repeating: 0x5C))
+            .| (bytes .>= V(repeating: 0x80))
         let run = unsafeBitCast(letter .| signsAndDigits .| other, to: SIMD2<UInt64>.self)
         let high = ~run[1]
         let low = ~run[0]
@@ -856,10 +906,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return ByteBlock.all(ByteBlock.letters(bytes) .| ByteBlock.digits(bytes) .| sign)
     }
 
-    /// A base64 character, or a byte of an invisible separator (which may start before it).
+    /// A base64 character, a `\` (of a `\/` or not: a run byte more only makes more candidates), or
+    /// a byte of an invisible separator (which may start before it).
     @inline(__always) func isRunByte(_ index: Int) -> Bool {
         let flags = text.table[Int(text.byte(index))]
-        if flags & Classes.base64 != 0 { return true }
+        if flags & (Classes.base64 | Classes.backslash) != 0 { return true }
         guard flags & Classes.high != 0 else { return false }
         return inInvisibleSeparator(index)
     }
@@ -879,17 +930,24 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 p = tokenCandidate(p, end, &state)
                 guard p < end else { return nil }
             }
-            // A byte that starts no run (neither base64 nor part of a multi-byte character) goes
-            // at one look.
+            // A byte that starts no run (neither base64 nor part of a multi-byte character nor a
+            // `\`) goes at one look.
             var flags = table[Int(text.byte(p))]
-            while flags & (Classes.base64 | Classes.high) == 0 {
+            while flags & (Classes.base64 | Classes.high | Classes.backslash) == 0 {
                 p &+= 1
                 guard p < end else { return nil }
                 flags = table[Int(text.byte(p))]
             }
             let length: Int
-            if flags & Classes.high == 0 {
+            if flags & (Classes.high | Classes.backslash) == 0 {
                 length = 1
+            } else if flags & Classes.backslash != 0 {
+                // A run may start with `\/`; a `\` before anything else starts none.
+                guard escapedSlash(p, end) else {
+                    p &+= 1
+                    continue
+                }
+                length = 2
             } else {
                 length = text.invisibleLength(at: p, end: end)
                 guard length > 0 else {
@@ -903,9 +961,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 var measured = p
                 var seen: UInt32 = 0
                 // Most runs are ASCII token characters ended by a byte that no run continues with
-                // (not base64, not a multi-byte character) and that cannot start a JWT's second
-                // segment (not `.`): then both alternatives are decided by the run's length and
-                // classes. One tight loop measures it.
+                // (not base64, not a multi-byte character, not the `\` of a `\/`) and that cannot
+                // start a JWT's second segment (not `.`): then both alternatives are decided by the
+                // run's length and classes. One tight loop measures it.
                 if length == 1, flags & Classes.token != 0 {
                     var q = p &+ 1
                     seen = flags
@@ -916,7 +974,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                         q &+= 1
                     }
                     if q == end
-                        || (table[Int(text.byte(q))] & (Classes.base64 | Classes.high) == 0
+                        || (table[Int(text.byte(q))] & (Classes.base64 | Classes.high | Classes.backslash) == 0
                             && text.byte(q) != UInt8(ascii: "."))
                     {
                         if q - p >= 32, Self.isTokenLike(seen) { return Match(start: p, end: q, placeholder: .token) }

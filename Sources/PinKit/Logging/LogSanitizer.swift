@@ -67,8 +67,10 @@
 ///    `[A-Za-z0-9._~+/=-]+` with invisible separators, and the matching closing quote (not one
 ///    right before a URL, which is that URL's context) → `[redacted-bearer]`.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
-///    (not starting with `'`), `@`, then two or more dot-separated labels of `[A-Za-z0-9-]` and
-///    non-ASCII characters (so `root@10.0.0.1` and `alice@bücher.de` too) → `[redacted-email]`.
+///    (not starting with `'`), `@` or its percent-encoded `%40` (the last of a local part's `%40`s
+///    with a valid domain, as a greedy expression takes it), then two or more dot-separated labels
+///    of `[A-Za-z0-9-]` and non-ASCII characters (so `root@10.0.0.1` and `alice@bücher.de` too) →
+///    `[redacted-email]`.
 /// 5. **UUIDs**, 8-4-4-4-12 hex digits in any case, invisible separators allowed between them
 ///    → `[redacted-uuid]`.
 /// 6. **Labelled pins stay**: 43 standard base64 characters and `=` (a SHA-256 pin), not followed
@@ -87,7 +89,8 @@
 ///    and `.` and a last segment that may hold `+ / =`, so a JWT glued to a long run goes whole;
 ///    or, when the stretch from `eyJ` has 16 characters or more, one `.` and 16 or more base64
 ///    characters, so a two-segment `sk.eyJ….sig` goes and `surveyJob.completed` stays), then 32 or more base64 characters `[A-Za-z0-9+/=_-]` holding a
-///    digit or both letter cases. A long run of one case and no digit is a name (an event, an
+///    digit or both letter cases. A `/` written `\/` (`JSONEncoder`) is one base64 character, so
+///    an escaped secret is the same run as the secret. A long run of one case and no digit is a name (an event, an
 ///    error code) and stays.
 ///
 /// Within a rule, matches are found leftmost-first, as a regular-expression engine would; the
