@@ -408,7 +408,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var v = separator + 3
         while v + 3 <= limit, text.matches("%20", at: v, end: limit) { v += 3 }
         let quote = percentQuote(at: v, end: limit)
-        if quote != nil { v += 3 }
+        if let quote {
+            v += 3
+            // An encoded quote closed at once (`%22%22`): an empty value, as the scan below would
+            // find at its first byte (no placeholder starts with `%`).
+            if percentQuote(at: v, end: limit) == quote { return nil }
+        }
         if let placeholderEnd = placeholderEnd(at: v, end: end, stop: stop) {
             return LogSanitizer.Span(start: key.start, end: placeholderEnd, keepEnd: placeholderEnd, placeholder: .none)
         }

@@ -496,9 +496,16 @@ struct WordRules<Counter: LogSanitizerCounting> {
                     pinEnd(after: "\":\"", at: label, end) ?? pinEnd(after: "\": \"", at: label, end)
                     ?? pinEnd(after: "\" : \"", at: label, end)
             case UInt8(ascii: "\\"):
+                // The byte after the `\` parts the four labels in two (the order within each is kept):
+                // a JSON-escaped label tries two instead of four (`sha256\/` repeated).
+                guard label + 1 < end else {
+                    pin = nil
+                    break
+                }
                 pin =
-                    pinEnd(after: "\\\":\\\"", at: label, end) ?? pinEnd(after: "\\\": \\\"", at: label, end)
-                    ?? pinEnd(after: "\\/", at: label, end) ?? pinEnd(after: "\\/\\/", at: label, end)
+                    text.byte(label + 1) == UInt8(ascii: "\"")
+                    ? pinEnd(after: "\\\":\\\"", at: label, end) ?? pinEnd(after: "\\\": \\\"", at: label, end)
+                    : pinEnd(after: "\\/", at: label, end) ?? pinEnd(after: "\\/\\/", at: label, end)
             case UInt8(ascii: "'"): pin = pinEnd(after: "':'", at: label, end) ?? pinEnd(after: "': '", at: label, end)
             default: pin = nil
             }

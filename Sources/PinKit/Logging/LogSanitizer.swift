@@ -564,13 +564,13 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         pending = range
     }
 
-    mutating func flush() {
+    @inline(__always) mutating func flush() {
         guard !pending.isEmpty else { return }
         output.append(text.input.baseAddress! + pending.lowerBound, count: pending.count)
         pending = 0..<0
     }
 
-    mutating func emit(_ placeholder: StaticString) {
+    @inline(__always) mutating func emit(_ placeholder: StaticString) {
         flush()
         output.appendPlaceholder(placeholder)
     }
