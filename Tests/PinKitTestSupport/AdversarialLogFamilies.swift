@@ -42,6 +42,14 @@ public enum AdversarialLogFamilies {
             ("%20 after a percent separator", "token%3D%20%20%20"), ("percent value stops", "password%3Da%26%0"),
             ("twice-encoded separator repeated", "https%253A%252F%252F"), ("%253A repeated", "%253A"),
             ("twice-encoded authority", "%253A%252F%252Fa%2540b%25"),
+            // The ninth session's runs of backslashes: strings opened and closed by runs (a depth-k
+            // quote), a URL after a run and a quote, Python strings, a header's escaped line break.
+            ("escaped structure strings by runs", "token={\\\\\\\"a\\\\\\\\\\\""),
+            ("escaped value with runs", "password=\\\"a\\\\\\\\\\\\"),
+            ("URL after a run and a quote", "\\\\\"https://a\\\\\\"),
+            ("sixteen backslashes and a quote", String(repeating: "\\", count: 16) + "\""),
+            ("Python string with an even run", "token=['a\\\\'"),
+            ("header end before a placeholder", "Cookie: a\\[redacted-email]"),
             ("random upper-case hex", ""),
         ]
         return families

@@ -91,9 +91,15 @@ struct URLRule<Counter: LogSanitizerCounting> {
         // The context: what is right before the URL decides where it ends.
         let previous = start > 0 ? text.byte(start - 1) : 0
         if previous == UInt8(ascii: "\"") || previous == UInt8(ascii: "'") || previous == UInt8(ascii: "`") {
-            // After `\"`, the URL ends at the next `\"`; after a quote, at the same quote.
-            let escaped = previous == UInt8(ascii: "\"") && start >= 2 && text.byte(start - 2) == UInt8(ascii: "\\")
-            body = quotedBody(from: bodyStart, end: end, quote: previous, escaped: escaped)
+            // After a quote, the URL ends at the same quote; after backslashes and `"` (at most 16
+            // read), at a run that closes that string (`SanitizerScan.closesEscaped`).
+            var escapes = 0
+            if previous == UInt8(ascii: "\"") {
+                while escapes < 16, start - 2 - escapes >= 0, text.byte(start - 2 - escapes) == UInt8(ascii: "\\") {
+                    escapes += 1
+                }
+            }
+            body = quotedBody(from: bodyStart, end: end, quote: previous, escapes: escapes)
         } else {
             body = runningBody(from: bodyStart, end: end)
             while body.end > bodyStart, text.has(body.end - 1, Classes.trailingPunctuation) { body.end -= 1 }
@@ -109,14 +115,14 @@ struct URLRule<Counter: LogSanitizerCounting> {
             placeholder: .none)
     }
 
-    /// A URL body in a string opened by `quote` (or by `\"` when `escaped`): it ends at the string's
-    /// closing quote (for `"`, a backslash escapes the next character) or `\"`, or a line break,
-    /// as ``SanitizerScan/quotedEnd(_:from:end:quote:stop:)`` and
-    /// ``SanitizerScan/escapedQuoteEnd(_:from:end:stop:)`` find it. The same scan finds the
+    /// A URL body in a string opened by `quote` (or by `escapes` backslashes and `"`): it ends at the
+    /// string's closing quote (for `"` and `'`, a backslash escapes the next character), at a run
+    /// of backslashes and `"` that closes it (``SanitizerScan/closesEscaped(run:escapes:)``), or a
+    /// line break. The same scan finds the
     /// authority and its last `@` (or `%40`): none of the bytes that end the body is in `%2F`,
     /// `%3F`, `%23` or `%40`, so each of those lies whole inside the body or not at all.
     @inline(__always)
-    func quotedBody(from start: Int, end: Int, quote: UInt8, escaped: Bool) -> Body {
+    func quotedBody(from start: Int, end: Int, quote: UInt8, escapes: Int) -> Body {
         var body = Body(end: end, hostStart: start)
         var p = start
         // The authority: each byte may also end it or move the host's start.
@@ -128,14 +134,14 @@ struct URLRule<Counter: LogSanitizerCounting> {
             case UInt8(ascii: "%"): percentInAuthority(at: p, end: end, body: &body)
             case UInt8(ascii: "\\"):
                 body.authorityEnd = p
-                guard let next = quotedStep(at: p, end: end, quote: quote, escaped: escaped) else {
+                guard let next = quotedStep(at: p, end: end, quote: quote, escapes: escapes) else {
                     body.end = p
                     return body
                 }
                 p = next
                 continue
             case 0x0A, 0x0D, quote:
-                guard let next = quotedStep(at: p, end: end, quote: quote, escaped: escaped) else {
+                guard let next = quotedStep(at: p, end: end, quote: quote, escapes: escapes) else {
                     body.end = p
                     return body
                 }
@@ -153,23 +159,30 @@ struct URLRule<Counter: LogSanitizerCounting> {
                 p += 1
                 continue
             }
-            guard let next = quotedStep(at: p, end: end, quote: quote, escaped: escaped) else { break }
+            guard let next = quotedStep(at: p, end: end, quote: quote, escapes: escapes) else { break }
             p = next
         }
         body.end = p
         return body
     }
 
-    /// At a quote, backslash or line break at `p` in a quoted body: the position after it, or nil
-    /// where the body ends (a line break; the closing quote, or `\"` when `escaped`; for `"`, a
-    /// backslash escapes the next byte unless that is a line break or the end).
+    /// At a quote, backslash or line break at `p` in a quoted body: the position after it (after a
+    /// whole run of backslashes, when `escapes` is not 0), or nil where the body ends (a line break;
+    /// the closing quote, or a closing run of backslashes and `"` when `escapes` is not 0; for `"`
+    /// and `'`, a backslash escapes the next byte unless that is a line break or the end).
     @inline(__always)
-    func quotedStep(at p: Int, end: Int, quote: UInt8, escaped: Bool) -> Int? {
+    func quotedStep(at p: Int, end: Int, quote: UInt8, escapes: Int) -> Int? {
         let byte = text.byte(p)
         if byte == 0x0A || byte == 0x0D { return nil }
-        if escaped {
-            if byte == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "\"") { return nil }
-            return p + 1
+        if escapes > 0 {
+            guard byte == UInt8(ascii: "\\") else { return p + 1 }
+            let run = SanitizerScan.backslashRun(text, from: p, limit: end)
+            if p + run < end, text.byte(p + run) == UInt8(ascii: "\""),
+                SanitizerScan.closesEscaped(run: run, escapes: escapes)
+            {
+                return nil
+            }
+            return p + run
         }
         if byte == quote { return nil }
         if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
@@ -385,6 +398,25 @@ enum SanitizerScan {
             p += 1
         }
         return true
+    }
+
+    /// The length of the run of backslashes at `start` (below `limit`), whole.
+    @inline(__always)
+    static func backslashRun<Counter>(_ text: SanitizerInput<Counter>, from start: Int, limit: Int) -> Int {
+        var p = start
+        while p < limit, text.byte(p) == UInt8(ascii: "\\") { p += 1 }
+        return p - start
+    }
+
+    /// Whether `run` backslashes and `"` close a string opened by `escapes` (at least one)
+    /// backslashes and `"`: when `run` is `escapes` plus a multiple of `2 × escapes + 2`. JSON
+    /// escaping applied k times writes a quote as 2^k − 1 backslashes and `"` and a backslash as
+    /// 2^k backslashes, so in a string opened at depth k (`escapes` = 2^k − 1) a run before `"` is m
+    /// escaped backslashes and a quote of depth k (closing when m is even: `\\\\\"`, an escaped
+    /// backslash and the close, in a `\"` string), or of a deeper one (`\\\"`, a quote inside).
+    /// Other runs (not of a quote of depth k) close nothing.
+    @inline(__always) static func closesEscaped(run: Int, escapes: Int) -> Bool {
+        run >= escapes && (run - escapes) % (2 * escapes + 2) == 0
     }
 
     /// The end of a string opened by `quote`: its closing quote (for `"` and `'`, a backslash
