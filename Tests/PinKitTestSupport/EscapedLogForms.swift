@@ -111,6 +111,21 @@ extension LogCorpus {
     }
 }
 
+extension LogCorpus {
+    /// URLs after runs of 0–17 backslashes and a quote, with runs in their bodies, hostless URLs
+    /// whose bodies end in backslashes, and JSON-escaped URLs: where rule 1 decides a URL's string
+    /// by the run before its quote.
+    public mutating func escapedURLLine() -> String {
+        (0..<Int.random(in: 2...8, using: &generator)).map { _ in
+            pick([
+                String(repeating: "\\", count: Int.random(in: 0...17, using: &generator)) + "\"",
+                pick(["://", "https://h.example/p", "https:\\/\\/h.example\\/p", "x", "[redacted-url]", " ", "'"]),
+                "\"://" + String(repeating: "\\", count: Int.random(in: 1...6, using: &generator)),
+            ])
+        }.joined()
+    }
+}
+
 extension String {
     fileprivate func leftPadded(to length: Int) -> String {
         String(repeating: "0", count: max(0, length - count)) + self

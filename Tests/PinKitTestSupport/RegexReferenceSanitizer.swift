@@ -24,12 +24,12 @@ public enum RegexReferenceSanitizer {
     static let urlStart = regex(
         #"(?:(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,31})?(?::\/\/|:\\\/\\\/|%3[Aa]%2[Ff]%2[Ff]|%253[Aa]%252[Ff]%252[Ff])"#
     )
-    static let doubleQuoted = regex(#"(?:[^"\r\n\\]|\\[^\r\n])*"#)
-    /// After `escapes` (1–16) backslashes and `"`: to a run of backslashes and `"` that closes it.
-    static let escapedQuoted = (1...16).map { escapes in
-        regex(#"(?:(?!(?<!\\)(?:\\{\#(2 * escapes + 2)})*+\\{\#(escapes)}")[^\r\n])*"#)
-    }
-    static let singleQuoted = regex(#"(?:[^'\r\n\\]|\\[^\r\n])*"#)
+    /// A `"` or `'` string: a run of backslashes escapes the byte after it when it is odd or that
+    /// byte is no quote; the body ends before an even run and the quote, and before a run that
+    /// ends the line.
+    static let doubleQuoted = regex(#"(?:[^"\r\n\\]|\\++[^"\\\r\n]|(?:\\\\)*+\\")*+"#)
+    static let escapedQuoted = regex(#"(?:(?!\\")[^\r\n])*"#)
+    static let singleQuoted = regex(#"(?:[^'\r\n\\]|\\++[^'\\\r\n]|(?:\\\\)*+\\')*+"#)
     static let backtickQuoted = regex(#"[^`\r\n]*"#)
     static let running = regex(
         #"(?:[^\x00-\x20\x7F"'`\\"# + spaces + #"]|["'`](?!"# + closing + #")|\\(?!["'`]"# + closing + #"))*"#)
@@ -241,13 +241,8 @@ public enum RegexReferenceSanitizer {
             var bodyEnd: Int
             switch previous {
             case 0x22:
-                var escapes = 0
-                while escapes < 16, start - 2 - escapes >= 0, ns.character(at: start - 2 - escapes) == 0x5C {
-                    escapes += 1
-                }
-                bodyEnd =
-                    bodyStart
-                    + anchoredLength(escapes > 0 ? escapedQuoted[escapes - 1] : doubleQuoted, text, from: bodyStart)
+                let escaped = start >= 2 && ns.character(at: start - 2) == 0x5C
+                bodyEnd = bodyStart + anchoredLength(escaped ? escapedQuoted : doubleQuoted, text, from: bodyStart)
             case 0x27: bodyEnd = bodyStart + anchoredLength(singleQuoted, text, from: bodyStart)
             case 0x60: bodyEnd = bodyStart + anchoredLength(backtickQuoted, text, from: bodyStart)
             default:
@@ -567,7 +562,9 @@ public struct LogCorpus {
         ])
         switch Int.random(in: 0..<17, using: &generator) {
         case 15: return escapedJSONCredential(depth: Int.random(in: 0...3, using: &generator)).line
-        case 16: return escapedPythonCredential(depth: Int.random(in: 0...2, using: &generator)).line
+        case 16:
+            return chance(50)
+                ? escapedPythonCredential(depth: Int.random(in: 0...2, using: &generator)).line : escapedURLLine()
         case 13:
             // JSON escaped 1–4 times (and once too often, and unevenly).
             let quote = String(repeating: "\\", count: pick([1, 3, 7, 15, 16, 2])) + "\""

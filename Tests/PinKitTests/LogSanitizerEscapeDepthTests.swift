@@ -76,6 +76,17 @@ struct LogSanitizerEscapeDepthTests {
         if depth > 0 { #expect(longerRuns >= 30, "\(longerRuns)") }
     }
 
+    @Test("a URL after a run of backslashes and a quote: the same on a second pass, as the reference")
+    func urlsAfterRuns() {
+        var corpus = LogCorpus(seed: 0xE5CA_9E21)
+        for _ in 0..<1500 {
+            let line = corpus.escapedURLLine()
+            let once = LogSanitizer.redact(line)
+            #expect(LogSanitizer.redact(once) == once, "\(line.debugDescription) → \(once.debugDescription)")
+            #expect(RegexReferenceSanitizer.redact(line) == once, "\(line.debugDescription)")
+        }
+    }
+
     @Test(
         "a Python list escaped 0–2 times: the secret goes, and the rest stays when the strings tell", arguments: 0...2)
     func pythonLists(depth: Int) {

@@ -207,8 +207,9 @@ struct LogSanitizerReview3Tests {
     /// `"://\\"://r\"` → `"[redacted-url]"://r\"` → `"[redacted-url]"://r`. The same this morning.
     @Test("a URL after an escaped backslash and a quote is not stable under a second pass")
     func urlAfterEscapedBackslashQuote() {
-        // Fixed in the ninth session: a URL after r backslashes and `"` ends at a run that closes
-        // that string (r + j(2r + 2) backslashes and `"`), so `\\"` is no `\"`.
+        // Fixed in the ninth session: a URL in a `"` string ends before the escaped backslashes
+        // that precede its closing quote, so the hostless first URL's placeholder leaves the
+        // second URL's `\\"` context as it was.
         let input = "\"://\\\\\"://r\\\""
         let once = Review3.redact(input)
         #expect(Review3.redact(once) == once, "first pass: \(once.debugDescription)")

@@ -35,6 +35,14 @@ let seeded: [(line: String, secret: String)] = [
     ("password[0]=zq7SEEDidx&user[password][]=zq7SEEDnest&user%5Bpassword%5D=zq7SEEDenc&n=1", "zq7SEED"),
     ("form=user%3Dbob%26password%3Dzq7SEEDpct3d body=%7B%22token%22%3A%22zq7SEEDpctjson%22%7D", "zq7SEED"),
     ("next=https%253A%252F%252Fapi.example.com%252Fcb%253Ftoken%253Dzq7SEEDtwice", "zq7SEEDtwice"),
+    // The ninth session: strings escaped once and twice that end in an escaped backslash, a Python
+    // string holding both quotes in a JSON string.
+    (
+        #"{\"token\":[\"C:\\\\\", \"]\", \"zq7SEEDrun\"]}"#
+            + #" {\\\"token\\\":[\\\"C:\\\\\\\\\\\", \\\"]\\\", \\\"zq7SEEDrun2\\\"]}"#,
+        "zq7SEED"
+    ),
+    (#"{"msg": "token=['it\\'s \"ok\"]', 'zq7SEEDpy'] host=example.com"}"#, "zq7SEEDpy"),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

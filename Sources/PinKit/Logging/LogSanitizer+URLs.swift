@@ -91,15 +91,9 @@ struct URLRule<Counter: LogSanitizerCounting> {
         // The context: what is right before the URL decides where it ends.
         let previous = start > 0 ? text.byte(start - 1) : 0
         if previous == UInt8(ascii: "\"") || previous == UInt8(ascii: "'") || previous == UInt8(ascii: "`") {
-            // After a quote, the URL ends at the same quote; after backslashes and `"` (at most 16
-            // read), at a run that closes that string (`SanitizerScan.closesEscaped`).
-            var escapes = 0
-            if previous == UInt8(ascii: "\"") {
-                while escapes < 16, start - 2 - escapes >= 0, text.byte(start - 2 - escapes) == UInt8(ascii: "\\") {
-                    escapes += 1
-                }
-            }
-            body = quotedBody(from: bodyStart, end: end, quote: previous, escapes: escapes)
+            // After `\"`, the URL ends at the next `\"`; after a quote, at the same quote.
+            let escaped = previous == UInt8(ascii: "\"") && start >= 2 && text.byte(start - 2) == UInt8(ascii: "\\")
+            body = quotedBody(from: bodyStart, end: end, quote: previous, escaped: escaped)
         } else {
             body = runningBody(from: bodyStart, end: end)
             while body.end > bodyStart, text.has(body.end - 1, Classes.trailingPunctuation) { body.end -= 1 }
@@ -115,14 +109,13 @@ struct URLRule<Counter: LogSanitizerCounting> {
             placeholder: .none)
     }
 
-    /// A URL body in a string opened by `quote` (or by `escapes` backslashes and `"`): it ends at the
-    /// string's closing quote (for `"` and `'`, a backslash escapes the next character), at a run
-    /// of backslashes and `"` that closes it (``SanitizerScan/closesEscaped(run:escapes:)``), or a
-    /// line break. The same scan finds the
+    /// A URL body in a string opened by `quote` (or by `\"` when `escaped`): it ends at the string's
+    /// closing quote (for `"` and `'`, before the even run of backslashes that may precede it: an
+    /// odd run escapes the quote) or at `\"`, or at a line break. The same scan finds the
     /// authority and its last `@` (or `%40`): none of the bytes that end the body is in `%2F`,
     /// `%3F`, `%23` or `%40`, so each of those lies whole inside the body or not at all.
     @inline(__always)
-    func quotedBody(from start: Int, end: Int, quote: UInt8, escapes: Int) -> Body {
+    func quotedBody(from start: Int, end: Int, quote: UInt8, escaped: Bool) -> Body {
         var body = Body(end: end, hostStart: start)
         var p = start
         // The authority: each byte may also end it or move the host's start.
@@ -134,14 +127,14 @@ struct URLRule<Counter: LogSanitizerCounting> {
             case UInt8(ascii: "%"): percentInAuthority(at: p, end: end, body: &body)
             case UInt8(ascii: "\\"):
                 body.authorityEnd = p
-                guard let next = quotedStep(at: p, end: end, quote: quote, escapes: escapes) else {
+                guard let next = quotedStep(at: p, end: end, quote: quote, escaped: escaped) else {
                     body.end = p
                     return body
                 }
                 p = next
                 continue
             case 0x0A, 0x0D, quote:
-                guard let next = quotedStep(at: p, end: end, quote: quote, escapes: escapes) else {
+                guard let next = quotedStep(at: p, end: end, quote: quote, escaped: escaped) else {
                     body.end = p
                     return body
                 }
@@ -159,7 +152,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
                 p += 1
                 continue
             }
-            guard let next = quotedStep(at: p, end: end, quote: quote, escapes: escapes) else { break }
+            guard let next = quotedStep(at: p, end: end, quote: quote, escaped: escaped) else { break }
             p = next
         }
         body.end = p
@@ -167,29 +160,26 @@ struct URLRule<Counter: LogSanitizerCounting> {
     }
 
     /// At a quote, backslash or line break at `p` in a quoted body: the position after it (after a
-    /// whole run of backslashes, when `escapes` is not 0), or nil where the body ends (a line break;
-    /// the closing quote, or a closing run of backslashes and `"` when `escapes` is not 0; for `"`
-    /// and `'`, a backslash escapes the next byte unless that is a line break or the end).
+    /// run of backslashes and the byte it escapes), or nil where the body ends: a line break; `\"`
+    /// when `escaped`; else the closing quote, and for `"` and `'` a run of backslashes before a line
+    /// break, the end or an even one before the closing quote (so the escaped backslashes before
+    /// the quote stay out of the URL: when they end a hostless URL's body, the placeholder leaves
+    /// them, and a URL after them keeps its `\\"` context on a second pass).
     @inline(__always)
-    func quotedStep(at p: Int, end: Int, quote: UInt8, escapes: Int) -> Int? {
+    func quotedStep(at p: Int, end: Int, quote: UInt8, escaped: Bool) -> Int? {
         let byte = text.byte(p)
         if byte == 0x0A || byte == 0x0D { return nil }
-        if escapes > 0 {
-            guard byte == UInt8(ascii: "\\") else { return p + 1 }
-            let run = SanitizerScan.backslashRun(text, from: p, limit: end)
-            if p + run < end, text.byte(p + run) == UInt8(ascii: "\""),
-                SanitizerScan.closesEscaped(run: run, escapes: escapes)
-            {
-                return nil
-            }
-            return p + run
+        if escaped {
+            if byte == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "\"") { return nil }
+            return p + 1
         }
         if byte == quote { return nil }
         if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
-            guard p + 1 < end else { return nil }
-            let next = text.byte(p + 1)
-            if next == 0x0A || next == 0x0D { return nil }
-            return p + 2
+            let run = SanitizerScan.backslashRun(text, from: p, limit: end)
+            guard p + run < end else { return nil }
+            let next = text.byte(p + run)
+            if next == 0x0A || next == 0x0D || (next == quote && run & 1 == 0) { return nil }
+            return p + run + 1
         }
         return p + 1
     }

@@ -18,8 +18,8 @@
 ///    trailing dots. No host: the scheme and separator stay and `[redacted-url]` takes the
 ///    host's place (`https://[redacted-url]`). Where the URL ends depends on what is before it:
 ///    after `"`, `'` or a backtick, at the same quote closing the string (for `"` and `'`, a
-///    backslash escapes); after e backslashes (1–16 read) and `"`, at a run of backslashes and `"`
-///    that closes that string (as in rule 2's structures); both also at a line break. In running text, at
+///    backslash escapes, and the escaped backslashes before the closing quote stay outside);
+///    after `\"`, at the next `\"`; both also at a line break. In running text, at
 ///    white space, a Unicode space, a closing bracket `)]}>` with no opening partner inside the
 ///    URL, or a quote (or `\` and a quote) followed by white space, one of `,;}])>` or the end;
 ///    trailing `.,;:!?` stay outside. Spaces right after `bearer` or `bearer:` (not inside a word)
@@ -173,8 +173,7 @@
 ///   cannot, never below those already known to be run bytes (remembered across calls), so each
 ///   byte is read at most three times.
 /// - A run of backslashes is measured once, from its start, and passed whole (a structure's
-///   strings, an escaped value's end, a URL body after backslashes and `"`); a URL's look-back
-///   for the backslashes before its quote reads at most 16 bytes.
+///   strings, an escaped value's end, a URL body in a `"` or `'` string).
 /// - A structure value is scanned once to its closing bracket or the line's end, and when it does
 ///   not close, once more to the line's end: the pass resumes after the value, so no byte is in two
 ///   structures (one that meets the next URL does not close, and takes the rest of the line).
@@ -192,11 +191,10 @@
 /// starts with, and is ended by a `\` right before `[redacted-email]` or `[redacted-token]`: what
 /// a first pass leaves of an escaped line break whose `n` or `r` starts an email or a token (no
 /// other rule's match starts there: a URL whose scheme does stops the value itself, a bearer
-/// token needs no letter before `bearer`, a UUID a hex digit, a pin `sha256`). A URL after e
-/// backslashes and `"` ends before a run that closes that string, so a second pass keeps the host
-/// before the same run; when its backslashes were the end of a hostless URL before it (replaced by
-/// the placeholder), a plain `"` remains, and an even e's closing runs are even, which close a
-/// plain string too. The quote (or backslash and quote) right before a URL decided where it ends, so
+/// token needs no letter before `bearer`, a UUID a hex digit, a pin `sha256`). A URL in a `"` or
+/// `'` string ends before the escaped backslashes that precede its closing quote, so no URL's
+/// span takes the backslashes that make a later URL's `\"` context (`"://\\"://h\"`: the
+/// hostless first URL's placeholder leaves them). The quote (or backslash and quote) right before a URL decided where it ends, so
 /// no other match takes it (a credential value, a header's inner string, a bearer token stop
 /// before it). A URL with no host keeps its scheme and separator and `[redacted-url]` in its
 /// host's place, which a second pass reads as a bracketed host (as `[::1]`): the URL starts where it
