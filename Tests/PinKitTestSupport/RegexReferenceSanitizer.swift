@@ -24,9 +24,12 @@ public enum RegexReferenceSanitizer {
     static let urlStart = regex(
         #"(?:(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,31})?(?::\/\/|:\\\/\\\/|%3[Aa]%2[Ff]%2[Ff]|%253[Aa]%252[Ff]%252[Ff])"#
     )
-    static let doubleQuoted = regex(#"(?:[^"\r\n\\]|\\[^\r\n])*"#)
+    /// A `"` or `'` string: a run of backslashes escapes the byte after it when it is odd or that
+    /// byte is no quote; the body ends before an even run and the quote, and before a run that
+    /// ends the line.
+    static let doubleQuoted = regex(#"(?:[^"\r\n\\]|\\++[^"\\\r\n]|(?:\\\\)*+\\")*+"#)
     static let escapedQuoted = regex(#"(?:(?!\\")[^\r\n])*"#)
-    static let singleQuoted = regex(#"(?:[^'\r\n\\]|\\[^\r\n])*"#)
+    static let singleQuoted = regex(#"(?:[^'\r\n\\]|\\++[^'\\\r\n]|(?:\\\\)*+\\')*+"#)
     static let backtickQuoted = regex(#"[^`\r\n]*"#)
     static let running = regex(
         #"(?:[^\x00-\x20\x7F"'`\\"# + spaces + #"]|["'`](?!"# + closing + #")|\\(?!["'`]"# + closing + #"))*"#)
@@ -64,9 +67,16 @@ public enum RegexReferenceSanitizer {
     /// ends at a `\"` that does not end a longer run of backslashes); else the rest of the line,
     /// URLs included. A header's structure always takes the rest of the line (group 3).
     static func structure(header: Bool) -> String {
-        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\(?!")"#
+        // A run of backslashes is passed whole; before `"` it opens a string of that many, which
+        // a run of that many plus a multiple of twice that many plus two closes.
+        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\++(?!")"#
+        let escaped = (1...15).map { escapes in
+            let close = #"(?:\\{\#(2 * escapes + 2)})*+\\{\#(escapes)}""#
+            return #"\\{\#(escapes)}"(?:(?!(?<!\\)"# + close + #")[^\r\n\uE000])*+"# + close
+        }
         let string =
-            #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|'(?:[^'\\\r\n\uE000]|\\[^\r\n\uE000])*+'|\\"(?:(?!(?<!\\)\\")[^\r\n\uE000])*+\\""#
+            #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|'(?:[^'\\\r\n\uE000]|\\++(?=[^'\\\r\n\uE000])|(?:\\\\)*+\\')*+'|"#
+            + escaped.joined(separator: "|")
         var inner = "(?:" + atom + "|" + string + ")"
         for _ in 1..<4 { inner = "(?:" + atom + "|" + string + #"|[{\[]"# + inner + #"*+[}\]])"# }
         let open = #"(?:\{|\[(?!redacted-))"#
@@ -80,8 +90,9 @@ public enum RegexReferenceSanitizer {
     static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
     /// Not a structure: quoted values (groups 4–11) or, for `unquoted`, group 12.
     static func values(unquoted: String) -> String {
-        #"(?!\{|\[(?!redacted-))(?:(\\{1,15}")((?:(?!(?<!\\)\4)"# + stopBeforeURL
-            + #"[^\r\n\uE000])+)|(")((?:"# + stopBeforeURL
+        #"(?!\{|\[(?!redacted-))(?:(\\{1,15})"((?!\4"|\\{0,15}["'`]\uE000|[\r\n\uE000]|\z)(?:(?!(?<!\\)(?:\4\4\\\\)*+\4")"#
+            + stopBeforeURL + #"[^\r\n\uE000])*+(?:"# + stopBeforeURL
+            + #"(?=(?:\4\4\\\\)*+\4")(?:\4\4\\\\)*+)?+)|(")((?:"# + stopBeforeURL
             + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')((?:"# + stopBeforeURL
             + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)((?:"# + stopBeforeURL
             + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`])("# + unquoted + "))"
@@ -89,10 +100,11 @@ public enum RegexReferenceSanitizer {
     /// One step of an unquoted header value: an inner string, or a byte that does not end it.
     static let headerUnit =
         #"(?:(?<=[=\[({])"[^"\r\n\\\uE000]*"(?!\uE000)|(?<=[=\[({])'[^'\r\n\\\uE000]*'(?!\uE000)|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"(?!\uE000)|[^\r\n"'`\\\uE000]|["'`](?!"#
-        + closing + #")|\\(?!(?:r(?:\\n)?+|n)(?![ \t]|\\t)|["'`]"# + closing + "))"
+        + closing + #")|\\(?!(?:r(?:\\n)?+|n)(?![ \t]|\\t)|\[redacted-(?:email|token)\]|["'`]"# + closing + "))"
     static let headerCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
-            + structure(header: true) + "|" + values(unquoted: #"(?:\\(?=[rn]))?"# + headerUnit + "+") + ")")
+            + structure(header: true) + "|"
+            + values(unquoted: #"(?:\\(?=[rn]|\[redacted-(?:email|token)\]))?"# + headerUnit + "+") + ")")
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
             + keyTail + "(?:" + structure(header: false) + "|"
@@ -550,7 +562,11 @@ public struct LogCorpus {
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
         ])
-        switch Int.random(in: 0..<15, using: &generator) {
+        switch Int.random(in: 0..<17, using: &generator) {
+        case 15: return escapedJSONCredential(depth: Int.random(in: 0...3, using: &generator)).line
+        case 16:
+            return chance(50)
+                ? escapedPythonCredential(depth: Int.random(in: 0...2, using: &generator)).line : escapedURLLine()
         case 13:
             // JSON escaped 1–4 times (and once too often, and unevenly).
             let quote = String(repeating: "\\", count: pick([1, 3, 7, 15, 16, 2])) + "\""

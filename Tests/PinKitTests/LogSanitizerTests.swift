@@ -69,6 +69,11 @@ struct LogSanitizerTests {
                 "{\"log\":\"{\\\"body\\\":\\\"{\\\\\\\"password\\\\\\\":\\\\\\\"[redacted-secret]\\\\\\\"}\\\"}\"}"
             ),
             ("password=[redacted-token]abc", "password=[redacted-secret]"),
+            // The ninth session's: a string escaped once that ends in an escaped backslash.
+            (
+                #"{\"token\":[\"C:\\\\\", \"]\", \"abc\"],\"n\":1}"#,
+                #"{\"token\":[[redacted-secret]],\"n\":1}"#
+            ),
             (
                 "{\"pins\":[\"sha256\\/k2v657xBsOVe1PQRwOsHsw3bsGT2VzIqz5K\\/59sNQws=\"]}",
                 "{\"pins\":[\"sha256\\/k2v657xBsOVe1PQRwOsHsw3bsGT2VzIqz5K\\/59sNQws=\"]}"

@@ -38,6 +38,14 @@ let seeded: [(line: String, secret: String)] = [
     // The ninth session: a JSON-escaped base64 secret, a percent-encoded email.
     ("{\"k\":\"wJalrXUtnFEMI\\/K7MDENG\\/bPxRfiCYzq7SEEDesc64\"}", "zq7SEEDesc64"),
     ("login email=alice.zq7SEEDpctmail%40example.com ok", "zq7SEEDpctmail"),
+    // The ninth session: strings escaped once and twice that end in an escaped backslash, a Python
+    // string holding both quotes in a JSON string.
+    (
+        #"{\"token\":[\"C:\\\\\", \"]\", \"zq7SEEDrun\"]}"#
+            + #" {\\\"token\\\":[\\\"C:\\\\\\\\\\\", \\\"]\\\", \\\"zq7SEEDrun2\\\"]}"#,
+        "zq7SEED"
+    ),
+    (#"{"msg": "token=['it\\'s \"ok\"]', 'zq7SEEDpy'] host=example.com"}"#, "zq7SEEDpy"),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -263,10 +263,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return p - start
     }
 
-    /// The end of a value opened by `escapes` backslashes and `"`: the first run of exactly that
-    /// many backslashes followed by `"` (a longer run is an escaped quote inside: `\\\"` in a `\"`
-    /// string), a line break, `stop` or the backslashes and quote right before it, or `end`. Each
-    /// run of backslashes is measured once from its start, `escapes` + 1 bytes at most.
+    /// The end of a value opened by `escapes` backslashes and `"`: the first run of backslashes
+    /// followed by `"` that closes it (``SanitizerScan/closesEscaped(run:escapes:)``: `\\\\\"`
+    /// closes a `\"` string, `\\\"` is a quote inside it), before its last `escapes` backslashes
+    /// (the others are escaped backslashes of the value), a line break, `stop` or the backslashes
+    /// and quote right before it, or `end`. Each run of backslashes is measured once from its start.
     func escapedValueEnd(from start: Int, end: Int, stop: Int, escapes: Int) -> (Int, Int) {
         let limit = min(end, stop)
         var p = start
@@ -275,9 +276,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             let byte = text.byte(p)
             if byte == 0x0A || byte == 0x0D { break }
             if byte == UInt8(ascii: "\\"), p == start || text.byte(p - 1) != UInt8(ascii: "\\"),
-                case let run = backslashRun(from: p, limit: limit), run == escapes, p + run < limit,
-                text.byte(p + run) == UInt8(ascii: "\"")
+                case let run = SanitizerScan.backslashRun(text, from: p, limit: limit), p + run < limit,
+                text.byte(p + run) == UInt8(ascii: "\""), SanitizerScan.closesEscaped(run: run, escapes: escapes)
             {
+                // The escaped backslashes before the closing quote are the value's.
+                p += run - escapes
                 break
             }
             p += 1
@@ -332,11 +335,16 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 guard let close = stringClose(from: p + 1, limit: limit, quote: byte) else { return nil }
                 p = close
             case UInt8(ascii: "\\"):
-                if p + 1 < limit, text.byte(p + 1) == UInt8(ascii: "\"") {
-                    guard let close = escapedStringClose(from: p + 2, limit: limit) else { return nil }
+                // A run of backslashes (never entered in its middle): before `"`, a string opened by
+                // that many (at most 15); the run is passed whole otherwise.
+                let run = SanitizerScan.backslashRun(text, from: p, limit: limit)
+                if p + run < limit, text.byte(p + run) == UInt8(ascii: "\"") {
+                    guard run <= Self.maximumEscapes,
+                        let close = escapedStringClose(from: p + run + 1, limit: limit, escapes: run)
+                    else { return nil }
                     p = close
                 } else {
-                    p += 1
+                    p += run
                 }
             case 0x0A, 0x0D:
                 return nil
@@ -347,8 +355,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return nil
     }
 
-    /// After a `"` or `'` (`quote`) in a structure: the end of its closing quote, where a backslash
-    /// escapes the next character; nil at a line break or `limit` first.
+    /// After a `"` or `'` (`quote`) in a structure: the end of its closing quote; nil at a line
+    /// break or `limit` first. A run of backslashes before a quote: an odd one escapes it; after an
+    /// even one a `"` closes, and a `'` leaves the structure open: JSON escaping doubles a
+    /// backslash and leaves `'` alone, so `\\'` ends a Python string written plain and is a quote
+    /// inside one in JSON-escaped text (`'it\\'s'`), and the text does not tell which.
     func stringClose(from start: Int, limit: Int, quote: UInt8) -> Int? {
         var q = start
         while q < limit {
@@ -356,8 +367,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if byte == quote { return q + 1 }
             if byte == 0x0A || byte == 0x0D { return nil }
             if byte == UInt8(ascii: "\\") {
-                guard q + 1 < limit, case let next = text.byte(q + 1), next != 0x0A, next != 0x0D else { return nil }
-                q += 2
+                let run = SanitizerScan.backslashRun(text, from: q, limit: limit)
+                guard q + run < limit, case let next = text.byte(q + run), next != 0x0A, next != 0x0D else {
+                    return nil
+                }
+                if next == quote, run & 1 == 0 { return quote == UInt8(ascii: "\"") ? q + run + 1 : nil }
+                q += run + 1
             } else {
                 q += 1
             }
@@ -365,17 +380,21 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return nil
     }
 
-    /// After a `\"` in a structure: the end of the next `\"` that does not end a longer run of
-    /// backslashes (`\\\"` is an escaped quote inside); nil at a line break or `limit` first.
-    func escapedStringClose(from start: Int, limit: Int) -> Int? {
+    /// After `escapes` backslashes and `"` in a structure: the end of the first run of backslashes
+    /// and `"` that closes the string (``SanitizerScan/closesEscaped(run:escapes:)``); nil at a line
+    /// break or `limit` first. Each run is measured once.
+    func escapedStringClose(from start: Int, limit: Int, escapes: Int) -> Int? {
         var q = start
         while q < limit {
             let byte = text.byte(q)
             if byte == UInt8(ascii: "\\") {
-                var runEnd = q + 1
-                while runEnd < limit, text.byte(runEnd) == UInt8(ascii: "\\") { runEnd += 1 }
-                if runEnd == q + 1, runEnd < limit, text.byte(runEnd) == UInt8(ascii: "\"") { return q + 2 }
-                q = runEnd
+                let run = SanitizerScan.backslashRun(text, from: q, limit: limit)
+                if q + run < limit, text.byte(q + run) == UInt8(ascii: "\""),
+                    SanitizerScan.closesEscaped(run: run, escapes: escapes)
+                {
+                    return q + run + 1
+                }
+                q += run
                 continue
             }
             if byte == 0x0A || byte == 0x0D { return nil }
@@ -567,10 +586,19 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// header value: one not followed by a space or tab (or `\t`), which would fold the header onto the next
     /// line (RFC 7230 §3.2.4). A value that starts with one is not ended by it (an empty value
     /// would leave the text after it to later rules, which a second pass would then see as the
-    /// header's value).
+    /// header's value). A `\` right before `[redacted-email]` or `[redacted-token]` ends it too: that
+    /// is what rules 4 and 7 leave of an escaped line break whose letter starts their match
+    /// (`Cookie: sid=1\nalice@example.com` → `Cookie: [redacted-secret]\[redacted-email]`), and a
+    /// second pass must end the value where the first did. No other rule's match starts at the `r`
+    /// or `n`: a URL whose scheme does is the value's stop, a bearer token needs no letter before
+    /// `bearer`, a UUID starts at a hex digit and a labelled pin at `sha256`.
     @inline(__always) func escapedLineBreakEnds(at p: Int, limit: Int) -> Bool {
         guard p + 1 < limit else { return false }
         let letter = text.byte(p + 1)
+        if letter == UInt8(ascii: "[") {
+            return exactly("[redacted-email]", at: p + 1, end: limit)
+                || exactly("[redacted-token]", at: p + 1, end: limit)
+        }
         guard letter == UInt8(ascii: "r") || letter == UInt8(ascii: "n") else { return false }
         var after = p + 2
         if letter == UInt8(ascii: "r"), after + 1 < limit, text.byte(after) == UInt8(ascii: "\\"),

@@ -136,9 +136,8 @@ struct URLRule<Counter: LogSanitizerCounting> {
     }
 
     /// A URL body in a string opened by `quote` (or by `\"` when `escaped`): it ends at the string's
-    /// closing quote (for `"`, a backslash escapes the next character) or `\"`, or a line break,
-    /// as ``SanitizerScan/quotedEnd(_:from:end:quote:stop:)`` and
-    /// ``SanitizerScan/escapedQuoteEnd(_:from:end:stop:)`` find it. The same scan finds the
+    /// closing quote (for `"` and `'`, before the even run of backslashes that may precede it: an
+    /// odd run escapes the quote) or at `\"`, or at a line break. The same scan finds the
     /// authority and its last `@` (or `%40`): none of the bytes that end the body is in `%2F`,
     /// `%3F`, `%23` or `%40`, so each of those lies whole inside the body or not at all.
     @inline(__always)
@@ -186,9 +185,12 @@ struct URLRule<Counter: LogSanitizerCounting> {
         return body
     }
 
-    /// At a quote, backslash or line break at `p` in a quoted body: the position after it, or nil
-    /// where the body ends (a line break; the closing quote, or `\"` when `escaped`; for `"`, a
-    /// backslash escapes the next byte unless that is a line break or the end).
+    /// At a quote, backslash or line break at `p` in a quoted body: the position after it (after a
+    /// run of backslashes and the byte it escapes), or nil where the body ends: a line break; `\"`
+    /// when `escaped`; else the closing quote, and for `"` and `'` a run of backslashes before a line
+    /// break, the end or an even one before the closing quote (so the escaped backslashes before
+    /// the quote stay out of the URL: when they end a hostless URL's body, the placeholder leaves
+    /// them, and a URL after them keeps its `\\"` context on a second pass).
     @inline(__always)
     func quotedStep(at p: Int, end: Int, quote: UInt8, escaped: Bool) -> Int? {
         let byte = text.byte(p)
@@ -199,10 +201,11 @@ struct URLRule<Counter: LogSanitizerCounting> {
         }
         if byte == quote { return nil }
         if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
-            guard p + 1 < end else { return nil }
-            let next = text.byte(p + 1)
-            if next == 0x0A || next == 0x0D { return nil }
-            return p + 2
+            let run = SanitizerScan.backslashRun(text, from: p, limit: end)
+            guard p + run < end else { return nil }
+            let next = text.byte(p + run)
+            if next == 0x0A || next == 0x0D || (next == quote && run & 1 == 0) { return nil }
+            return p + run + 1
         }
         return p + 1
     }
@@ -411,6 +414,25 @@ enum SanitizerScan {
             p += 1
         }
         return true
+    }
+
+    /// The length of the run of backslashes at `start` (below `limit`), whole.
+    @inline(__always)
+    static func backslashRun<Counter>(_ text: SanitizerInput<Counter>, from start: Int, limit: Int) -> Int {
+        var p = start
+        while p < limit, text.byte(p) == UInt8(ascii: "\\") { p += 1 }
+        return p - start
+    }
+
+    /// Whether `run` backslashes and `"` close a string opened by `escapes` (at least one)
+    /// backslashes and `"`: when `run` is `escapes` plus a multiple of `2 × escapes + 2`. JSON
+    /// escaping applied k times writes a quote as 2^k − 1 backslashes and `"` and a backslash as
+    /// 2^k backslashes, so in a string opened at depth k (`escapes` = 2^k − 1) a run before `"` is m
+    /// escaped backslashes and a quote of depth k (closing when m is even: `\\\\\"`, an escaped
+    /// backslash and the close, in a `\"` string), or of a deeper one (`\\\"`, a quote inside).
+    /// Other runs (not of a quote of depth k) close nothing.
+    @inline(__always) static func closesEscaped(run: Int, escapes: Int) -> Bool {
+        run >= escapes && (run - escapes) % (2 * escapes + 2) == 0
     }
 
     /// The end of a string opened by `quote`: its closing quote (for `"` and `'`, a backslash

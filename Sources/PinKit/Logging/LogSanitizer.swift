@@ -18,7 +18,8 @@
 ///    trailing dots. No host: the scheme and separator stay and `[redacted-url]` takes the
 ///    host's place (`https://[redacted-url]`). Where the URL ends depends on what is before it:
 ///    after `"`, `'` or a backtick, at the same quote closing the string (for `"` and `'`, a
-///    backslash escapes); after `\"`, at the next `\"`; both also at a line break. In running text, at
+///    backslash escapes, and the escaped backslashes before the closing quote stay outside);
+///    after `\"`, at the next `\"`; both also at a line break. In running text, at
 ///    white space, a Unicode space, a closing bracket `)]}>` with no opening partner inside the
 ///    URL, or a quote (or `\` and a quote) followed by white space, one of `,;}])>` or the end;
 ///    trailing `.,;:!?` stay outside. Spaces right after `bearer` or `bearer:` (not inside a word)
@@ -35,14 +36,22 @@
 ///    (`ESC [ [0-9;]{0,16} m`). Then a `{` or `[` (not a placeholder's) starts a structure (a JSON
 ///    object or array, a Python dict or list): what is inside it up to the bracket that closes it
 ///    (any of `}` `]` closes any of `{` `[`; `"` and `'` strings, where a backslash escapes, and
-///    `\"` strings, which end at a run of exactly one backslash and `"`, are passed whole; four
-///    levels at most; no URL inside) goes, or, when it does not close so, everything after the
+///    strings opened by e (1–15) backslashes and `"`, which a run of e + j(2e + 2) backslashes and
+///    `"` closes, are passed whole: JSON escaping applied k times writes a quote as 2^k − 1
+///    backslashes and `"` and a backslash as 2^k, so a run before `"` is escaped backslashes and a
+///    quote, which closes a string of depth k only when the backslashes are even in number and the
+///    quote is of depth k; in a `'` string an even run of backslashes (two or more) before a `'`
+///    leaves the structure open, as it ends a plain Python string and is a quote inside a
+///    JSON-escaped one; four levels at most; no URL inside) goes, or, when it does not close so,
+///    everything after the
 ///    opener to the line's end, URLs included; a header's structure always takes the rest of the
 ///    line (`Cookie: {"a":1}; sid=x`, `Authorization: {} Basic x`). Otherwise an
 ///    optional opening quote (`"` after 0–15 backslashes, `'`, backtick); the value →
-///    `[redacted-secret]`. A quoted value runs to its closing quote (a run of exactly the same
-///    backslashes and `"`; or a line break); an unquoted header value to a line break (also `\r`
-///    or `\n` written as escapes) or a closing quote as in rule 1, an inner string included (a `"`
+///    `[redacted-secret]`. A quoted value runs to its closing quote (after backslashes, a run that
+///    closes it as in a structure, whose escaped backslashes are the value's; or a line break); an
+///    unquoted header value to a line break (also `\r` or `\n` written as escapes, or a `\` right
+///    before `[redacted-email]` or `[redacted-token]`, which is what rules 4 and 7 leave of one when
+///    their match starts at its letter) or a closing quote as in rule 1, an inner string included (a `"`
 ///    or `'` string after `=`, `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a
 ///    `\"` string after `=`, not closed by a quote right before a URL, which is that URL's
 ///    context); another unquoted value to white space, a Unicode space or one of ``&,;"'<>)]}` ``
@@ -166,6 +175,8 @@
 ///   byte goes at once; otherwise the bytes before the 32nd are read backwards to the last that
 ///   cannot, never below those already known to be run bytes (remembered across calls), so each
 ///   byte is read at most three times.
+/// - A run of backslashes is measured once, from its start, and passed whole (a structure's
+///   strings, an escaped value's end, a URL body in a `"` or `'` string).
 /// - A structure value is scanned once to its closing bracket or the line's end, and when it does
 ///   not close, once more to the line's end: the pass resumes after the value, so no byte is in two
 ///   structures (one that meets the next URL does not close, and takes the rest of the line).
@@ -180,7 +191,13 @@
 /// which no bearer match starts; a kept host is followed by what ended its URL, so a second pass
 /// ends it in the same place; a credential value that is a placeholder is left alone; a form key's
 /// `]` never closes a placeholder, and a header value is not ended by an escaped line break it
-/// starts with. The quote (or backslash and quote) right before a URL decided where it ends, so
+/// starts with, and is ended by a `\` right before `[redacted-email]` or `[redacted-token]`: what
+/// a first pass leaves of an escaped line break whose `n` or `r` starts an email or a token (no
+/// other rule's match starts there: a URL whose scheme does stops the value itself, a bearer
+/// token needs no letter before `bearer`, a UUID a hex digit, a pin `sha256`). A URL in a `"` or
+/// `'` string ends before the escaped backslashes that precede its closing quote, so no URL's
+/// span takes the backslashes that make a later URL's `\"` context (`"://\\"://h\"`: the
+/// hostless first URL's placeholder leaves them). The quote (or backslash and quote) right before a URL decided where it ends, so
 /// no other match takes it (a credential value, a header's inner string, a bearer token stop
 /// before it). A URL with no host keeps its scheme and separator and `[redacted-url]` in its
 /// host's place, which a second pass reads as a bracketed host (as `[::1]`): the URL starts where it
