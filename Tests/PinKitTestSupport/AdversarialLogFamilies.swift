@@ -42,6 +42,10 @@ public enum AdversarialLogFamilies {
             ("%20 after a percent separator", "token%3D%20%20%20"), ("percent value stops", "password%3Da%26%0"),
             ("twice-encoded separator repeated", "https%253A%252F%252F"), ("%253A repeated", "%253A"),
             ("twice-encoded authority", "%253A%252F%252Fa%2540b%25"),
+            // The ninth session's value ends: empty quotes before a header value, a scheme's quoted
+            // token as a value, apostrophes in a structure.
+            ("empty quotes before a header value", "Cookie: \"\""), ("scheme and quoted token", "token=Bearer \"a\" "),
+            ("apostrophes in a structure", "token={a'b "),
             ("random upper-case hex", ""),
         ]
         return families

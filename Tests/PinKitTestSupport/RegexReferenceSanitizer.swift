@@ -64,9 +64,10 @@ public enum RegexReferenceSanitizer {
     /// ends at a `\"` that does not end a longer run of backslashes); else the rest of the line,
     /// URLs included. A header's structure always takes the rest of the line (group 3).
     static func structure(header: Bool) -> String {
-        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\(?!")"#
+        // A `'` after an ASCII letter or digit is an apostrophe, not a string's opening quote.
+        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\(?!")|(?<=[A-Za-z0-9])'"#
         let string =
-            #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|'(?:[^'\\\r\n\uE000]|\\[^\r\n\uE000])*+'|\\"(?:(?!(?<!\\)\\")[^\r\n\uE000])*+\\""#
+            #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|(?<![A-Za-z0-9])'(?:[^'\\\r\n\uE000]|\\[^\r\n\uE000])*+'|\\"(?:(?!(?<!\\)\\")[^\r\n\uE000])*+\\""#
         var inner = "(?:" + atom + "|" + string + ")"
         for _ in 1..<4 { inner = "(?:" + atom + "|" + string + #"|[{\[]"# + inner + #"*+[}\]])"# }
         let open = #"(?:\{|\[(?!redacted-))"#
@@ -93,13 +94,24 @@ public enum RegexReferenceSanitizer {
     static let headerCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
             + structure(header: true) + "|" + values(unquoted: #"(?:\\(?=[rn]))?"# + headerUnit + "+") + ")")
+    /// A header after a key with no closing quote, whose value starts with an empty quoted string
+    /// (``Cookie: ``sid=x``): the unquoted value after it (group 1).
+    static let emptyQuoteHeaderCredential = regex(
+        #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + formSuffixes + blanks
+            + "(?:=>?+|:)" + blanks + #"(?:(?:Optional\(|<)"# + blanks + ")*+" + #"(?:""|''|``)((?:\\(?=[rn]))?"#
+            + headerUnit + "+)")
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
             + keyTail + "(?:" + structure(header: false) + "|"
             + values(
                 unquoted:
-                    #"\[redacted-[a-z]+\]C*+|(?:(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])[ \t]++(?=C))?C++"#
-                    .replacingOccurrences(of: "C", with: plainValueCharacter))
+                    // A scheme's name, blanks and its token, as rule 3 takes one (after more names,
+                    // quoted or in `<…>`), is one value.
+                    #"\[redacted-[a-z]+\]C*+|N(?!C)(?:BN(?!C))*+(?:B(?:"C++(?:"(?!\uE000)C*+)?+|'C++(?:'(?!\uE000)C*+)?+|<C++(?:>C*+)?+|C++))?+|C++"#
+                    // (B first and N last: the expansions of N and C hold a `B`, none an `N` or `C`.)
+                    .replacingOccurrences(of: "B", with: "(?:[ \\t" + spaces + "]|" + colour + ")++")
+                    .replacingOccurrences(of: "C", with: plainValueCharacter)
+                    .replacingOccurrences(of: "N", with: #"(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"#))
             + ")")
 
     /// After a percent-encoded separator (`%3D`, `%3A`, any case): `%20`s, an optional `%22` or
@@ -339,7 +351,8 @@ public enum RegexReferenceSanitizer {
             let range = NSRange(location: cursor, length: ns.length - cursor)
             // Each expression with the groups its value may be in (group 2: a placeholder).
             let expressions = [
-                (headerCredential, [1, 2, 3, 5, 7, 9, 11, 12]), (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
+                (emptyQuoteHeaderCredential, [1]), (headerCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
+                (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
             ]
             let candidates = expressions.compactMap { expression, groups in
@@ -548,7 +561,25 @@ public struct LogCorpus {
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
         ])
-        switch Int.random(in: 0..<15, using: &generator) {
+        switch Int.random(in: 0..<18, using: &generator) {
+        case 15:
+            // The ninth session: an empty quoted string before a header's value (after a bare key
+            // and a quoted one).
+            return pick(["Cookie", "Authorization", "Set-Cookie", "\"cookie\"", "'Cookie'", "cookie%22"])
+                + pick([": ", "=", ":", " => "]) + pick(["\"\"", "''", "``", "\"\"\"", "'", "<\"\""])
+                + pick([value, " Basic " + value, "", " " + value, "\\n" + value, "{" + value + "}"])
+        case 16:
+            // A scheme's name and its token as a value: quoted, in `<…>`, after Unicode spaces,
+            // after more names, before a URL.
+            return key + pick(["=", ": ", "=<"])
+                + pick(["Bearer", "basic", "Bearer Bearer", "bearer\u{A0}Basic", "BEARER"])
+                + pick([" ", "\t", "\u{A0}", "\u{1B}[1m", "", "  "]) + pick(["\"", "'", "<", "", "", "`"]) + value
+                + pick(["\"", "'", ">", "", "\\\""]) + pick(["", " ok", "https://h.example/p", "&n=1", ">"])
+        case 17:
+            // Apostrophes and quotes inside a structure.
+            return key + pick(["=", ": ", "\":"]) + pick(["{", "[", "Optional(["]) + value
+                + pick(["user's session", "don't log", "a 'b' c's", "it's', 'x", "x1'y", "\u{E9}'s", " 'x' ", "9'"])
+                + pick(["}", "]", "", "'}"]) + pick([" host=api.example.com", " https://h.example/v1 ok", ""])
         case 13:
             // JSON escaped 1–4 times (and once too often, and unevenly).
             let quote = String(repeating: "\\", count: pick([1, 3, 7, 15, 16, 2])) + "\""

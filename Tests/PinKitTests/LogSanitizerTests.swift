@@ -69,6 +69,10 @@ struct LogSanitizerTests {
                 "{\"log\":\"{\\\"body\\\":\\\"{\\\\\\\"password\\\\\\\":\\\\\\\"[redacted-secret]\\\\\\\"}\\\"}\"}"
             ),
             ("password=[redacted-token]abc", "password=[redacted-secret]"),
+            // The ninth session's row.
+            ("Cookie: ``sid=abc", "Cookie: ``[redacted-secret]"),
+            ("token=Bearer \"abc\"", "token=[redacted-secret]"),
+            ("token={user's x} https://a.io/v1", "token={[redacted-secret]} https://a.io"),
             (
                 "{\"pins\":[\"sha256\\/k2v657xBsOVe1PQRwOsHsw3bsGT2VzIqz5K\\/59sNQws=\"]}",
                 "{\"pins\":[\"sha256\\/k2v657xBsOVe1PQRwOsHsw3bsGT2VzIqz5K\\/59sNQws=\"]}"

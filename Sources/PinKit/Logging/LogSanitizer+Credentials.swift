@@ -223,8 +223,17 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 escapes = run
                 v += run + 1
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`") {
-                quote = byte
-                v += 1
+                if kind == .header, v + 1 < end, v + 1 != stop, text.byte(v + 1) == byte,
+                    !keyQuoted(keyStart: keyStart, separator: separator)
+                {
+                    // An empty quoted string at the start of a header's value (``Cookie: ``sid=x``,
+                    // `Authorization: "" Basic x`) is not the value: the unquoted value after it is.
+                    // (After a quoted key, as in JSON's `"cookie":""`, an empty value stays empty.)
+                    v += 2
+                } else {
+                    quote = byte
+                    v += 1
+                }
             }
         }
         let placeholder = placeholderEnd(at: v, end: end, stop: stop)
@@ -253,6 +262,13 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
         guard length > 0 else { return nil }
         return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
+    }
+
+    /// Whether the key that starts at `keyStart` ends with a closing quote before the separator at
+    /// `separator` (`"cookie":`, `'cookie'=`, `cookie%22:`), as a JSON or dictionary key does.
+    func keyQuoted(keyStart: Int, separator: Int) -> Bool {
+        let k = blanksStart(before: separator, bound: keyStart)
+        return (k > keyStart && text.has(k - 1, Classes.quote)) || percentQuote(at: k - 3, end: k) != nil
     }
 
     /// The length of the run of backslashes at `start` (below `limit`), counted up to one more than
@@ -329,6 +345,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 if depth == 0 { return p }
                 p += 1
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                // A `'` right after an ASCII letter or digit is an apostrophe (`{user's session}`),
+                // not a string: Python and JavaScript open one after a bracket, `,`, `:`, `=` or a blank.
+                if byte == UInt8(ascii: "'"), p > start, text.has(p - 1, Classes.alphanumeric) {
+                    p += 1
+                    continue
+                }
                 guard let close = stringClose(from: p + 1, limit: limit, quote: byte) else { return nil }
                 p = close
             case UInt8(ascii: "\\"):
@@ -608,18 +630,46 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// An unquoted value, where an authorization scheme's name (`Bearer`, `Basic`, any ASCII case)
-    /// followed by spaces or tabs and more of a value takes that too: `token=Bearer abc` is
-    /// `[redacted-secret]`, not `[redacted-secret] abc`.
+    /// followed by blanks and its token takes that too, as rule 3 takes a token: a run, or one in
+    /// `"…"`, `'…'` or `<…>` (the closing quote not one right before a URL; a run glued after it
+    /// too), after more names
+    /// (`Bearer Bearer x`). `token=Bearer abc` is `[redacted-secret]`, not `[redacted-secret] abc`.
+    /// Each step moves forward: a name, its blanks, the next run.
     func schemeValueEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
+        let limit = min(end, stop)
         let (valueEnd, length) = unquotedEnd(from: start, end: end, stop: stop)
-        guard length == 6 || length == 5, valueEnd < min(end, stop),
-            case let blank = text.byte(valueEnd), blank == 0x20 || blank == 0x09,
-            text.matches("bearer", at: start, end: valueEnd) || text.matches("basic", at: start, end: valueEnd)
-        else { return (valueEnd, length) }
-        var next = valueEnd
-        while next < min(end, stop), text.byte(next) == 0x20 || text.byte(next) == 0x09 { next += 1 }
-        let (tokenEnd, tokenLength) = unquotedEnd(from: next, end: end, stop: stop)
-        return tokenLength > 0 ? (tokenEnd, tokenEnd - start) : (valueEnd, length)
+        guard isSchemeName(from: start, to: valueEnd) else { return (valueEnd, length) }
+        var taken = valueEnd
+        while true {
+            let next = blanksEnd(from: taken, end: end, stop: stop)
+            guard next > taken, next < limit else { break }
+            let opener = text.byte(next)
+            let closer: UInt8? =
+                opener == UInt8(ascii: "<")
+                ? UInt8(ascii: ">") : opener == UInt8(ascii: "\"") || opener == UInt8(ascii: "'") ? opener : nil
+            let runStart = closer == nil ? next : next + 1
+            let (runEnd, runLength) = unquotedEnd(from: runStart, end: end, stop: stop)
+            guard runLength > 0 else { break }
+            if let closer {
+                taken = runEnd
+                // The closing quote, unless it is the context of a URL right after it.
+                if runEnd < limit, text.byte(runEnd) == closer, closer == UInt8(ascii: ">") || runEnd + 1 != stop {
+                    // …and the run glued after it (`"a"b`): a second pass would take it with the
+                    // placeholder.
+                    taken = unquotedEnd(from: runEnd + 1, end: end, stop: stop).0
+                }
+                break
+            }
+            taken = runEnd
+            guard isSchemeName(from: next, to: runEnd) else { break }
+        }
+        return (taken, taken - start)
+    }
+
+    /// Whether `[start, end)` is `bearer` or `basic`, any ASCII case.
+    @inline(__always) func isSchemeName(from start: Int, to end: Int) -> Bool {
+        (end - start == 6 && text.matches("bearer", at: start, end: end))
+            || (end - start == 5 && text.matches("basic", at: start, end: end))
     }
 
     /// An unquoted value: to white space, a control character, one of `&,;"'<>)]}` and backtick,

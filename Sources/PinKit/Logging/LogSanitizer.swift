@@ -35,18 +35,23 @@
 ///    (`ESC [ [0-9;]{0,16} m`). Then a `{` or `[` (not a placeholder's) starts a structure (a JSON
 ///    object or array, a Python dict or list): what is inside it up to the bracket that closes it
 ///    (any of `}` `]` closes any of `{` `[`; `"` and `'` strings, where a backslash escapes, and
-///    `\"` strings, which end at a run of exactly one backslash and `"`, are passed whole; four
+///    `\"` strings, which end at a run of exactly one backslash and `"`, are passed whole, but a `'`
+///    right after an ASCII letter or digit is an apostrophe (`{user's x}`), not a string; four
 ///    levels at most; no URL inside) goes, or, when it does not close so, everything after the
 ///    opener to the line's end, URLs included; a header's structure always takes the rest of the
 ///    line (`Cookie: {"a":1}; sid=x`, `Authorization: {} Basic x`). Otherwise an
-///    optional opening quote (`"` after 0–15 backslashes, `'`, backtick); the value →
+///    optional opening quote (`"` after 0–15 backslashes, `'`, backtick; after a header's key with
+///    no closing quote, an empty `""`, `''` or two backticks are passed over and the unquoted value
+///    after them is the value: ``Cookie: ``sid=x``, but `{"cookie":"","u":"b"}` stays); the value →
 ///    `[redacted-secret]`. A quoted value runs to its closing quote (a run of exactly the same
 ///    backslashes and `"`; or a line break); an unquoted header value to a line break (also `\r`
 ///    or `\n` written as escapes) or a closing quote as in rule 1, an inner string included (a `"`
 ///    or `'` string after `=`, `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a
 ///    `\"` string after `=`, not closed by a quote right before a URL, which is that URL's
 ///    context); another unquoted value to white space, a Unicode space or one of ``&,;"'<>)]}` ``
-///    (`Bearer` or `Basic`, any case, then spaces or tabs and more of a value: that too).
+///    (`Bearer` or `Basic`, any case, then blanks and its token as rule 3 takes one: more names,
+///    then a run, or one in `"…"`, `'…'` or `<…>` (its closing quote not one right before a URL)
+///    and the run glued after the closer: that too).
 ///    A value other than a structure stops at the next URL, and before the quote (with the
 ///    backslashes before it, up to 15) right before one (so the URL keeps its host and its
 ///    context; what follows a URL inside a header or quoted value is left to the later rules, a
@@ -163,6 +168,7 @@
 ///   byte goes at once; otherwise the bytes before the 32nd are read backwards to the last that
 ///   cannot, never below those already known to be run bytes (remembered across calls), so each
 ///   byte is read at most three times.
+/// - A scheme value's names, blanks and token are read once, forward (`schemeValueEnd`).
 /// - A structure value is scanned once to its closing bracket or the line's end, and when it does
 ///   not close, once more to the line's end: the pass resumes after the value, so no byte is in two
 ///   structures (one that meets the next URL does not close, and takes the rest of the line).
@@ -175,7 +181,8 @@
 /// Redaction never fails (any bytes, including invalid UTF-8 and NUL) and is idempotent: every
 /// placeholder is `[`, lower-case letters, `-` and `]`, which no rule matches inside and after
 /// which no bearer match starts; a kept host is followed by what ended its URL, so a second pass
-/// ends it in the same place; a credential value that is a placeholder is left alone; a form key's
+/// ends it in the same place; a credential value that is a placeholder is left alone (also after
+/// the empty quoted string a header's value may start with); a form key's
 /// `]` never closes a placeholder, and a header value is not ended by an escaped line break it
 /// starts with. The quote (or backslash and quote) right before a URL decided where it ends, so
 /// no other match takes it (a credential value, a header's inner string, a bearer token stop
