@@ -45,7 +45,7 @@ public enum AdversarialLogFamilies {
             // The ninth session's value ends: empty quotes before a header value, a scheme's quoted
             // token as a value, apostrophes in a structure.
             ("empty quotes before a header value", "Cookie: \"\""), ("scheme and quoted token", "token=Bearer \"a\" "),
-            ("apostrophes in a structure", "token={a'b "),
+            ("apostrophes in a structure", "token={a'b "), ("header value around a URL", "Cookie: a=https://h/p "),
             ("random upper-case hex", ""),
         ]
         return families

@@ -291,6 +291,8 @@ struct LogSanitizerReview3Tests {
         // The ninth session: a value of scheme names, apostrophes in one structure.
         ("scheme names as one value", "token=", "Bearer\u{A0}"),
         ("apostrophes in one structure", "token={", "a'b "),
+        ("URLs in one header value", "Cookie: ", "a=https://h/p "),
+        ("URLs in one quoted value", "password=\"", "a \\\"https://h/p\\\" "),
     ]
 
     @Test("linear on shapes aimed at the new code", arguments: linearityShapes)

@@ -181,11 +181,23 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (keyStart, kind)
     }
 
+    /// How a header's unquoted value or a quoted value that stopped at a URL goes on after it
+    /// (``resumption(after:end:)``, ``resumedValue(from:kind:stop:)``).
+    enum Resume {
+        case header
+        case quoted(UInt8)
+        case escaped(Int)
+    }
+
     /// The credential whose key `key` ends before the separator at `separator` (`%3D` or `%3A` when
     /// `percent`); its value stops at `stop` (the next URL's start, `Int.max`: none), unless it is a
-    /// structure that does not close before it. Nil when the value is empty.
-    func credential(key: (start: Int, kind: Kind), separator: Int, percent: Bool, stop: Int) -> LogSanitizer.Span? {
-        if percent { return percentCredential(key: key, separator: separator, stop: stop) }
+    /// structure that does not close before it. Nil when the value is empty. `resume`: the value is
+    /// a header's or a quoted one that stopped at that URL (not the one whose opening quote is the
+    /// URL's context, which the URL's end closes), and goes on after it.
+    func credential(
+        key: (start: Int, kind: Kind), separator: Int, percent: Bool, stop: Int
+    ) -> (span: LogSanitizer.Span?, resume: Resume?) {
+        if percent { return (percentCredential(key: key, separator: separator, stop: stop), nil) }
         let end = text.count
         let (keyStart, kind) = key
         // Forwards: the `>` of `=>` (Ruby, PHP, Perl), [ \t]*, openers, an optional opening quote,
@@ -201,7 +213,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if byte == UInt8(ascii: "{")
                 || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: min(end, stop)))
             {
-                return structure(keyStart: keyStart, kind: kind, opener: v, end: end, stop: stop)
+                return (structure(keyStart: keyStart, kind: kind, opener: v, end: end, stop: stop), nil)
             }
             if byte == UInt8(ascii: "<") {
                 v += 1
@@ -251,17 +263,88 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         } else {
             (valueEnd, length) = schemeValueEnd(from: v, end: end, stop: stop)
         }
+        var resume: Resume?
+        if stop != Int.max, valueEnd == stop || SanitizerScan.quoteBeforeURL(text, at: valueEnd, end: end, stop: stop) {
+            if escapes > 0 {
+                resume = v == stop ? nil : .escaped(escapes)
+            } else if let quote {
+                resume = v == stop ? nil : .quoted(quote)
+            } else if kind == .header {
+                resume = .header
+            }
+        }
         if let placeholder {
             // A value that already is a placeholder, and nothing more, stays as it is, and so does
             // its key: a second pass then sees the same spans and gaps as the first. One that goes
             // on after it (`password=[redacted-token]hunter2`) is a value like any other.
             if valueEnd == placeholder {
-                return LogSanitizer.Span(start: keyStart, end: placeholder, keepEnd: placeholder, placeholder: .none)
+                return (
+                    LogSanitizer.Span(start: keyStart, end: placeholder, keepEnd: placeholder, placeholder: .none),
+                    resume
+                )
             }
-            return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
+            return (LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret), resume)
         }
-        guard length > 0 else { return nil }
-        return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
+        guard length > 0 else { return (nil, resume) }
+        return (LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret), resume)
+    }
+
+    /// Where a value that stopped at `url` resumes: after the URL's end, the trailing `.,;:!?` rule 1
+    /// left outside it and what ended it: in running text white space (not a line break), a
+    /// Unicode space or a closing bracket; after a quote (or `\"`), that quote (or `\"`) closing
+    /// the URL's string. Nil at a line break, the end, or a quote that ends the URL in running text
+    /// (it closes the string the value is in). The bytes up to there stay as they are, so a second
+    /// pass ends the URL in the same place.
+    func resumption(after url: LogSanitizer.Span, end: Int) -> Int? {
+        let urlEnd = url.end
+        let start = url.start
+        if start > 0, text.has(start - 1, Classes.quote) {
+            let quote = text.byte(start - 1)
+            if quote == UInt8(ascii: "\""), start >= 2, text.byte(start - 2) == UInt8(ascii: "\\") {
+                guard urlEnd + 1 < end, text.byte(urlEnd) == UInt8(ascii: "\\"), text.byte(urlEnd + 1) == quote else {
+                    return nil
+                }
+                return urlEnd + 2
+            }
+            return urlEnd < end && text.byte(urlEnd) == quote ? urlEnd + 1 : nil
+        }
+        var p = urlEnd
+        while p < end, text.has(p, Classes.trailingPunctuation) { p += 1 }
+        guard p < end else { return nil }
+        let byte = text.byte(p)
+        if byte == 0x0A || byte == 0x0D { return nil }
+        if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]")
+            || byte == UInt8(ascii: "}") || byte == UInt8(ascii: ">")
+        {
+            return p + 1
+        }
+        if byte >= 0x80, case let length = text.unicodeSpaceLength(at: p, end: end), length > 0 { return p + length }
+        return nil
+    }
+
+    /// The rest of a value of `kind` from `start` (after a URL): to its own end or the next URL
+    /// (`stop`), where it may resume again. A rest that is a placeholder and nothing more is left
+    /// alone; an empty one is none.
+    func resumedValue(from start: Int, kind: Resume, stop: Int) -> (span: LogSanitizer.Span?, resume: Resume?) {
+        let end = text.count
+        let valueEnd: Int
+        let length: Int
+        switch kind {
+        case .header: (valueEnd, length) = headerEnd(from: start, end: end, stop: stop)
+        case .quoted(let quote):
+            (valueEnd, length) = SanitizerScan.quotedEnd(text, from: start, end: end, quote: quote, stop: stop)
+        case .escaped(let escapes):
+            (valueEnd, length) = escapedValueEnd(from: start, end: end, stop: stop, escapes: escapes)
+        }
+        let again =
+            stop != Int.max
+                && (valueEnd == stop || SanitizerScan.quoteBeforeURL(text, at: valueEnd, end: end, stop: stop))
+            ? kind : nil
+        guard length > 0 else { return (nil, again) }
+        if let placeholder = placeholderEnd(at: start, end: end, stop: stop), placeholder == valueEnd {
+            return (LogSanitizer.Span(start: start, end: valueEnd, keepEnd: valueEnd, placeholder: .none), again)
+        }
+        return (LogSanitizer.Span(start: start, end: valueEnd, keepEnd: start, placeholder: .secret), again)
     }
 
     /// Whether the key that starts at `keyStart` ends with a closing quote before the separator at

@@ -54,8 +54,14 @@
 ///    and the run glued after the closer: that too).
 ///    A value other than a structure stops at the next URL, and before the quote (with the
 ///    backslashes before it, up to 15) right before one (so the URL keeps its host and its
-///    context; what follows a URL inside a header or quoted value is left to the later rules, a
-///    known leak). An empty value, or one that already is a placeholder and nothing more, is left
+///    context). A header's unquoted value or a quoted value (not one whose opening quote is the
+///    URL's context: the URL's end closes it) then resumes after the URL: after the trailing
+///    `.,;:!?` rule 1 left out and what ended the URL (in running text white space other than a
+///    line break, a Unicode space or a closing bracket; after a quote or `\"`, the same closing it),
+///    to its own end or the next URL, where it resumes again; not at a line break, the end, or a
+///    quote that ends a URL in running text (`Set-Cookie: n=https://a.io/; sid=x` →
+///    `Set-Cookie: [redacted-secret]https://a.io; [redacted-secret]`), and an empty value before
+///    the URL resumes too. An empty value, or one that already is a placeholder and nothing more, is left
 ///    alone (one that only starts with a placeholder, as `password=[redacted-token]hunter2`, is a
 ///    value like any).
 ///    The separator may be percent-encoded, `%3D` or `%3A` (any case; text around it is encoded
@@ -169,6 +175,9 @@
 ///   cannot, never below those already known to be run bytes (remembered across calls), so each
 ///   byte is read at most three times.
 /// - A scheme value's names, blanks and token are read once, forward (`schemeValueEnd`).
+/// - A value that resumes after a URL: the URL goes out, the next URL is looked for ahead from its
+///   end (the same forward search), and the rest of the value is scanned from after what ended the
+///   URL, once; the pass resumes after it.
 /// - A structure value is scanned once to its closing bracket or the line's end, and when it does
 ///   not close, once more to the line's end: the pass resumes after the value, so no byte is in two
 ///   structures (one that meets the next URL does not close, and takes the rest of the line).
@@ -182,7 +191,9 @@
 /// placeholder is `[`, lower-case letters, `-` and `]`, which no rule matches inside and after
 /// which no bearer match starts; a kept host is followed by what ended its URL, so a second pass
 /// ends it in the same place; a credential value that is a placeholder is left alone (also after
-/// the empty quoted string a header's value may start with); a form key's
+/// the empty quoted string a header's value may start with, and after a URL a value resumed at:
+/// what ended the URL stays, so a second pass ends the URL in the same place and finds the rest a
+/// placeholder); a form key's
 /// `]` never closes a placeholder, and a header value is not ended by an escaped line break it
 /// starts with. The quote (or backslash and quote) right before a URL decided where it ends, so
 /// no other match takes it (a credential value, a header's inner string, a bearer token stop
@@ -448,14 +459,46 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                         aheadSpan = nil
                     }
                 }
-                if let credential = credentials.credential(
+                let found = credentials.credential(
                     key: key, separator: candidate, percent: percent, stop: aheadSpan?.start ?? Int.max)
-                {
+                if let credential = found.span {
                     gap(from: cursor, to: credential.start, state: &state)
                     emit(credential)
                     cursor = credential.end
                     keyBound = credential.end
                     position = credential.end
+                }
+                if found.span != nil || found.resume != nil {
+                    // A header's or quoted value that stopped at the next URL: the URL goes out (its
+                    // host kept), and the value resumes after it, up to its own end or the URL after.
+                    var resume = found.resume
+                    while let kind = resume, let url = aheadSpan {
+                        state.urlStart = url.start
+                        gap(from: cursor, to: url.start, state: &state)
+                        emit(url)
+                        cursor = url.end
+                        urlBound = url.end
+                        keyBound = url.end
+                        position = url.end
+                        if let next = urls.next(from: url.end, search: &ahead) {
+                            aheadSeparator = next.separator
+                            aheadSpan = next.span
+                        } else {
+                            aheadSeparator = Int.max
+                            aheadSpan = nil
+                        }
+                        guard let restart = credentials.resumption(after: url, end: end) else { break }
+                        let rest = credentials.resumedValue(
+                            from: restart, kind: kind, stop: aheadSpan?.start ?? Int.max)
+                        resume = rest.resume
+                        if let span = rest.span {
+                            gap(from: cursor, to: span.start, state: &state)
+                            emit(span)
+                            cursor = span.end
+                            keyBound = span.end
+                            position = span.end
+                        }
+                    }
                     continue
                 }
             }
