@@ -715,9 +715,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// An unquoted value, where an authorization scheme's name (`Bearer`, `Basic`, any ASCII case)
     /// followed by blanks and its token takes that too, as rule 3 takes a token: a run, or one in
     /// `"…"`, `'…'` or `<…>` (the closing quote not one right before a URL; a run glued after it
-    /// too), after more names
-    /// (`Bearer Bearer x`). `token=Bearer abc` is `[redacted-secret]`, not `[redacted-secret] abc`.
-    /// Each step moves forward: a name, its blanks, the next run.
+    /// too), after more names (`Bearer Bearer x`). `token=Bearer abc` is `[redacted-secret]`, not
+    /// `[redacted-secret] abc`. Each step moves forward: a name, its blanks, the next run.
     func schemeValueEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
         let limit = min(end, stop)
         let (valueEnd, length) = unquotedEnd(from: start, end: end, stop: stop)
