@@ -422,6 +422,8 @@ struct LogSanitizerValueURLTests {
     func urlInsideHeaderValue(_ input: String) {
         // Fixed in the ninth session: the value resumes after the URL (its trailing punctuation and
         // what ended it stay, so a second pass ends the URL in the same place), and every host stays.
+        // The rules before issue 15 (no credential rule at all) leak it: the test can fail.
+        #expect(LegacyRegexSanitizer.redact(input).contains("hunter2"))
         let once = LogSanitizer.redact(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
         #expect(once.contains("app.example.com") || once.contains("x.example"), "\(once.debugDescription)")

@@ -98,7 +98,9 @@ struct LogSanitizerReview3Tests {
     )
     func emptyQuotedHeaderValue(_ input: String, _ secret: String) {
         // Fixed in the ninth session: after a key with no closing quote, an empty quoted string is
-        // passed over and the header's unquoted value after it goes.
+        // passed over and the header's unquoted value after it goes. The rules before issue 15
+        // leak it: the test can fail.
+        #expect(LegacyRegexSanitizer.redact(input).contains(secret))
         let once = Review3.redact(input)
         #expect(!once.contains(secret), "\(once.debugDescription)")
         #expect(Review3.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
