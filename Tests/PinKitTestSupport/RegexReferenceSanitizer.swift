@@ -114,6 +114,8 @@ public enum RegexReferenceSanitizer {
     /// A value's end right before a URL (or the quote, and backslashes, right before one).
     static let beforeURL = regex(#"(?:\\{0,15}["'`])?\uE000"#)
     /// After a URL in running text: the trailing punctuation rule 1 left out and what ended it.
+    /// …or a quote (after a backslash or not) that closed it, and the byte that made it close.
+    static let afterRunningQuote = regex(#"[.,;:!?]*+(\\?)(["'`])[\x00-\x09\x0B\x0C\x0E-\x20\x7F,;}\])>]"#)
     static let afterRunningURL = regex(#"[.,;:!?]*+(?:[\x00-\x09\x0B\x0C\x0E-\x20\x7F)\]}>]|["# + spaces + "])")
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
@@ -373,9 +375,10 @@ public enum RegexReferenceSanitizer {
         return has(12) && expression === headerCredential ? .header : nil
     }
 
-    /// Where a value that stopped at the URL whose U+E000 is at `url` resumes (after the URL, the
-    /// trailing punctuation and what ended it; after a quote, that quote closing it), or nil.
-    private static func resumption(_ ns: NSString, url: Int) -> Int? {
+    /// Where a value of `kind` that stopped at the URL whose U+E000 is at `url` resumes (after the
+    /// URL, the trailing punctuation and what ended it, a quote that does not close a quoted value
+    /// with the byte after it; after a quote, that quote closing it), or nil.
+    private static func resumption(_ ns: NSString, url: Int, kind: Resume) -> Int? {
         let after = url + 1
         let before: unichar = url > 0 ? ns.character(at: url - 1) : 0
         if before == 0x22 || before == 0x27 || before == 0x60 {
@@ -388,7 +391,15 @@ public enum RegexReferenceSanitizer {
             return after < ns.length && ns.character(at: after) == before ? after + 1 : nil
         }
         let length = anchoredLength(afterRunningURL, ns as String, from: after)
-        return length > 0 ? after + length : nil
+        if length > 0 { return after + length }
+        guard case .quoted(let valueQuote) = kind,
+            let quote = afterRunningQuote.firstMatch(
+                in: ns as String, options: [.anchored, .withTransparentBounds],
+                range: NSRange(location: after, length: ns.length - after))
+        else { return nil }
+        let escaped = quote.range(at: 1).length > 0
+        if ns.substring(with: quote.range(at: 2)) == valueQuote, !escaped || valueQuote == "`" { return nil }
+        return after + quote.range.length
     }
 
     private static func credentials(_ pieces: [Piece]) -> [Piece] {
@@ -448,7 +459,7 @@ public enum RegexReferenceSanitizer {
                     case let stop = anchoredLength(beforeURL, joined, from: valueEnd), stop > 0
                 {
                     let url = valueEnd + stop - 1
-                    guard let restart = resumption(ns, url: url) else {
+                    guard let restart = resumption(ns, url: url, kind: kind) else {
                         copy(cursor, url + 1)
                         cursor = url + 1
                         return

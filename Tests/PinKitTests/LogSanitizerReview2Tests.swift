@@ -464,6 +464,11 @@ struct LogSanitizerValueURLTests {
                 "password='[redacted-secret]https://x.example [redacted-secret]https://y.example [redacted-secret]' ok"
             ),
             (
+                "{\"cookie\":\"r=https://x.example/p' sid=hunter2\"} password='a https://y.example/q\" b' ok",
+                "{\"cookie\":\"[redacted-secret]https://x.example' [redacted-secret]\"} password='[redacted-secret]https://y.example\" [redacted-secret]' ok"
+            ),
+            ("password=\"a https://x.example/p\" b\" ok", "password=\"[redacted-secret]https://x.example\" b\" ok"),
+            (
                 "{\"h\":\"Cookie: a=https://x.example/p\\\" sid=hunter2\"}",
                 "{\"h\":\"Cookie: [redacted-secret]https://x.example\\\" sid=hunter2\"}"
             ),

@@ -289,13 +289,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret), resume)
     }
 
-    /// Where a value that stopped at `url` resumes: after the URL's end, the trailing `.,;:!?` rule 1
-    /// left outside it and what ended it: in running text white space (not a line break), a
-    /// Unicode space or a closing bracket; after a quote (or `\"`), that quote (or `\"`) closing
-    /// the URL's string. Nil at a line break, the end, or a quote that ends the URL in running text
-    /// (it closes the string the value is in). The bytes up to there stay as they are, so a second
-    /// pass ends the URL in the same place.
-    func resumption(after url: LogSanitizer.Span, end: Int) -> Int? {
+    /// Where a value of `kind` that stopped at `url` resumes: after the URL's end, the trailing
+    /// `.,;:!?` rule 1 left outside it and what ended it: in running text white space (not a line
+    /// break), a Unicode space, a closing bracket, or, inside a quoted value, a quote (or `\` and a
+    /// quote) that is not the value's closing one, with the byte after it that made it close; after
+    /// a quote (or `\"`), that quote (or `\"`) closing the URL's string. Nil at a line break, the
+    /// end, or a quote that ends the URL in running text and closes the value (or the string a
+    /// header is in). The bytes up to there stay as they are, so a second pass ends the URL in the
+    /// same place.
+    func resumption(after url: LogSanitizer.Span, kind: Resume, end: Int) -> Int? {
         let urlEnd = url.end
         let start = url.start
         if start > 0, text.has(start - 1, Classes.quote) {
@@ -319,7 +321,17 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             return p + 1
         }
         if byte >= 0x80, case let length = text.unicodeSpaceLength(at: p, end: end), length > 0 { return p + length }
-        return nil
+        // A quote that closed the URL in running text: inside a quoted value, one that does not
+        // close the value is part of it, and so is the byte after it (kept: it made the quote close).
+        guard case .quoted(let valueQuote) = kind else { return nil }
+        var q = p
+        if byte == UInt8(ascii: "\\"), q + 1 < end, text.has(q + 1, Classes.quote) { q += 1 }
+        guard text.has(q, Classes.quote) else { return nil }
+        if text.byte(q) == valueQuote, q == p || valueQuote == UInt8(ascii: "`") { return nil }
+        guard q + 1 < end, case let after = text.byte(q + 1), after != 0x0A, after != 0x0D,
+            text.has(q + 1, Classes.afterClosingQuote)
+        else { return nil }
+        return q + 2
     }
 
     /// The rest of a value of `kind` from `start` (after a URL): to its own end or the next URL

@@ -57,13 +57,14 @@
 ///    context). A header's unquoted value or a quoted value (not one whose opening quote is the
 ///    URL's context: the URL's end closes it) then resumes after the URL: after the trailing
 ///    `.,;:!?` rule 1 left out and what ended the URL (in running text white space other than a
-///    line break, a Unicode space or a closing bracket; after a quote or `\"`, the same closing it),
-///    to its own end or the next URL, where it resumes again; not at a line break, the end, or a
-///    quote that ends a URL in running text (`Set-Cookie: n=https://a.io/; sid=x` →
-///    `Set-Cookie: [redacted-secret]https://a.io; [redacted-secret]`), and an empty value before
-///    the URL resumes too. An empty value, or one that already is a placeholder and nothing more, is left
-///    alone (one that only starts with a placeholder, as `password=[redacted-token]hunter2`, is a
-///    value like any).
+///    line break, a Unicode space, a closing bracket, or in a quoted value a quote that does not
+///    close the value and the byte after it; after a quote or `\"`, the same closing it), to its
+///    own end or the next URL, where it resumes again; not at a line break, the end, or a quote
+///    that ends a URL in running text and closes the value or a header's string
+///    (`Set-Cookie: n=https://a.io/; sid=x` → `Set-Cookie: [redacted-secret]https://a.io; [redacted-secret]`);
+///    an empty value before the URL resumes too. An empty value, or one that already is a
+///    placeholder and nothing more, is left alone (one that only starts with a placeholder, as
+///    `password=[redacted-token]hunter2`, is a value like any).
 ///    The separator may be percent-encoded, `%3D` or `%3A` (any case; text around it is encoded
 ///    too): then `%20`s, optionally `%22` or `%27`; a value so quoted runs to the same encoded
 ///    quote, an unquoted one to where a byte that ends an unquoted value is encoded (`%00`–`%20`,
@@ -487,7 +488,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                             aheadSeparator = Int.max
                             aheadSpan = nil
                         }
-                        guard let restart = credentials.resumption(after: url, end: end) else { break }
+                        guard let restart = credentials.resumption(after: url, kind: kind, end: end) else { break }
                         let rest = credentials.resumedValue(
                             from: restart, kind: kind, stop: aheadSpan?.start ?? Int.max)
                         resume = rest.resume
