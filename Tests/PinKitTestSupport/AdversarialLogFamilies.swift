@@ -54,6 +54,10 @@ public enum AdversarialLogFamilies {
             ("sixteen backslashes and a quote", String(repeating: "\\", count: 16) + "\""),
             ("Python string with an even run", "token=['a\\\\'"),
             ("header end before a placeholder", "Cookie: a\\[redacted-email]"),
+            // The ninth session's value ends: empty quotes before a header value, a scheme's quoted
+            // token as a value, apostrophes in a structure.
+            ("empty quotes before a header value", "Cookie: \"\""), ("scheme and quoted token", "token=Bearer \"a\" "),
+            ("apostrophes in a structure", "token={a'b "), ("header value around a URL", "Cookie: a=https://h/p "),
             ("random upper-case hex", ""),
         ]
         return families

@@ -69,13 +69,14 @@ public enum RegexReferenceSanitizer {
     static func structure(header: Bool) -> String {
         // A run of backslashes is passed whole; before `"` it opens a string of that many, which
         // a run of that many plus a multiple of twice that many plus two closes.
-        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\++(?!")"#
+        // A `'` after an ASCII letter or digit is an apostrophe, not a string's opening quote.
+        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\++(?!")|(?<=[A-Za-z0-9])'"#
         let escaped = (1...15).map { escapes in
             let close = #"(?:\\{\#(2 * escapes + 2)})*+\\{\#(escapes)}""#
             return #"\\{\#(escapes)}"(?:(?!(?<!\\)"# + close + #")[^\r\n\uE000])*+"# + close
         }
         let string =
-            #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|'(?:[^'\\\r\n\uE000]|\\++(?=[^'\\\r\n\uE000])|(?:\\\\)*+\\')*+'|"#
+            #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|(?<![A-Za-z0-9])'(?:[^'\\\r\n\uE000]|\\++(?=[^'\\\r\n\uE000])|(?:\\\\)*+\\')*+'|"#
             + escaped.joined(separator: "|")
         var inner = "(?:" + atom + "|" + string + ")"
         for _ in 1..<4 { inner = "(?:" + atom + "|" + string + #"|[{\[]"# + inner + #"*+[}\]])"# }
@@ -105,13 +106,42 @@ public enum RegexReferenceSanitizer {
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
             + structure(header: true) + "|"
             + values(unquoted: #"(?:\\(?=[rn]|\[redacted-(?:email|token)\]))?"# + headerUnit + "+") + ")")
+    /// A header after a key with no closing quote, whose value starts with an empty quoted string
+    /// (``Cookie: ``sid=x``): the unquoted value after it (group 1).
+    static let emptyQuoteHeaderCredential = regex(
+        #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + formSuffixes + blanks
+            + "(?:=>?+|:)" + blanks + #"(?:(?:Optional\(|<)"# + blanks + ")*+"
+            + #"(?:""|''|``)((?:\\(?=[rn]|\[redacted-(?:email|token)\]))?"#
+            + headerUnit + "+)")
+    static let headerKey = #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"#
+    static let valueKey =
+        #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
+    /// An empty value that resumes after the URL right after it: a header's unquoted value (also
+    /// after empty quotes), or a quoted one that stops before the quote right before the URL.
+    static let emptyHeaderBeforeURL = regex(headerKey + keyTail + #"(?=\uE000)"#)
+    static let emptyQuotesHeaderBeforeURL = regex(
+        headerKey + formSuffixes + blanks + "(?:=>?+|:)" + blanks + #"(?:(?:Optional\(|<)"# + blanks + ")*+"
+            + #"(?:""|''|``)(?=(?:\\{0,15}["'`])?\uE000)"#)
+    static let emptyQuotedBeforeURL = regex(
+        "(?:" + headerKey + "|" + valueKey + ")" + keyTail + #"(?:(\\{1,15}")|(")|(')|(`))(?=\\{0,15}["'`]\uE000)"#)
+    /// A value's end right before a URL (or the quote, and backslashes, right before one).
+    static let beforeURL = regex(#"(?:\\{0,15}["'`])?\uE000"#)
+    /// After a URL in running text: the trailing punctuation rule 1 left out and what ended it.
+    /// …or a quote (after a backslash or not) that closed it, and the byte that made it close.
+    static let afterRunningQuote = regex(#"[.,;:!?]*+(\\?)(["'`])[\x00-\x09\x0B\x0C\x0E-\x20\x7F,;}\])>]"#)
+    static let afterRunningURL = regex(#"[.,;:!?]*+(?:[\x00-\x09\x0B\x0C\x0E-\x20\x7F)\]}>]|["# + spaces + "])")
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
             + keyTail + "(?:" + structure(header: false) + "|"
             + values(
                 unquoted:
-                    #"\[redacted-[a-z]+\]C*+|(?:(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])[ \t]++(?=C))?C++"#
-                    .replacingOccurrences(of: "C", with: plainValueCharacter))
+                    // A scheme's name, blanks and its token, as rule 3 takes one (after more names,
+                    // quoted or in `<…>`), is one value.
+                    #"\[redacted-[a-z]+\]C*+|N(?!C)(?:BN(?!C))*+(?:B(?:"C++(?:"(?!\uE000)C*+)?+|'C++(?:'(?!\uE000)C*+)?+|<C++(?:>C*+)?+|C++))?+|C++"#
+                    // (B first and N last: the expansions of N and C hold a `B`, none an `N` or `C`.)
+                    .replacingOccurrences(of: "B", with: "(?:[ \\t" + spaces + "]|" + colour + ")++")
+                    .replacingOccurrences(of: "C", with: plainValueCharacter)
+                    .replacingOccurrences(of: "N", with: #"(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"#))
             + ")")
 
     /// After a percent-encoded separator (`%3D`, `%3A`, any case): `%20`s, an optional `%22` or
@@ -318,6 +348,75 @@ public enum RegexReferenceSanitizer {
         return hostNS.substring(to: hostNS.length - dots)
     }
 
+    /// How a header's unquoted value or a quoted value that stopped at a URL goes on after it.
+    private enum Resume {
+        case header
+        case quoted(String)
+        case escaped(Int)
+
+        /// The rest of such a value, from where it resumes.
+        var rest: NSRegularExpression {
+            switch self {
+            case .header: return regex(#"(?:\\(?=[rn]))?"# + headerUnit + "+")
+            case .quoted("'"):
+                return regex("(?:" + stopBeforeURL + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+"#)
+            case .quoted("`"): return regex("(?:" + stopBeforeURL + #"[^`\r\n\uE000])+"#)
+            case .quoted: return regex("(?:" + stopBeforeURL + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+"#)
+            case .escaped(let count):
+                return regex(
+                    #"(?:(?!(?<!\\)"# + String(repeating: #"\\"#, count: count) + #"")"# + stopBeforeURL
+                        + #"[^\r\n\uE000])+"#)
+            }
+        }
+    }
+
+    /// The kind of value `match` of `expression` holds, when it is one that resumes after a URL.
+    private static func resumeKind(_ match: NSTextCheckingResult, _ expression: NSRegularExpression) -> Resume? {
+        func has(_ group: Int) -> Bool { match.range(at: group).location != NSNotFound }
+        if expression === emptyHeaderBeforeURL || expression === emptyQuotesHeaderBeforeURL
+            || expression === emptyQuoteHeaderCredential
+        {
+            return .header
+        }
+        if expression === emptyQuotedBeforeURL {
+            if has(1) { return .escaped(match.range(at: 1).length - 1) }
+            return .quoted(has(2) ? "\"" : has(3) ? "'" : "`")
+        }
+        guard expression === headerCredential || expression === valueCredential else { return nil }
+        if has(5) { return .escaped(match.range(at: 4).length - 1) }
+        if has(7) { return .quoted("\"") }
+        if has(9) { return .quoted("'") }
+        if has(11) { return .quoted("`") }
+        return has(12) && expression === headerCredential ? .header : nil
+    }
+
+    /// Where a value of `kind` that stopped at the URL whose U+E000 is at `url` resumes (after the
+    /// URL, the trailing punctuation and what ended it, a quote that does not close a quoted value
+    /// with the byte after it; after a quote, that quote closing it), or nil.
+    private static func resumption(_ ns: NSString, url: Int, kind: Resume) -> Int? {
+        let after = url + 1
+        let before: unichar = url > 0 ? ns.character(at: url - 1) : 0
+        if before == 0x22 || before == 0x27 || before == 0x60 {
+            if before == 0x22, url >= 2, ns.character(at: url - 2) == 0x5C {
+                guard after + 1 < ns.length, ns.character(at: after) == 0x5C, ns.character(at: after + 1) == 0x22 else {
+                    return nil
+                }
+                return after + 2
+            }
+            return after < ns.length && ns.character(at: after) == before ? after + 1 : nil
+        }
+        let length = anchoredLength(afterRunningURL, ns as String, from: after)
+        if length > 0 { return after + length }
+        guard case .quoted(let valueQuote) = kind,
+            let quote = afterRunningQuote.firstMatch(
+                in: ns as String, options: [.anchored, .withTransparentBounds],
+                range: NSRange(location: after, length: ns.length - after))
+        else { return nil }
+        let escaped = quote.range(at: 1).length > 0
+        if ns.substring(with: quote.range(at: 2)) == valueQuote, !escaped || valueQuote == "`" { return nil }
+        return after + quote.range.length
+    }
+
     private static func credentials(_ pieces: [Piece]) -> [Piece] {
         var joined = ""
         var done: [String] = []
@@ -352,14 +451,50 @@ public enum RegexReferenceSanitizer {
         while cursor < ns.length {
             let range = NSRange(location: cursor, length: ns.length - cursor)
             // Each expression with the groups its value may be in (group 2: a placeholder).
+            // (An empty value, `[]`, resumes after the URL right after it, or is none.)
             let expressions = [
-                (headerCredential, [1, 2, 3, 5, 7, 9, 11, 12]), (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
-                (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
+                (emptyQuoteHeaderCredential, [1]), (headerCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
+                (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
+                (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]), (emptyHeaderBeforeURL, []),
+                (emptyQuotesHeaderBeforeURL, []), (emptyQuotedBeforeURL, []),
             ]
             let candidates = expressions.compactMap { expression, groups in
-                expression.firstMatch(in: joined, options: [.withTransparentBounds], range: range).map { ($0, groups) }
+                expression.firstMatch(in: joined, options: [.withTransparentBounds], range: range).map {
+                    ($0, groups, expression)
+                }
             }
-            guard let (match, groups) = candidates.min(by: { $0.0.range.location < $1.0.range.location }) else { break }
+            guard
+                let (match, groups, expression) = candidates.min(by: { $0.0.range.location < $1.0.range.location })
+            else { break }
+            var resume = resumeKind(match, expression)
+            var valueEnd = match.range.location + match.range.length
+            /// The value resumes after each URL it stops at, up to its own end.
+            func resumeAfterURLs() {
+                while let kind = resume,
+                    case let stop = anchoredLength(beforeURL, joined, from: valueEnd), stop > 0
+                {
+                    let url = valueEnd + stop - 1
+                    guard let restart = resumption(ns, url: url, kind: kind) else {
+                        copy(cursor, url + 1)
+                        cursor = url + 1
+                        return
+                    }
+                    copy(cursor, restart)
+                    cursor = restart
+                    let length = anchoredLength(kind.rest, joined, from: restart)
+                    valueEnd = restart + length
+                    guard length > 0 else { continue }
+                    let rest = ns.substring(with: NSRange(location: restart, length: length))
+                    let kept =
+                        placeholderValue.firstMatch(in: rest, range: NSRange(location: 0, length: length)) != nil
+                    result.append(.done(kept ? rest : "[redacted-secret]"))
+                    cursor = valueEnd
+                }
+            }
+            if groups.isEmpty {
+                resumeAfterURLs()
+                continue
+            }
             copy(cursor, match.range.location)
             // After a percent-encoded separator, a value that starts with a placeholder (group 2);
             // after another, one that is a placeholder and nothing more: kept with its key.
@@ -379,6 +514,7 @@ public enum RegexReferenceSanitizer {
             if placeholder {
                 result.append(.done(ns.substring(with: match.range)))
                 cursor = match.range.location + match.range.length
+                resumeAfterURLs()
                 continue
             }
             let prefix = ns.substring(
@@ -388,6 +524,7 @@ public enum RegexReferenceSanitizer {
                 doneIndex += 1
             }
             cursor = match.range.location + match.range.length
+            resumeAfterURLs()
         }
         copy(cursor, ns.length)
         return result
@@ -562,7 +699,39 @@ public struct LogCorpus {
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
         ])
-        switch Int.random(in: 0..<17, using: &generator) {
+        switch Int.random(in: 0..<21, using: &generator) {
+        case 20:
+            // A URL inside a header's or quoted value, and what follows it (the ninth session).
+            let url = pick(["https://h.example/p", "https://h.example", "s3://@/x", "https%3A%2F%2Fh.example%2Fp"])
+            let before = pick(["", "\"", "'", "\\\"", "(", "`", "a=", "a=\""])
+            let after =
+                pick(["", "\"", "'", "\\\"", ")", ";", ".", "`", "\\n"]) + pick([" ", "", "\u{A0}", "\r\n", "; "])
+            let rest = pick([value, "sid=" + value, "", "[redacted-secret]", "x https://g.example/q " + value])
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0: return key + pick([": ", "=", ": \"\""]) + before + url + after + rest
+            case 1: return "{\"" + key + "\":\"" + before + url + after + rest + "\",\"n\":\"h.example\"}"
+            default:
+                return key + pick(["='", "=\\\"", ": `"]) + before + url + after + rest + pick(["'", "\\\"", "`"])
+                    + " ok"
+            }
+        case 17:
+            // The ninth session: an empty quoted string before a header's value (after a bare key
+            // and a quoted one).
+            return pick(["Cookie", "Authorization", "Set-Cookie", "\"cookie\"", "'Cookie'", "cookie%22"])
+                + pick([": ", "=", ":", " => "]) + pick(["\"\"", "''", "``", "\"\"\"", "'", "<\"\""])
+                + pick([value, " Basic " + value, "", " " + value, "\\n" + value, "{" + value + "}"])
+        case 18:
+            // A scheme's name and its token as a value: quoted, in `<…>`, after Unicode spaces,
+            // after more names, before a URL.
+            return key + pick(["=", ": ", "=<"])
+                + pick(["Bearer", "basic", "Bearer Bearer", "bearer\u{A0}Basic", "BEARER"])
+                + pick([" ", "\t", "\u{A0}", "\u{1B}[1m", "", "  "]) + pick(["\"", "'", "<", "", "", "`"]) + value
+                + pick(["\"", "'", ">", "", "\\\""]) + pick(["", " ok", "https://h.example/p", "&n=1", ">"])
+        case 19:
+            // Apostrophes and quotes inside a structure.
+            return key + pick(["=", ": ", "\":"]) + pick(["{", "[", "Optional(["]) + value
+                + pick(["user's session", "don't log", "a 'b' c's", "it's', 'x", "x1'y", "\u{E9}'s", " 'x' ", "9'"])
+                + pick(["}", "]", "", "'}"]) + pick([" host=api.example.com", " https://h.example/v1 ok", ""])
         case 15: return escapedJSONCredential(depth: Int.random(in: 0...3, using: &generator)).line
         case 16:
             return chance(50)

@@ -389,10 +389,10 @@ struct LogSanitizerReview2Tests {
 /// `Set-Cookie: next=https://app.example.com/home; session=hunter2; Path=/` →
 /// `Set-Cookie: [redacted-secret]https://app.example.com; session=hunter2; Path=/`.
 /// A structure (JSON object or array) now takes the URLs inside it whole. Header values and
-/// quoted values are still open: taking their URLs whole loses the hosts of URLs later on the
-/// same line (`LogSanitizerLeakTests` requires every host to stay), and resuming the value after
-/// the URL needs the resumed part to keep the bytes that ended the URL (else a second pass's URL
-/// takes the placeholder as its path), in the scanner and the reference alike.
+/// quoted values resume after the URL (ninth session): taking their URLs whole would lose the
+/// hosts of URLs later on the same line (`LogSanitizerLeakTests` requires every host to stay), so
+/// the resumed part starts after the bytes that ended the URL, which stay (else a second pass's
+/// URL takes the placeholder as its path), in the scanner and the reference alike.
 @Suite("Log sanitizer: a URL inside a value")
 struct LogSanitizerValueURLTests {
     @Test(
@@ -411,7 +411,7 @@ struct LogSanitizerValueURLTests {
     }
 
     @Test(
-        "what follows a URL in a header value or a quoted value survives",
+        "what follows a URL in a header value or a quoted value is redacted",
         arguments: [
             "Set-Cookie: next=https://app.example.com/home; session=hunter2; Path=/",
             "Cookie: _s=abc; return_to=https%3A%2F%2Fapp.example.com%2Fdash; auth=hunter2",
@@ -420,10 +420,65 @@ struct LogSanitizerValueURLTests {
         ]
     )
     func urlInsideHeaderValue(_ input: String) {
+        // Fixed in the ninth session: the value resumes after the URL (its trailing punctuation and
+        // what ended it stay, so a second pass ends the URL in the same place), and every host stays.
+        // The rules before issue 15 (no credential rule at all) leak it: the test can fail.
+        #expect(LegacyRegexSanitizer.redact(input).contains("hunter2"))
         let once = LogSanitizer.redact(input)
-        withKnownIssue("a header or quoted value stops at a URL, and what follows it is not resumed") {
-            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        }
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(once.contains("app.example.com") || once.contains("x.example"), "\(once.debugDescription)")
+        #expect(LogSanitizer.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+    }
+
+    /// The resumption, output by output: where it starts after each kind of URL end, where it
+    /// does not (a line break, a quote that closes the header's string), and a URL as the value's
+    /// first or last part or the whole of a JSON string.
+    @Test(
+        "a value resumes after a URL inside it",
+        arguments: [
+            (
+                "Set-Cookie: next=https://app.example.com/home; session=hunter2; Path=/",
+                "Set-Cookie: [redacted-secret]https://app.example.com; [redacted-secret]"
+            ),
+            (
+                "Cookie: a=1; r=\"https://x.example/p\"; sid=hunter2",
+                "Cookie: [redacted-secret]\"https://x.example\"[redacted-secret]"
+            ),
+            ("Cookie: https://x.example/p sid=hunter2", "Cookie: https://x.example [redacted-secret]"),
+            (
+                "Cookie: a=(https://x.example/p)sid=hunter2",
+                "Cookie: [redacted-secret]https://x.example)[redacted-secret]"
+            ),
+            ("Cookie: a=https://x.example/p\nsid=hunter2", "Cookie: [redacted-secret]https://x.example\nsid=hunter2"),
+            (
+                "{\"cookie\":\"a=1; r=https://x.example/p; sid=hunter2\",\"host\":\"api.example.com\"}",
+                "{\"cookie\":\"[redacted-secret]https://x.example; [redacted-secret]\",\"host\":\"api.example.com\"}"
+            ),
+            (
+                "{\"cookie\":\"https://x.example/p\",\"host\":\"api.example.com\"}",
+                "{\"cookie\":\"https://x.example\",\"host\":\"api.example.com\"}"
+            ),
+            (
+                "password='a https://x.example/p b https://y.example/q c' ok",
+                "password='[redacted-secret]https://x.example [redacted-secret]https://y.example [redacted-secret]' ok"
+            ),
+            (
+                "{\"cookie\":\"r=https://x.example/p' sid=hunter2\"} password='a https://y.example/q\" b' ok",
+                "{\"cookie\":\"[redacted-secret]https://x.example' [redacted-secret]\"} password='[redacted-secret]https://y.example\" [redacted-secret]' ok"
+            ),
+            ("password=\"a https://x.example/p\" b\" ok", "password=\"[redacted-secret]https://x.example\" b\" ok"),
+            (
+                "{\"h\":\"Cookie: a=https://x.example/p\\\" sid=hunter2\"}",
+                "{\"h\":\"Cookie: [redacted-secret]https://x.example\\\" sid=hunter2\"}"
+            ),
+        ]
+    )
+    func valueResumesAfterURL(_ input: String, _ expected: String) {
+        let once = LogSanitizer.redact(input)
+        #expect(once == expected)
+        #expect(LogSanitizer.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == expected)
     }
 
     /// The hosts around a structure stay: a URL after it keeps its host.

@@ -97,10 +97,31 @@ struct LogSanitizerReview4Tests {
         ]
     )
     func schemeValueWithQuotedToken(_ input: String) {
-        withKnownIssue("a scheme name's token is taken only as a bare run after spaces or tabs") {
-            let once = Review4.redact(input)
-            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        }
+        // Fixed in the ninth session: a scheme's name, blanks (Unicode spaces too) and its token as
+        // rule 3 takes one (after more names, quoted or in `<…>`) are one value.
+        let once = Review4.redact(input)
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(Review4.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+    }
+
+    /// The edges of that fix: what follows the token stays, a closing quote right before a URL is
+    /// the URL's, and a name with nothing after it is the value alone.
+    @Test(
+        "a scheme's token ends where rule 3's would",
+        arguments: [
+            (#"token=Bearer "hunter2" ok"#, "token=[redacted-secret] ok"),
+            (#"token=Bearer "hunter2"https://h.example/p"#, #"token=[redacted-secret]"https://h.example"#),
+            ("token=Bearer <hunter2>&n=1", "token=[redacted-secret]&n=1"),
+            (#"token=Bearer "a"hunter2" ok"#, #"token=[redacted-secret]" ok"#),
+            ("token=Bearer Bearer", "token=[redacted-secret]"),
+            ("token=Bearer basic 'x' y", "token=[redacted-secret] y"),
+            (#"token=Bearer ""#, #"token=[redacted-secret] ""#),
+            (#"token=Bearerx "hunter2""#, #"token=[redacted-secret] "hunter2""#),
+        ]
+    )
+    func schemeTokenEdges(_ input: String, _ expected: String) {
+        #expect(Review4.redact(input) == expected)
+        #expect(RegexReferenceSanitizer.redact(input) == expected)
     }
 
     /// Leak (new: the `\"` string that ends only at exactly one backslash and `"`). In once-escaped

@@ -74,6 +74,14 @@ struct LogSanitizerTests {
                 #"{\"token\":[\"C:\\\\\", \"]\", \"abc\"],\"n\":1}"#,
                 #"{\"token\":[[redacted-secret]],\"n\":1}"#
             ),
+            // The ninth session's row.
+            ("Cookie: ``sid=abc", "Cookie: ``[redacted-secret]"),
+            ("token=Bearer \"abc\"", "token=[redacted-secret]"),
+            ("token={user's x} https://a.io/v1", "token={[redacted-secret]} https://a.io"),
+            (
+                "Set-Cookie: n=https://a.io/h; sid=abc; Path=/",
+                "Set-Cookie: [redacted-secret]https://a.io; [redacted-secret]"
+            ),
             (
                 "{\"pins\":[\"sha256\\/k2v657xBsOVe1PQRwOsHsw3bsGT2VzIqz5K\\/59sNQws=\"]}",
                 "{\"pins\":[\"sha256\\/k2v657xBsOVe1PQRwOsHsw3bsGT2VzIqz5K\\/59sNQws=\"]}"

@@ -181,11 +181,23 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (keyStart, kind)
     }
 
+    /// How a header's unquoted value or a quoted value that stopped at a URL goes on after it
+    /// (``resumption(after:end:)``, ``resumedValue(from:kind:stop:)``).
+    enum Resume {
+        case header
+        case quoted(UInt8)
+        case escaped(Int)
+    }
+
     /// The credential whose key `key` ends before the separator at `separator` (`%3D` or `%3A` when
     /// `percent`); its value stops at `stop` (the next URL's start, `Int.max`: none), unless it is a
-    /// structure that does not close before it. Nil when the value is empty.
-    func credential(key: (start: Int, kind: Kind), separator: Int, percent: Bool, stop: Int) -> LogSanitizer.Span? {
-        if percent { return percentCredential(key: key, separator: separator, stop: stop) }
+    /// structure that does not close before it. Nil when the value is empty. `resume`: the value is
+    /// a header's or a quoted one that stopped at that URL (not the one whose opening quote is the
+    /// URL's context, which the URL's end closes), and goes on after it.
+    func credential(
+        key: (start: Int, kind: Kind), separator: Int, percent: Bool, stop: Int
+    ) -> (span: LogSanitizer.Span?, resume: Resume?) {
+        if percent { return (percentCredential(key: key, separator: separator, stop: stop), nil) }
         let end = text.count
         let (keyStart, kind) = key
         // Forwards: the `>` of `=>` (Ruby, PHP, Perl), [ \t]*, openers, an optional opening quote,
@@ -201,7 +213,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if byte == UInt8(ascii: "{")
                 || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: min(end, stop)))
             {
-                return structure(keyStart: keyStart, kind: kind, opener: v, end: end, stop: stop)
+                return (structure(keyStart: keyStart, kind: kind, opener: v, end: end, stop: stop), nil)
             }
             if byte == UInt8(ascii: "<") {
                 v += 1
@@ -223,8 +235,17 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 escapes = run
                 v += run + 1
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`") {
-                quote = byte
-                v += 1
+                if kind == .header, v + 1 < end, v + 1 != stop, text.byte(v + 1) == byte,
+                    !keyQuoted(keyStart: keyStart, separator: separator)
+                {
+                    // An empty quoted string at the start of a header's value (``Cookie: ``sid=x``,
+                    // `Authorization: "" Basic x`) is not the value: the unquoted value after it is.
+                    // (After a quoted key, as in JSON's `"cookie":""`, an empty value stays empty.)
+                    v += 2
+                } else {
+                    quote = byte
+                    v += 1
+                }
             }
         }
         let placeholder = placeholderEnd(at: v, end: end, stop: stop)
@@ -242,17 +263,107 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         } else {
             (valueEnd, length) = schemeValueEnd(from: v, end: end, stop: stop)
         }
+        var resume: Resume?
+        if stop != Int.max, valueEnd == stop || SanitizerScan.quoteBeforeURL(text, at: valueEnd, end: end, stop: stop) {
+            if escapes > 0 {
+                resume = v == stop ? nil : .escaped(escapes)
+            } else if let quote {
+                resume = v == stop ? nil : .quoted(quote)
+            } else if kind == .header {
+                resume = .header
+            }
+        }
         if let placeholder {
             // A value that already is a placeholder, and nothing more, stays as it is, and so does
             // its key: a second pass then sees the same spans and gaps as the first. One that goes
             // on after it (`password=[redacted-token]hunter2`) is a value like any other.
             if valueEnd == placeholder {
-                return LogSanitizer.Span(start: keyStart, end: placeholder, keepEnd: placeholder, placeholder: .none)
+                return (
+                    LogSanitizer.Span(start: keyStart, end: placeholder, keepEnd: placeholder, placeholder: .none),
+                    resume
+                )
             }
-            return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
+            return (LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret), resume)
         }
-        guard length > 0 else { return nil }
-        return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret)
+        guard length > 0 else { return (nil, resume) }
+        return (LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret), resume)
+    }
+
+    /// Where a value of `kind` that stopped at `url` resumes: after the URL's end, the trailing
+    /// `.,;:!?` rule 1 left outside it and what ended it: in running text white space (not a line
+    /// break), a Unicode space, a closing bracket, or, inside a quoted value, a quote (or `\` and a
+    /// quote) that is not the value's closing one, with the byte after it that made it close; after
+    /// a quote (or `\"`), that quote (or `\"`) closing the URL's string. Nil at a line break, the
+    /// end, or a quote that ends the URL in running text and closes the value (or the string a
+    /// header is in). The bytes up to there stay as they are, so a second pass ends the URL in the
+    /// same place.
+    func resumption(after url: LogSanitizer.Span, kind: Resume, end: Int) -> Int? {
+        let urlEnd = url.end
+        let start = url.start
+        if start > 0, text.has(start - 1, Classes.quote) {
+            let quote = text.byte(start - 1)
+            if quote == UInt8(ascii: "\""), start >= 2, text.byte(start - 2) == UInt8(ascii: "\\") {
+                guard urlEnd + 1 < end, text.byte(urlEnd) == UInt8(ascii: "\\"), text.byte(urlEnd + 1) == quote else {
+                    return nil
+                }
+                return urlEnd + 2
+            }
+            return urlEnd < end && text.byte(urlEnd) == quote ? urlEnd + 1 : nil
+        }
+        var p = urlEnd
+        while p < end, text.has(p, Classes.trailingPunctuation) { p += 1 }
+        guard p < end else { return nil }
+        let byte = text.byte(p)
+        if byte == 0x0A || byte == 0x0D { return nil }
+        if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]")
+            || byte == UInt8(ascii: "}") || byte == UInt8(ascii: ">")
+        {
+            return p + 1
+        }
+        if byte >= 0x80, case let length = text.unicodeSpaceLength(at: p, end: end), length > 0 { return p + length }
+        // A quote that closed the URL in running text: inside a quoted value, one that does not
+        // close the value is part of it, and so is the byte after it (kept: it made the quote close).
+        guard case .quoted(let valueQuote) = kind else { return nil }
+        var q = p
+        if byte == UInt8(ascii: "\\"), q + 1 < end, text.has(q + 1, Classes.quote) { q += 1 }
+        guard text.has(q, Classes.quote) else { return nil }
+        if text.byte(q) == valueQuote, q == p || valueQuote == UInt8(ascii: "`") { return nil }
+        guard q + 1 < end, case let after = text.byte(q + 1), after != 0x0A, after != 0x0D,
+            text.has(q + 1, Classes.afterClosingQuote)
+        else { return nil }
+        return q + 2
+    }
+
+    /// The rest of a value of `kind` from `start` (after a URL): to its own end or the next URL
+    /// (`stop`), where it may resume again. A rest that is a placeholder and nothing more is left
+    /// alone; an empty one is none.
+    func resumedValue(from start: Int, kind: Resume, stop: Int) -> (span: LogSanitizer.Span?, resume: Resume?) {
+        let end = text.count
+        let valueEnd: Int
+        let length: Int
+        switch kind {
+        case .header: (valueEnd, length) = headerEnd(from: start, end: end, stop: stop)
+        case .quoted(let quote):
+            (valueEnd, length) = SanitizerScan.quotedEnd(text, from: start, end: end, quote: quote, stop: stop)
+        case .escaped(let escapes):
+            (valueEnd, length) = escapedValueEnd(from: start, end: end, stop: stop, escapes: escapes)
+        }
+        let again =
+            stop != Int.max
+                && (valueEnd == stop || SanitizerScan.quoteBeforeURL(text, at: valueEnd, end: end, stop: stop))
+            ? kind : nil
+        guard length > 0 else { return (nil, again) }
+        if let placeholder = placeholderEnd(at: start, end: end, stop: stop), placeholder == valueEnd {
+            return (LogSanitizer.Span(start: start, end: valueEnd, keepEnd: valueEnd, placeholder: .none), again)
+        }
+        return (LogSanitizer.Span(start: start, end: valueEnd, keepEnd: start, placeholder: .secret), again)
+    }
+
+    /// Whether the key that starts at `keyStart` ends with a closing quote before the separator at
+    /// `separator` (`"cookie":`, `'cookie'=`, `cookie%22:`), as a JSON or dictionary key does.
+    func keyQuoted(keyStart: Int, separator: Int) -> Bool {
+        let k = blanksStart(before: separator, bound: keyStart)
+        return (k > keyStart && text.has(k - 1, Classes.quote)) || percentQuote(at: k - 3, end: k) != nil
     }
 
     /// The length of the run of backslashes at `start` (below `limit`), counted up to one more than
@@ -332,6 +443,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 if depth == 0 { return p }
                 p += 1
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                // A `'` right after an ASCII letter or digit is an apostrophe (`{user's session}`),
+                // not a string: Python and JavaScript open one after a bracket, `,`, `:`, `=` or a blank.
+                if byte == UInt8(ascii: "'"), p > start, text.has(p - 1, Classes.alphanumeric) {
+                    p += 1
+                    continue
+                }
                 guard let close = stringClose(from: p + 1, limit: limit, quote: byte) else { return nil }
                 p = close
             case UInt8(ascii: "\\"):
@@ -641,18 +758,45 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// An unquoted value, where an authorization scheme's name (`Bearer`, `Basic`, any ASCII case)
-    /// followed by spaces or tabs and more of a value takes that too: `token=Bearer abc` is
-    /// `[redacted-secret]`, not `[redacted-secret] abc`.
+    /// followed by blanks and its token takes that too, as rule 3 takes a token: a run, or one in
+    /// `"…"`, `'…'` or `<…>` (the closing quote not one right before a URL; a run glued after it
+    /// too), after more names (`Bearer Bearer x`). `token=Bearer abc` is `[redacted-secret]`, not
+    /// `[redacted-secret] abc`. Each step moves forward: a name, its blanks, the next run.
     func schemeValueEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
+        let limit = min(end, stop)
         let (valueEnd, length) = unquotedEnd(from: start, end: end, stop: stop)
-        guard length == 6 || length == 5, valueEnd < min(end, stop),
-            case let blank = text.byte(valueEnd), blank == 0x20 || blank == 0x09,
-            text.matches("bearer", at: start, end: valueEnd) || text.matches("basic", at: start, end: valueEnd)
-        else { return (valueEnd, length) }
-        var next = valueEnd
-        while next < min(end, stop), text.byte(next) == 0x20 || text.byte(next) == 0x09 { next += 1 }
-        let (tokenEnd, tokenLength) = unquotedEnd(from: next, end: end, stop: stop)
-        return tokenLength > 0 ? (tokenEnd, tokenEnd - start) : (valueEnd, length)
+        guard isSchemeName(from: start, to: valueEnd) else { return (valueEnd, length) }
+        var taken = valueEnd
+        while true {
+            let next = blanksEnd(from: taken, end: end, stop: stop)
+            guard next > taken, next < limit else { break }
+            let opener = text.byte(next)
+            let closer: UInt8? =
+                opener == UInt8(ascii: "<")
+                ? UInt8(ascii: ">") : opener == UInt8(ascii: "\"") || opener == UInt8(ascii: "'") ? opener : nil
+            let runStart = closer == nil ? next : next + 1
+            let (runEnd, runLength) = unquotedEnd(from: runStart, end: end, stop: stop)
+            guard runLength > 0 else { break }
+            if let closer {
+                taken = runEnd
+                // The closing quote, unless it is the context of a URL right after it.
+                if runEnd < limit, text.byte(runEnd) == closer, closer == UInt8(ascii: ">") || runEnd + 1 != stop {
+                    // …and the run glued after it (`"a"b`): a second pass would take it with the
+                    // placeholder.
+                    taken = unquotedEnd(from: runEnd + 1, end: end, stop: stop).0
+                }
+                break
+            }
+            taken = runEnd
+            guard isSchemeName(from: next, to: runEnd) else { break }
+        }
+        return (taken, taken - start)
+    }
+
+    /// Whether `[start, end)` is `bearer` or `basic`, any ASCII case.
+    @inline(__always) func isSchemeName(from start: Int, to end: Int) -> Bool {
+        (end - start == 6 && text.matches("bearer", at: start, end: end))
+            || (end - start == 5 && text.matches("basic", at: start, end: end))
     }
 
     /// An unquoted value: to white space, a control character, one of `&,;"'<>)]}` and backtick,

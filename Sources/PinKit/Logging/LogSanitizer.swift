@@ -42,11 +42,14 @@
 ///    quote, which closes a string of depth k only when the backslashes are even in number and the
 ///    quote is of depth k; in a `'` string an even run of backslashes (two or more) before a `'`
 ///    leaves the structure open, as it ends a plain Python string and is a quote inside a
-///    JSON-escaped one; four levels at most; no URL inside) goes, or, when it does not close so,
+///    JSON-escaped one; a `'` right after an ASCII letter or digit is an apostrophe (`{user's x}`),
+///    not a string; four levels at most; no URL inside) goes, or, when it does not close so,
 ///    everything after the
 ///    opener to the line's end, URLs included; a header's structure always takes the rest of the
 ///    line (`Cookie: {"a":1}; sid=x`, `Authorization: {} Basic x`). Otherwise an
-///    optional opening quote (`"` after 0–15 backslashes, `'`, backtick); the value →
+///    optional opening quote (`"` after 0–15 backslashes, `'`, backtick; after a header's key with
+///    no closing quote, an empty `""`, `''` or two backticks are passed over and the unquoted value
+///    after them is the value: ``Cookie: ``sid=x``, but `{"cookie":"","u":"b"}` stays); the value →
 ///    `[redacted-secret]`. A quoted value runs to its closing quote (after backslashes, a run that
 ///    closes it as in a structure, whose escaped backslashes are the value's; or a line break); an
 ///    unquoted header value to a line break (also `\r` or `\n` written as escapes, or a `\` right
@@ -55,13 +58,22 @@
 ///    or `'` string after `=`, `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a
 ///    `\"` string after `=`, not closed by a quote right before a URL, which is that URL's
 ///    context); another unquoted value to white space, a Unicode space or one of ``&,;"'<>)]}` ``
-///    (`Bearer` or `Basic`, any case, then spaces or tabs and more of a value: that too).
+///    (`Bearer` or `Basic`, any case, then blanks and its token as rule 3 takes one: more names,
+///    then a run, or one in `"…"`, `'…'` or `<…>` (its closing quote not one right before a URL)
+///    and the run glued after the closer: that too).
 ///    A value other than a structure stops at the next URL, and before the quote (with the
 ///    backslashes before it, up to 15) right before one (so the URL keeps its host and its
-///    context; what follows a URL inside a header or quoted value is left to the later rules, a
-///    known leak). An empty value, or one that already is a placeholder and nothing more, is left
-///    alone (one that only starts with a placeholder, as `password=[redacted-token]hunter2`, is a
-///    value like any).
+///    context). A header's unquoted value or a quoted value (not one whose opening quote is the
+///    URL's context: the URL's end closes it) then resumes after the URL: after the trailing
+///    `.,;:!?` rule 1 left out and what ended the URL (in running text white space other than a
+///    line break, a Unicode space, a closing bracket, or in a quoted value a quote that does not
+///    close the value and the byte after it; after a quote or `\"`, the same closing it), to its
+///    own end or the next URL, where it resumes again; not at a line break, the end, or a quote
+///    that ends a URL in running text and closes the value or a header's string
+///    (`Set-Cookie: n=https://a.io/; sid=x` → `Set-Cookie: [redacted-secret]https://a.io; [redacted-secret]`);
+///    an empty value before the URL resumes too. An empty value, or one that already is a
+///    placeholder and nothing more, is left alone (one that only starts with a placeholder, as
+///    `password=[redacted-token]hunter2`, is a value like any).
 ///    The separator may be percent-encoded, `%3D` or `%3A` (any case; text around it is encoded
 ///    too): then `%20`s, optionally `%22` or `%27`; a value so quoted runs to the same encoded
 ///    quote, an unquoted one to where a byte that ends an unquoted value is encoded (`%00`–`%20`,
@@ -177,6 +189,10 @@
 ///   byte is read at most three times.
 /// - A run of backslashes is measured once, from its start, and passed whole (a structure's
 ///   strings, an escaped value's end, a URL body in a `"` or `'` string).
+/// - A scheme value's names, blanks and token are read once, forward (`schemeValueEnd`).
+/// - A value that resumes after a URL: the URL goes out, the next URL is looked for ahead from its
+///   end (the same forward search), and the rest of the value is scanned from after what ended the
+///   URL, once; the pass resumes after it.
 /// - A structure value is scanned once to its closing bracket or the line's end, and when it does
 ///   not close, once more to the line's end: the pass resumes after the value, so no byte is in two
 ///   structures (one that meets the next URL does not close, and takes the rest of the line).
@@ -189,7 +205,10 @@
 /// Redaction never fails (any bytes, including invalid UTF-8 and NUL) and is idempotent: every
 /// placeholder is `[`, lower-case letters, `-` and `]`, which no rule matches inside and after
 /// which no bearer match starts; a kept host is followed by what ended its URL, so a second pass
-/// ends it in the same place; a credential value that is a placeholder is left alone; a form key's
+/// ends it in the same place; a credential value that is a placeholder is left alone (also after
+/// the empty quoted string a header's value may start with, and after a URL a value resumed at:
+/// what ended the URL stays, so a second pass ends the URL in the same place and finds the rest a
+/// placeholder); a form key's
 /// `]` never closes a placeholder, and a header value is not ended by an escaped line break it
 /// starts with, and is ended by a `\` right before `[redacted-email]` or `[redacted-token]`: what
 /// a first pass leaves of an escaped line break whose `n` or `r` starts an email or a token (no
@@ -461,14 +480,46 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                         aheadSpan = nil
                     }
                 }
-                if let credential = credentials.credential(
+                let found = credentials.credential(
                     key: key, separator: candidate, percent: percent, stop: aheadSpan?.start ?? Int.max)
-                {
+                if let credential = found.span {
                     gap(from: cursor, to: credential.start, state: &state)
                     emit(credential)
                     cursor = credential.end
                     keyBound = credential.end
                     position = credential.end
+                }
+                if found.span != nil || found.resume != nil {
+                    // A header's or quoted value that stopped at the next URL: the URL goes out (its
+                    // host kept), and the value resumes after it, up to its own end or the URL after.
+                    var resume = found.resume
+                    while let kind = resume, let url = aheadSpan {
+                        state.urlStart = url.start
+                        gap(from: cursor, to: url.start, state: &state)
+                        emit(url)
+                        cursor = url.end
+                        urlBound = url.end
+                        keyBound = url.end
+                        position = url.end
+                        if let next = urls.next(from: url.end, search: &ahead) {
+                            aheadSeparator = next.separator
+                            aheadSpan = next.span
+                        } else {
+                            aheadSeparator = Int.max
+                            aheadSpan = nil
+                        }
+                        guard let restart = credentials.resumption(after: url, kind: kind, end: end) else { break }
+                        let rest = credentials.resumedValue(
+                            from: restart, kind: kind, stop: aheadSpan?.start ?? Int.max)
+                        resume = rest.resume
+                        if let span = rest.span {
+                            gap(from: cursor, to: span.start, state: &state)
+                            emit(span)
+                            cursor = span.end
+                            keyBound = span.end
+                            position = span.end
+                        }
+                    }
                     continue
                 }
             }
