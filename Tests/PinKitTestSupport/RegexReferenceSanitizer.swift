@@ -357,15 +357,20 @@ public enum RegexReferenceSanitizer {
         /// The rest of such a value, from where it resumes.
         var rest: NSRegularExpression {
             switch self {
-            case .header: return regex(#"(?:\\(?=[rn]))?"# + headerUnit + "+")
+            case .header: return regex(#"(?:\\(?=[rn]|\[redacted-(?:email|token)\]))?"# + headerUnit + "+")
             case .quoted("'"):
                 return regex("(?:" + stopBeforeURL + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+"#)
             case .quoted("`"): return regex("(?:" + stopBeforeURL + #"[^`\r\n\uE000])+"#)
             case .quoted: return regex("(?:" + stopBeforeURL + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+"#)
             case .escaped(let count):
+                // As a value opened by `count` backslashes and `"` ends (`values(unquoted:)`): at a
+                // run of `count` plus a multiple of twice that plus two, its escaped backslashes
+                // the value's.
+                let run = String(repeating: #"\\"#, count: count)
+                let close = "(?:" + run + run + #"\\\\)*+"# + run + "\""
                 return regex(
-                    #"(?:(?!(?<!\\)"# + String(repeating: #"\\"#, count: count) + #"")"# + stopBeforeURL
-                        + #"[^\r\n\uE000])+"#)
+                    #"(?:(?!(?<!\\)"# + close + ")" + stopBeforeURL + #"[^\r\n\uE000])*+(?:"# + stopBeforeURL + "(?="
+                        + close + ")(?:" + run + run + #"\\\\)*+)?+"#)
             }
         }
     }
@@ -383,7 +388,8 @@ public enum RegexReferenceSanitizer {
             return .quoted(has(2) ? "\"" : has(3) ? "'" : "`")
         }
         guard expression === headerCredential || expression === valueCredential else { return nil }
-        if has(5) { return .escaped(match.range(at: 4).length - 1) }
+        // Group 4 holds the opening backslashes, without the quote.
+        if has(5) { return .escaped(match.range(at: 4).length) }
         if has(7) { return .quoted("\"") }
         if has(9) { return .quoted("'") }
         if has(11) { return .quoted("`") }
