@@ -1,0 +1,257 @@
+import Foundation
+import PinKitTestSupport
+import Testing
+
+@testable import PinKit
+
+/// A fifth hostile review, of the ninth session's rule changes (cd1aa1d..1e3b5c9: rule 7's `\/`,
+/// rule 4's `%40`, rule 2's values resumed after a URL, empty quoted strings before a header
+/// value, a scheme's quoted token, apostrophes in structures; the escapes branch was not merged
+/// yet and is not covered).
+///
+/// Found with generators piping their lines through `pinctl redact` twice (about 5.5 million
+/// lines: 19 key forms, plain, quoted, JSON-escaped once and twice, headers inside JSON strings,
+/// after `""` and two backticks × 21 openers × 17 URL forms (plain, `\/`-escaped, percent-encoded
+/// once and twice, userinfo with `%40`, IPv6, hostless) × 32 enders (blanks, Unicode spaces,
+/// trailing punctuation, brackets, every quote with and without a backslash, `%20`, `&`) × a
+/// second URL or a secret; and random mixes of pins after 15 labels with `/` written `/` or `\/`,
+/// token runs joined by `\/`, `\\/`, `%2F`, `%40` emails in 15 shapes, URLs and credential keys),
+/// then shrunk by hand. Idempotence held everywhere except two known classes (review 3's `\\"`
+/// before a URL, review 4's escaped line break before a match); no kept host was lost except
+/// where a URL is glued inside another's authority (rule 1, unchanged). The leaks below are where
+/// a new rule covers one form and a sibling form is left out. Each finding is wrapped in
+/// `withKnownIssue`, so it fails loudly once the sanitizer handles it (then drop the marker).
+/// Each comment gives input and output at 1e3b5c9.
+enum Review5 {
+    static func redact(_ text: String) -> String { LogSanitizer.redact(text) }
+}
+
+@Suite("Log sanitizer review 5: findings")
+struct LogSanitizerReview5Tests {
+    /// Leak (older than today, but the sibling of today's rule 7 change). Rule 7 now reads `\/` as
+    /// one base64 character; rule 3's token `[A-Za-z0-9._~+/=-]+` does not, so a bearer token in a
+    /// JSON log line (`JSONEncoder` escapes every `/`) is cut at its first `\/`, and the rest,
+    /// shorter than 32 characters, is no token for rule 7:
+    /// `{"msg":"retry with Bearer AbCdEf0123\/ghIJklMNop456789\/qrstUVwx"}` →
+    /// `{"msg":"retry with [redacted-bearer]\/ghIJklMNop456789\/qrstUVwx"}`;
+    /// `{"msg":"q=Bearer+AbCdEf0123\/ghIJklMNop456789\/qrstUVwx"}` →
+    /// `{"msg":"q=[redacted-bearer]\/ghIJklMNop456789\/qrstUVwx"}`.
+    /// The unescaped line gives `{"msg":"retry with [redacted-bearer]"}`. Breaks rule 3 (the token
+    /// goes whole) and rule 7's promise that an escaped secret is the same run as the secret.
+    @Test(
+        "a JSON-escaped bearer token is cut at its first \\/",
+        arguments: [
+            #"{"msg":"retry with Bearer AbCdEf0123\/ghIJklMNop456789\/qrstUVwx"}"#,
+            #"{"msg":"q=Bearer+AbCdEf0123\/ghIJklMNop456789\/qrstUVwx"}"#,
+        ]
+    )
+    func escapedBearerToken(_ input: String) {
+        withKnownIssue("rule 3's token does not take \\/ as rule 7's run does") {
+            let once = Review5.redact(input)
+            #expect(!once.contains("ghIJklMNop456789"), "\(once.debugDescription)")
+            #expect(!once.contains("qrstUVwx"), "\(once.debugDescription)")
+        }
+    }
+
+    /// Host and event name lost (§4; new today: values resumed after a URL). In a header dump inside
+    /// a JSON string, a URL that ends a header's value runs on over the escaped line break and the
+    /// next header's name (rule 1: `\` and letters are path bytes; older), and stops at `:` and a
+    /// blank; the header's value then resumes there and takes the next header's value:
+    /// `{"h":"Cookie: r=https://a.io/cb\r\nHost: api.example.com\r\nUser-Agent: app"}` →
+    /// `{"h":"Cookie: [redacted-secret]https://a.io: [redacted-secret]\r\nUser-Agent: app"}`;
+    /// `{"h":"Cookie: r=https://a.io/cb\r\nX-Event: sync.completed\r\n"}` →
+    /// `{"h":"Cookie: [redacted-secret]https://a.io: [redacted-secret]\r\n"}`.
+    /// Before the resumption the `Host` name went with the URL but `api.example.com` stayed. (With
+    /// a blank before `\r\n` the value stops there.) Breaks "a header value ends at … `\r` or `\n`
+    /// written as escapes" and the promise that hosts and event names stay.
+    @Test(
+        "a URL before an escaped line break lets a header's value resume into the next header",
+        arguments: [
+            (#"{"h":"Cookie: r=https://a.io/cb\r\nHost: api.example.com\r\nUser-Agent: app"}"#, "api.example.com"),
+            (#"{"h":"Cookie: r=https://a.io/cb\r\nX-Event: sync.completed\r\n"}"#, "sync.completed"),
+        ]
+    )
+    func resumedValueAfterURLOverEscapedLineBreak(_ input: String, _ kept: String) {
+        withKnownIssue("the URL takes the escaped line break, so the resumed value starts in the next header") {
+            let once = Review5.redact(input)
+            #expect(once.contains(kept), "\(once.debugDescription)")
+        }
+    }
+
+    /// Leak (new today: the apostrophe rule in structures). A `'` right after a letter is now an
+    /// apostrophe, but Python writes string prefixes there: `u'…'` (Python 2's repr of every
+    /// string), `b'…'` (bytes), `r'…'`. Every such string is then read as text, so a bracket inside
+    /// one closes the structure and the members after it survive:
+    /// `secret={u'a': u'x]y', u'b': u'hunter2'} host=a.io` →
+    /// `secret={[redacted-secret]]y', u'b': u'hunter2'} host=a.io`;
+    /// `token=[b'a]b', b'hunter2'] next=ok` → `token=[[redacted-secret]]b', b'hunter2'] next=ok`;
+    /// `token=[r'\d]', 'hunter2'] next=ok` → `token=[[redacted-secret]]', 'hunter2'] next=ok`.
+    /// Before the apostrophe rule the `'` opened a string and the structure closed at its own
+    /// bracket. Breaks rule 2's "`"` and `'` strings … are passed whole". (A fix: a `'` after a
+    /// single `u`, `b`, `r`, `f` or a pair of them that follows a non-letter opens a string.)
+    @Test(
+        "a Python string with a u, b or r prefix is read as text inside a structure",
+        arguments: [
+            #"secret={u'a': u'x]y', u'b': u'hunter2'} host=a.io"#,
+            #"token=[b'a]b', b'hunter2'] next=ok"#,
+            #"token=[r'\d]', 'hunter2'] next=ok"#,
+        ]
+    )
+    func prefixedPythonStringInStructure(_ input: String) {
+        withKnownIssue("a `'` after a string prefix letter is taken for an apostrophe") {
+            let once = Review5.redact(input)
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+    }
+
+    /// Leak (today's rule 7 covers one level of escaping only). JSON inside a JSON string escapes
+    /// the `\` of `\/` again: `/` is `\\\/` there. That is no run character, so the secret splits
+    /// into runs shorter than 32 and survives whole:
+    /// `{"k":"wJalrXUtnFEMI\\\/K7MDENG\\\/bPxRfiCYEXAMPLEKEY"}` → unchanged;
+    /// `{"log":"{\"k\":\"wJalrXUtnFEMI\\\/K7MDENG\\\/bPxRfiCYEXAMPLEKEY\"}"}` → unchanged.
+    /// Once escaped it goes (`{"k":"[redacted-token]"}`); rule 2 reads quotes escaped up to 15
+    /// times. Breaks rule 7's "an escaped secret is the same run as the secret".
+    @Test(
+        "a base64 secret in JSON escaped twice splits at \\\\\\/ and survives",
+        arguments: [
+            #"{"k":"wJalrXUtnFEMI\\\/K7MDENG\\\/bPxRfiCYEXAMPLEKEY"}"#,
+            #"{"log":"{\"k\":\"wJalrXUtnFEMI\\\/K7MDENG\\\/bPxRfiCYEXAMPLEKEY\"}"}"#,
+        ]
+    )
+    func twiceEscapedSlashInToken(_ input: String) {
+        withKnownIssue("rule 7 reads \\/ but not \\\\\\/ as a run character") {
+            let once = Review5.redact(input)
+            #expect(!once.contains("bPxRfiCYEXAMPLEKEY"), "\(once.debugDescription)")
+        }
+    }
+
+    /// Leak (new today: values resumed after a URL). A quoted value resumes after a URL that a
+    /// different quote ended in running text (b961f5b: `{"cookie":"a=https://a.io/p' sid=hunter2"}`
+    /// → `{"cookie":"[redacted-secret]https://a.io' [redacted-secret]"}`), but the same value
+    /// JSON-escaped (a `\"` value, `.escaped` in `resumption(after:kind:end:)`) does not:
+    /// `{\"cookie\":\"a=https://a.io/p' sid=hunter2\"}` →
+    /// `{\"cookie\":\"[redacted-secret]https://a.io' sid=hunter2\"}`;
+    /// `{\"token\":\"x https://a.io` hunter2\"}` → `{\"token\":\"[redacted-secret]https://a.io` hunter2\"}`;
+    /// `{\\\"cookie\\\":\\\"a=https://a.io/p' sid=hunter2\\\"}` →
+    /// `{\\\"cookie\\\":\\\"[redacted-secret]https://a.io' sid=hunter2\\\"}`.
+    /// Breaks rule 2's "a quoted value … then resumes after the URL: … in a quoted value a quote that
+    /// does not close the value and the byte after it".
+    @Test(
+        "a JSON-escaped quoted value does not resume after a URL ended by another quote",
+        arguments: [
+            #"{\"cookie\":\"a=https://a.io/p' sid=hunter2\"}"#,
+            #"{\"token\":\"x https://a.io` hunter2\"}"#,
+            #"{\\\"cookie\\\":\\\"a=https://a.io/p' sid=hunter2\\\"}"#,
+        ]
+    )
+    func escapedValueAfterQuotedURLEnd(_ input: String) {
+        withKnownIssue("resumption after a URL ended by a quote handles `\"` values, not `\\\"` values") {
+            let once = Review5.redact(input)
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+    }
+
+    /// Event names and keys lost (§4; new today: `%40`). In a form encoded twice (a form body carried
+    /// as one parameter's value), `=` and `&` are `%3D` and `%26`, whose bytes are local-part
+    /// characters, so a `%40` email's local part runs back over every field before it:
+    /// `state=event%3Dsync.completed%26email%3Dzorro%40example.com` → `state=[redacted-email]`;
+    /// `body=user%3Dbob%26email%3Dzorro%40example.com%26next%3D1` → `body=[redacted-email]%26next%3D1`.
+    /// Once encoded, `user=bob&email=zorro%40example.com&event=sync.completed` →
+    /// `user=bob&email=[redacted-email]&event=sync.completed`. Breaks "event names stay". (A fix:
+    /// a local part before `%40` does not run back over `%3D` or `%26`.)
+    @Test(
+        "a percent-encoded email takes the encoded fields before it",
+        arguments: [
+            ("state=event%3Dsync.completed%26email%3Dzorro%40example.com", "sync.completed"),
+            ("body=user%3Dbob%26email%3Dzorro%40example.com%26next%3D1", "user%3Dbob"),
+        ]
+    )
+    func percentEmailTakesEncodedFields(_ input: String, _ kept: String) {
+        withKnownIssue("an encoded = or & is part of a %40 email's local part") {
+            let once = Review5.redact(input)
+            #expect(once.contains(kept), "\(once.debugDescription)")
+        }
+    }
+
+    /// Leak (older, rule 3; found next to today's percent-encoded forms). `bearer` does not match
+    /// right after an ASCII letter or digit, and a percent-encoded byte before it (`%20`, `%22`,
+    /// `%3D`) or an escaped line break (`\n`) ends in one, so the token survives:
+    /// `data=%7B%22header%22%3A%22Bearer%20AbCdEf0123ghIJ%22%7D` → unchanged;
+    /// `q=x%20Bearer%20AbCdEf0123ghIJ` → unchanged; `q=auth%3DBearer%20AbCdEf0123ghIJ` → unchanged;
+    /// `{"msg":"sent headers:\nBearer AbCdEf0123ghIJ"}` → unchanged.
+    /// Rule 3 reads `%20` between `Bearer` and its token, not before it. Breaks rule 3.
+    @Test(
+        "a bearer token after a percent-encoded byte or an escaped line break survives",
+        arguments: [
+            "data=%7B%22header%22%3A%22Bearer%20AbCdEf0123ghIJ%22%7D",
+            "q=x%20Bearer%20AbCdEf0123ghIJ",
+            "q=auth%3DBearer%20AbCdEf0123ghIJ",
+            #"{"msg":"sent headers:\nBearer AbCdEf0123ghIJ"}"#,
+        ]
+    )
+    func bearerAfterEncodedByte(_ input: String) {
+        withKnownIssue("the byte before `bearer` is the digit or letter of an encoding") {
+            let once = Review5.redact(input)
+            #expect(!once.contains("AbCdEf0123ghIJ"), "\(once.debugDescription)")
+        }
+    }
+
+    /// Leak (older: an unquoted header value ends at a quote followed by a blank, as rule 1's URL
+    /// does; today's scheme-token change does not reach it). A scheme's quoted token that starts
+    /// with a blank is cut at its opening quote, and rule 3's token cannot start with a blank:
+    /// `Authorization: Basic " hunter2"` → `Authorization: [redacted-secret]" hunter2"`;
+    /// `Authorization: Bearer " hunter2"` → `Authorization: [redacted-secret]" hunter2"`.
+    /// Rare (a token padded inside its quotes), so low. Breaks "an unquoted header value to a line
+    /// break" for a header not inside a string.
+    @Test(
+        "a header's scheme token in quotes that start with a blank survives",
+        arguments: [
+            #"Authorization: Basic " hunter2""#,
+            #"Authorization: Bearer " hunter2""#,
+        ]
+    )
+    func headerSchemeTokenAfterBlankInQuotes(_ input: String) {
+        withKnownIssue("a header value ends at an opening quote followed by a blank") {
+            let once = Review5.redact(input)
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+    }
+
+    /// Leak (older, also with `@`; today's `%40` form has it too). An email's last domain label runs
+    /// on over `-`, `.`, a non-ASCII letter or an invisible separator into a token glued after it,
+    /// and what is left of the token is shorter than 32 characters:
+    /// `zorro%40ex.io.wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY` → `[redacted-email]/K7MDENG/bPxRfiCYEXAMPLEKEY`;
+    /// `bob@example.com-wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY` → `[redacted-email]/K7MDENG/bPxRfiCYEXAMPLEKEY`.
+    /// Glued text only, so low. Breaks rule 7 (the 40-character run goes whole).
+    @Test(
+        "an email glued before a token takes the token's head and leaves the rest",
+        arguments: [
+            "zorro%40ex.io.wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "bob@example.com-wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        ]
+    )
+    func emailGluedBeforeToken(_ input: String) {
+        withKnownIssue("rule 4 runs before rule 7 and its domain takes the token's first stretch") {
+            let once = Review5.redact(input)
+            #expect(!once.contains("bPxRfiCYEXAMPLEKEY"), "\(once.debugDescription)")
+        }
+    }
+
+    /// Leak (design gaps next to today's rules, low). Rule 4 reads `%40` but not `%2540` (encoded
+    /// twice, which rule 1 reads in an authority), and rule 7 reads `\/` but not `%2F`:
+    /// `user=zorro%2540example.com` → unchanged;
+    /// `form=x%26aws%3DwJalrXUtnFEMI%2FK7MDENG%2FbPxRfiCYEXAMPLEKEY` → unchanged.
+    @Test(
+        "an email encoded twice and a base64 secret with %2F survive",
+        arguments: [
+            ("user=zorro%2540example.com", "zorro"),
+            ("form=x%26aws%3DwJalrXUtnFEMI%2FK7MDENG%2FbPxRfiCYEXAMPLEKEY", "bPxRfiCYEXAMPLEKEY"),
+        ]
+    )
+    func encodedFormsRulesMiss(_ input: String, _ secret: String) {
+        withKnownIssue("rules 4 and 7 read one encoding of @ and / only") {
+            let once = Review5.redact(input)
+            #expect(!once.contains(secret), "\(once.debugDescription)")
+        }
+    }
+}
