@@ -70,13 +70,16 @@ public enum RegexReferenceSanitizer {
         // A run of backslashes is passed whole; before `"` it opens a string of that many, which
         // a run of that many plus a multiple of twice that many plus two closes.
         // A `'` after an ASCII letter or digit is an apostrophe, not a string's opening quote.
-        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\++(?!")|(?<=[A-Za-z0-9])'"#
+        // …unless that word is a Python string prefix (`u`, `b`, `r`, `f`, or two of them).
+        let prefix = #"(?<![A-Za-z0-9])[uUbBrRfF]{1,2}"#
+        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\++(?!")|(?<=[A-Za-z0-9])(?<!"# + prefix + ")'"
         let escaped = (1...15).map { escapes in
             let close = #"(?:\\{\#(2 * escapes + 2)})*+\\{\#(escapes)}""#
             return #"\\{\#(escapes)}"(?:(?!(?<!\\)"# + close + #")[^\r\n\uE000])*+"# + close
         }
         let string =
-            #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|(?<![A-Za-z0-9])'(?:[^'\\\r\n\uE000]|\\++(?=[^'\\\r\n\uE000])|(?:\\\\)*+\\')*+'|"#
+            #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|(?:(?<![A-Za-z0-9])|(?<="# + prefix
+            + #"))'(?:[^'\\\r\n\uE000]|\\++(?=[^'\\\r\n\uE000])|(?:\\\\)*+\\')*+'|"#
             + escaped.joined(separator: "|")
         var inner = "(?:" + atom + "|" + string + ")"
         for _ in 1..<4 { inner = "(?:" + atom + "|" + string + #"|[{\[]"# + inner + #"*+[}\]])"# }
@@ -168,10 +171,10 @@ public enum RegexReferenceSanitizer {
 
     // MARK: Rules 3–7
     static let bearer = regex(
-        #"(?<![A-Za-z0-9])(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:+]|%20|["#
+        #"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}|\\[nrt]))(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:+]|%20|["#
             + spaces
             + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"B+(?:"(?!\uE000))?|'B+(?:'(?!\uE000))?|<B+>?|B+)"#.replacingOccurrences(
-                of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|["# + invisible + "])+"))
+                of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|\\/|["# + invisible + "])+"))
     static let email = regex(
         #"(?:[A-Za-z0-9._%+!#$*^~-]|[^\x00-\x7F"# + spaces + #"])(?:[A-Za-z0-9._%+!#$'*^~-]|[^\x00-\x7F"# + spaces
             + #"])*(?:@|%40)(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces + #"])+(?:\.(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces
@@ -736,7 +739,11 @@ public struct LogCorpus {
         case 19:
             // Apostrophes and quotes inside a structure.
             return key + pick(["=", ": ", "\":"]) + pick(["{", "[", "Optional(["]) + value
-                + pick(["user's session", "don't log", "a 'b' c's", "it's', 'x", "x1'y", "\u{E9}'s", " 'x' ", "9'"])
+                + pick([
+                    "user's session", "don't log", "a 'b' c's", "it's', 'x", "x1'y", "\u{E9}'s", " 'x' ", "9'",
+                    "u'x]y'",
+                    "rb'a]', b'", "xu'a]'", "F'{x}'",
+                ])
                 + pick(["}", "]", "", "'}"]) + pick([" host=api.example.com", " https://h.example/v1 ok", ""])
         case 15: return escapedJSONCredential(depth: Int.random(in: 0...3, using: &generator)).line
         case 16:
@@ -925,7 +932,10 @@ public struct LogCorpus {
                 escaped += chance(2) ? "\\" + String(character) : String(character)
             }
         }
-        return pick(["", "{\"k\":\"", "\\\"", "note: ", "sig\\/"]) + escaped + pick(["", "\"}", "\\\"", " ok", "\\/x"])
+        return pick([
+            "", "{\"k\":\"", "\\\"", "note: ", "sig\\/", "Bearer ", "x%20Bearer%20", "\\nbearer ", "x1Bearer ",
+        ])
+            + escaped + pick(["", "\"}", "\\\"", " ok", "\\/x"])
     }
 
     /// Emails whose `@` is percent-encoded (`%40`), chained, glued to an `@`, and sequences that

@@ -423,6 +423,20 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// regular-expression reference spells the levels out).
     static var structureDepth: Int { 4 }
 
+    /// Whether the word right before the `'` at `p` is a Python string prefix: one or two of
+    /// `u b r f` (any case) after a byte that is no ASCII letter or digit (or the text's start).
+    @inline(__always) func afterStringPrefix(_ p: Int) -> Bool {
+        @inline(__always) func prefixLetter(_ index: Int) -> Bool {
+            switch text.byte(index) | 0x20 {
+            case UInt8(ascii: "u"), UInt8(ascii: "b"), UInt8(ascii: "r"), UInt8(ascii: "f"): return true
+            default: return false
+            }
+        }
+        guard prefixLetter(p - 1) else { return false }
+        if p < 2 || !text.has(p - 2, Classes.alphanumeric) { return true }
+        return prefixLetter(p - 2) && (p < 3 || !text.has(p - 3, Classes.alphanumeric))
+    }
+
     /// Inside a structure opened before `start`: the position of the bracket that closes it, or nil
     /// when none does before a line break, `stop` or `end`. Any of `}` `]` closes any of `{` `[`;
     /// a `"` or `'` string (a backslash escapes) or a `\"` string is passed whole, and one that
@@ -444,8 +458,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 p += 1
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
                 // A `'` right after an ASCII letter or digit is an apostrophe (`{user's session}`),
-                // not a string: Python and JavaScript open one after a bracket, `,`, `:`, `=` or a blank.
-                if byte == UInt8(ascii: "'"), p > start, text.has(p - 1, Classes.alphanumeric) {
+                // not a string: Python and JavaScript open one after a bracket, `,`, `:`, `=` or a
+                // blank, or after a string prefix (`u'…'`, `b'…'`, `rb'…'`).
+                if byte == UInt8(ascii: "'"), p > start, text.has(p - 1, Classes.alphanumeric), !afterStringPrefix(p) {
                     p += 1
                     continue
                 }

@@ -125,9 +125,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
             }
             guard s + 6 < end else { return nil }
             search = s + 1
-            // Not inside a word, and not right after a placeholder (a second pass must not find
-            // "[redacted-uuid]bearer x" where the first found "…uuid…bearer x" inside a word).
-            if s > regionStart, text.has(s - 1, Classes.alphanumeric) { continue }
+            // Not inside a word (a percent-encoded byte or an escaped `\n`, `\r`, `\t` before it
+            // ends in a letter or digit, but is no word), and not right after a placeholder (a second
+            // pass must not find "[redacted-uuid]bearer x" where the first found "…uuid…bearer x"
+            // inside a word).
+            if s > regionStart, text.has(s - 1, Classes.alphanumeric), !afterEncodedByte(s, regionStart) { continue }
             if s > regionStart, text.byte(s - 1) == UInt8(ascii: "]"), followsPlaceholder(s, regionStart) { continue }
             // Most candidates are a word that starts with `b` and goes on with something else.
             guard text.byte(s + 1) | 0x20 == UInt8(ascii: "e"), var p = bearerGroupEnd(s, end) else { continue }
@@ -166,12 +168,27 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return nil
     }
 
-    /// The end of the bearer token characters (`[A-Za-z0-9._~+/=-]` and invisible separators) from `start`.
+    /// Whether `%XX` (two hex digits) or `\n`, `\r`, `\t` ends right before `s`, inside the region.
+    @inline(__always) func afterEncodedByte(_ s: Int, _ regionStart: Int) -> Bool {
+        if s - 3 >= regionStart, text.byte(s - 3) == UInt8(ascii: "%"), text.has(s - 2, Classes.hex),
+            text.has(s - 1, Classes.hex)
+        {
+            return true
+        }
+        guard s - 2 >= regionStart, text.byte(s - 2) == UInt8(ascii: "\\") else { return false }
+        let letter = text.byte(s - 1)
+        return letter == UInt8(ascii: "n") || letter == UInt8(ascii: "r") || letter == UInt8(ascii: "t")
+    }
+
+    /// The end of the bearer token characters (`[A-Za-z0-9._~+/=-]`, `\/` as `JSONEncoder` writes
+    /// `/`, and invisible separators) from `start`.
     @inline(__always) func bearerTokenEnd(from start: Int, _ end: Int) -> Int {
         var tokenEnd = start
         while tokenEnd < end {
             if text.has(tokenEnd, Classes.bearerToken) {
                 tokenEnd += 1
+            } else if text.byte(tokenEnd) == UInt8(ascii: "\\"), escapedSlash(tokenEnd, end) {
+                tokenEnd += 2
             } else if text.byte(tokenEnd) >= 0x80, case let length = text.invisibleLength(at: tokenEnd, end: end),
                 length > 0
             {

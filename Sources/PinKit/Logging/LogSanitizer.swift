@@ -81,11 +81,12 @@
 ///    `%0D`), and either also ends where an unquoted value ends or at a `%` without two hex
 ///    digits (`password%3Dx%26n%3D1`, `%22password%22%3A%22x%22`); a value after it that starts
 ///    with a placeholder is left alone.
-/// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit or a
-///    placeholder, then separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
+/// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit (but
+///    after a percent-encoded byte `%XX` or an escaped `\n`, `\r`, `\t`) or a placeholder, then
+///    separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
 ///    (`Bearer bearer x` is one match), an optional `"`, `'` or `<`, the token
-///    `[A-Za-z0-9._~+/=-]+` with invisible separators, and the matching closing quote (not one
+///    `[A-Za-z0-9._~+/=-]+` (a `/` also written `\/`) with invisible separators, and the matching closing quote (not one
 ///    right before a URL, which is that URL's context) → `[redacted-bearer]`.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
 ///    (not starting with `'`), `@` or its percent-encoded `%40` (the last of a local part's `%40`s
