@@ -46,6 +46,7 @@ public enum AdversarialLogFamilies {
             ("escaped slashes in a run", "aB1\\/"), ("backslashes before /", "\\\\\\/x\\"),
             // …and `%40` as rule 4's `@`.
             ("percent-encoded @ repeated", "a%40"), ("percent emails chained", "a%40b.c_"),
+            ("twenty backslashes before /", String(repeating: "\\", count: 20) + "/a"),
             // The ninth session's runs of backslashes: strings opened and closed by runs (a depth-k
             // quote), a URL after a run and a quote, Python strings, a header's escaped line break.
             ("escaped structure strings by runs", "token={\\\\\\\"a\\\\\\\\\\\""),

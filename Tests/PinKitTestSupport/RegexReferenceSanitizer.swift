@@ -174,7 +174,7 @@ public enum RegexReferenceSanitizer {
         #"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}|\\[nrt]))(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:+]|%20|["#
             + spaces
             + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"B+(?:"(?!\uE000))?|'B+(?:'(?!\uE000))?|<B+>?|B+)"#.replacingOccurrences(
-                of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|\\/|["# + invisible + "])+"))
+                of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|["# + invisible + "])+"))
     static let email = regex(
         #"(?:[A-Za-z0-9._%+!#$*^~-]|[^\x00-\x7F"# + spaces + #"])(?:[A-Za-z0-9._%+!#$'*^~-]|[^\x00-\x7F"# + spaces
             + #"])*(?:@|%40)(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces + #"])+(?:\.(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces
@@ -194,8 +194,8 @@ public enum RegexReferenceSanitizer {
     }()
     static let token: NSRegularExpression = {
         let t = #"(?:[A-Za-z0-9_\-]|["# + invisible + "])"
-        // `\/` (`JSONEncoder`'s `/`) is one base64 character.
-        let b = #"(?:[A-Za-z0-9+/=_\-]|\\/|["# + invisible + "])"
+        // `\/` (`JSONEncoder`'s `/`; `\\\/` escaped twice, up to 15 backslashes) is one base64 character.
+        let b = #"(?:[A-Za-z0-9+/=_\-]|\\{1,15}/|["# + invisible + "])"
         return regex(
             // A JWT: three segments (the last standard base64 too), or two long ones.
             b + "*?eyJ" + t + #"+\."# + t + #"+\."# + b + "*|" + b + "*?eyJ(?=" + t + #"{13,}\.)"# + t + #"+\.(?="#

@@ -187,8 +187,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
         while tokenEnd < end {
             if text.has(tokenEnd, Classes.bearerToken) {
                 tokenEnd += 1
-            } else if text.byte(tokenEnd) == UInt8(ascii: "\\"), escapedSlash(tokenEnd, end) {
-                tokenEnd += 2
+            } else if text.byte(tokenEnd) == UInt8(ascii: "\\"), case let length = escapedSlash(tokenEnd, end),
+                length > 0
+            {
+                tokenEnd += length
             } else if text.byte(tokenEnd) >= 0x80, case let length = text.invisibleLength(at: tokenEnd, end: end),
                 length > 0
             {
@@ -679,16 +681,22 @@ struct WordRules<Counter: LogSanitizerCounting> {
     @inline(__always) func runCharacter(_ p: Int, _ end: Int, base64: Bool) -> Int {
         let byte = text.byte(p)
         if byte < 0x80 {
-            if base64, byte == UInt8(ascii: "\\") { return escapedSlash(p, end) ? 2 : 0 }
+            if base64, byte == UInt8(ascii: "\\") { return escapedSlash(p, end) }
             return text.has(p, base64 ? Classes.base64 : Classes.token) ? 1 : 0
         }
         return text.invisibleLength(at: p, end: end)
     }
 
-    /// Whether `\/` (a `/` as `JSONEncoder` writes it) starts at `p`, which holds a `\`: one base64
-    /// character of rule 7, so an escaped secret is the same run as the secret.
-    @inline(__always) func escapedSlash(_ p: Int, _ end: Int) -> Bool {
-        p &+ 1 < end && text.byte(p &+ 1) == UInt8(ascii: "/")
+    /// The length of the escaped `/` that starts at `p`, which holds a `\`, or 0: 1 to 15
+    /// backslashes and `/` (`JSONEncoder` writes `/` as `\/`, and JSON in a JSON string as `\\\/`:
+    /// escaped k times, 2^k − 1 backslashes), one base64 character of rules 3 and 7, so an escaped
+    /// secret is the same run as the secret. Reads 17 bytes at most; inside a longer run of
+    /// backslashes only the last 15 start one.
+    @inline(__always) func escapedSlash(_ p: Int, _ end: Int) -> Int {
+        var q = p &+ 1
+        let limit = min(end, p &+ 16)
+        while q < limit, text.byte(q) == UInt8(ascii: "\\") { q &+= 1 }
+        return q < limit && text.byte(q) == UInt8(ascii: "/") ? q &+ 1 &- p : 0
     }
 
     /// One scan of the base64 run that starts at a position (for the JWT and base64 alternatives).
@@ -721,10 +729,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 q &+= 1
                 runs.lastStretch = q
             } else if flags & Classes.backslash != 0 {
-                // `\/`: a `/`, two bytes for one character.
-                guard escapedSlash(q, end) else { break }
-                q &+= 2
-                extra &+= 1
+                // An escaped `/`: one character of several bytes.
+                let length = escapedSlash(q, end)
+                guard length > 0 else { break }
+                q &+= length
+                extra &+= length &- 1
                 runs.lastStretch = q
             } else if flags & Classes.high != 0 {
                 let length = text.invisibleLength(at: q, end: end)
@@ -966,12 +975,12 @@ struct WordRules<Counter: LogSanitizerCounting> {
             if flags & (Classes.high | Classes.backslash) == 0 {
                 length = 1
             } else if flags & Classes.backslash != 0 {
-                // A run may start with `\/`; a `\` before anything else starts none.
-                guard escapedSlash(p, end) else {
+                // A run may start with an escaped `/`; a `\` before anything else starts none.
+                length = escapedSlash(p, end)
+                guard length > 0 else {
                     p &+= 1
                     continue
                 }
-                length = 2
             } else {
                 length = text.invisibleLength(at: p, end: end)
                 guard length > 0 else {

@@ -86,7 +86,7 @@
 ///    separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
 ///    (`Bearer bearer x` is one match), an optional `"`, `'` or `<`, the token
-///    `[A-Za-z0-9._~+/=-]+` (a `/` also written `\/`) with invisible separators, and the matching closing quote (not one
+///    `[A-Za-z0-9._~+/=-]+` (a `/` also written `\/`, or after up to 15 backslashes) with invisible separators, and the matching closing quote (not one
 ///    right before a URL, which is that URL's context) → `[redacted-bearer]`.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
 ///    (not starting with `'`), `@` or its percent-encoded `%40` (the last of a local part's `%40`s
@@ -111,8 +111,9 @@
 ///    and `.` and a last segment that may hold `+ / =`, so a JWT glued to a long run goes whole;
 ///    or, when the stretch from `eyJ` has 16 characters or more, one `.` and 16 or more base64
 ///    characters, so a two-segment `sk.eyJ….sig` goes and `surveyJob.completed` stays), then 32 or more base64 characters `[A-Za-z0-9+/=_-]` holding a
-///    digit or both letter cases. A `/` written `\/` (`JSONEncoder`) is one base64 character, so
-///    an escaped secret is the same run as the secret. A long run of one case and no digit is a name (an event, an
+///    digit or both letter cases. A `/` written `\/` (`JSONEncoder`), or after up to 15 backslashes
+///    (escaped again: `\\\/`), is one base64 character, so an escaped secret is the same run as the
+///    secret. A long run of one case and no digit is a name (an event, an
 ///    error code) and stays.
 ///
 /// Within a rule, matches are found leftmost-first, as a regular-expression engine would; the
