@@ -416,13 +416,19 @@ public enum RegexReferenceSanitizer {
         }
         let length = anchoredLength(afterRunningURL, ns as String, from: after)
         if length > 0 { return after + length }
-        guard case .quoted(let valueQuote) = kind,
+        guard
             let quote = afterRunningQuote.firstMatch(
                 in: ns as String, options: [.anchored, .withTransparentBounds],
                 range: NSRange(location: after, length: ns.length - after))
         else { return nil }
         let escaped = quote.range(at: 1).length > 0
-        if ns.substring(with: quote.range(at: 2)) == valueQuote, !escaped || valueQuote == "`" { return nil }
+        let closing = ns.substring(with: quote.range(at: 2))
+        switch kind {
+        case .header: return nil
+        case .quoted(let valueQuote): if closing == valueQuote, !escaped || valueQuote == "`" { return nil }
+        // `\"` closes a value opened by one backslash and `"`; one backslash is too few for more.
+        case .escaped(let count): if closing == "\"", escaped, count == 1 { return nil }
+        }
         return after + quote.range.length
     }
 

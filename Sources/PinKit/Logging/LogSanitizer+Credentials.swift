@@ -323,11 +323,20 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         if byte >= 0x80, case let length = text.unicodeSpaceLength(at: p, end: end), length > 0 { return p + length }
         // A quote that closed the URL in running text: inside a quoted value, one that does not
         // close the value is part of it, and so is the byte after it (kept: it made the quote close).
-        guard case .quoted(let valueQuote) = kind else { return nil }
+        // In a value opened by one backslash and `"`, a `\"` closes it; in one opened by more, a
+        // single backslash is too few.
+        if case .header = kind { return nil }
         var q = p
         if byte == UInt8(ascii: "\\"), q + 1 < end, text.has(q + 1, Classes.quote) { q += 1 }
         guard text.has(q, Classes.quote) else { return nil }
-        if text.byte(q) == valueQuote, q == p || valueQuote == UInt8(ascii: "`") { return nil }
+        switch kind {
+        case .quoted(let valueQuote):
+            if text.byte(q) == valueQuote, q == p || valueQuote == UInt8(ascii: "`") { return nil }
+        case .escaped(let escapes):
+            if text.byte(q) == UInt8(ascii: "\""), q > p, escapes == 1 { return nil }
+        case .header:
+            return nil
+        }
         guard q + 1 < end, case let after = text.byte(q + 1), after != 0x0A, after != 0x0D,
             text.has(q + 1, Classes.afterClosingQuote)
         else { return nil }
