@@ -175,8 +175,10 @@ public enum RegexReferenceSanitizer {
             + spaces
             + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"B+(?:"(?!\uE000))?|'B+(?:'(?!\uE000))?|<B+>?|B+)"#.replacingOccurrences(
                 of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|["# + invisible + "])+"))
+    /// A local part starts outside a percent-encoded byte, and holds no encoded `=` or `&`.
     static let email = regex(
-        #"(?:[A-Za-z0-9._%+!#$*^~-]|[^\x00-\x7F"# + spaces + #"])(?:[A-Za-z0-9._%+!#$'*^~-]|[^\x00-\x7F"# + spaces
+        #"(?<!%|%[0-9A-Fa-f])(?:[A-Za-z0-9._+!#$*^~-]|%(?!3[Dd]|26)|[^\x00-\x7F"# + spaces
+            + #"])(?:[A-Za-z0-9._+!#$'*^~-]|%(?!3[Dd]|26)|[^\x00-\x7F"# + spaces
             + #"])*(?:@|%40)(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces + #"])+(?:\.(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces
             + "])+)+")
     static let uuid = regex(
@@ -950,7 +952,10 @@ public struct LogCorpus {
         var parts: [String] = []
         for _ in 0..<Int.random(in: 1...3, using: &generator) {
             parts.append(
-                pick(["", "'", "a", "jöhn.smith", string("abcdefghijklmnopqrstuvwxyz0123456789._%+-", 1...12)]))
+                pick([
+                    "", "'", "a", "jöhn.smith", string("abcdefghijklmnopqrstuvwxyz0123456789._%+-", 1...12),
+                    "e%3Dsync.done%26email%3D", "a%2Bb", "%3", "x%", "k%3d", "%26", "q%2",
+                ]))
             parts.append(pick(["%40", "%40", "@", "%41", "%4", "%", "%40%40"]))
             parts.append(pick(["example.com", "b.c", "x", "bücher.de", "x.", "10.0.0.1", "a_b.io", "c.org"]))
         }

@@ -299,12 +299,20 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var search = from
         while let separator = nextSeparator(search, end, &state) {
             var localStart = separator
-            // The local part cannot reach back past the region's start or the last match.
-            while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1 {
+            // The local part cannot reach back past the region's start or the last match, nor over
+            // an encoded `=` or `&` (a form encoded twice keeps its fields).
+            while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1,
+                !encodedFieldSeparator(localStart - 1, end)
+            {
                 localStart -= 1
             }
-            // The local part does not start with a quote: "'alice@x.com'" keeps its quotes.
-            while localStart < separator, text.byte(localStart) == UInt8(ascii: "'") { localStart += 1 }
+            // The local part does not start with a quote ("'alice@x.com'" keeps its quotes), nor
+            // inside a percent-encoded byte (after `%` or `%` and a hex digit).
+            while localStart < separator,
+                text.byte(localStart) == UInt8(ascii: "'") || insideEncoding(localStart, from)
+            {
+                localStart += 1
+            }
             var matchEnd = -1
             var q = separator
             while q < end {
@@ -317,7 +325,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                     continue
                 }
                 let length = localLength(at: q, end)
-                guard length > 0 else { break }
+                guard length > 0, !encodedFieldSeparator(q, end) else { break }
                 q += length
             }
             if q < end, text.byte(q) == UInt8(ascii: "@"), q > localStart {
@@ -329,6 +337,23 @@ struct WordRules<Counter: LogSanitizerCounting> {
             search = q + 1
         }
         return nil
+    }
+
+    /// Whether `%3D` or `%26` (an encoded `=` or `&`, any case) starts at `p`, before `end`: no
+    /// local-part character, though its bytes are.
+    @inline(__always) func encodedFieldSeparator(_ p: Int, _ end: Int) -> Bool {
+        guard text.byte(p) == UInt8(ascii: "%"), p &+ 2 < end else { return false }
+        let first = text.byte(p &+ 1)
+        let second = text.byte(p &+ 2)
+        return (first == UInt8(ascii: "3") && second | 0x20 == UInt8(ascii: "d"))
+            || (first == UInt8(ascii: "2") && second == UInt8(ascii: "6"))
+    }
+
+    /// Whether `s` is inside a percent-encoded byte: right after a `%`, or after a `%` and a hex
+    /// digit (looking back no further than `from`).
+    @inline(__always) func insideEncoding(_ s: Int, _ from: Int) -> Bool {
+        if s - 1 >= from, text.byte(s - 1) == UInt8(ascii: "%") { return true }
+        return s - 2 >= from && text.byte(s - 2) == UInt8(ascii: "%") && text.has(s - 1, Classes.hex)
     }
 
     /// `label(.label)+`, labels of `[A-Za-z0-9-]` and non-ASCII letters: where the scan stopped

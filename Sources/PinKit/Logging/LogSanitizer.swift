@@ -89,7 +89,8 @@
 ///    `[A-Za-z0-9._~+/=-]+` (a `/` also written `\/`, or after up to 15 backslashes) with invisible separators, and the matching closing quote (not one
 ///    right before a URL, which is that URL's context) → `[redacted-bearer]`.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
-///    (not starting with `'`), `@` or its percent-encoded `%40` (the last of a local part's `%40`s
+///    (not starting with `'` nor inside a percent-encoded byte, and holding no encoded `=` or `&`,
+///    `%3D` or `%26`, so a form encoded twice keeps its fields), `@` or its percent-encoded `%40` (the last of a local part's `%40`s
 ///    with a valid domain, as a greedy expression takes it), then two or more dot-separated labels
 ///    of `[A-Za-z0-9-]` and non-ASCII characters (so `root@10.0.0.1` and `alice@bücher.de` too) →
 ///    `[redacted-email]`.
