@@ -297,6 +297,12 @@ struct URLRule<Counter: LogSanitizerCounting> {
                 {
                     break scan
                 }
+                // An escaped line break (`\r`, `\n`: a header dump in a JSON string) ends the URL
+                // as a line break does, so the next header's name and value are not its path.
+                if p + 1 < end, case let next = text.byte(p + 1), next == UInt8(ascii: "r") || next == UInt8(ascii: "n")
+                {
+                    break scan
+                }
             case 0x20, 0x09, 0x0B, 0x0C:
                 guard body.authorityEnd != Int.max, let next = bearerContinuation(start, p, end) else { break scan }
                 p = next

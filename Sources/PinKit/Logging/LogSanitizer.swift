@@ -21,7 +21,8 @@
 ///    backslash escapes, and the escaped backslashes before the closing quote stay outside);
 ///    after `\"`, at the next `\"`; both also at a line break. In running text, at
 ///    white space, a Unicode space, a closing bracket `)]}>` with no opening partner inside the
-///    URL, or a quote (or `\` and a quote) followed by white space, one of `,;}])>` or the end;
+///    URL, a quote (or `\` and a quote) followed by white space, one of `,;}])>` or the end, or
+///    an escaped line break `\r` or `\n` (a header dump in a JSON string);
 ///    trailing `.,;:!?` stay outside. Spaces right after `bearer` or `bearer:` (not inside a word)
 ///    in the path, query or fragment do not end it (`?auth=Bearer tok` goes whole).
 /// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`,
