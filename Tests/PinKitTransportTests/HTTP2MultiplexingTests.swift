@@ -17,6 +17,10 @@ struct HTTP2MultiplexingTests {
         configuration.trustStore = .caFile(lab.caFile)
         configuration.resolve = ["api.example.com:\(port):127.0.0.1"]
         configuration.requestTimeout = .seconds(120)
+        // libcurl's connect timeout covers the TLS handshake, which waits while the server is
+        // paused until the last transfer has started: on a loaded machine (AddressSanitizer in CI)
+        // that took more than the default 10 s, and the first requests failed.
+        configuration.connectTimeout = .seconds(120)
         configuration.waitForMultiplexingForTesting = waitForMultiplexing
         return try PinnedHTTPClient(configuration)
     }
