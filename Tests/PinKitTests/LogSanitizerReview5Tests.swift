@@ -286,4 +286,20 @@ struct LogSanitizerReview5Tests {
             #expect(!once.contains(secret), "\(once.debugDescription)")
         }
     }
+
+    /// Idempotence (older than today: found by the ninth session's escapes engineer while fuzzing;
+    /// the same output at cd1aa1d). A bracketed IPv6 host that holds another `[` … `]` and a form
+    /// key after the URL: the first pass keeps `[::a[0]` as the host and ends the URL where the
+    /// inner bracket closed, the second reads the kept host's `]` differently:
+    /// `https://[::a[0]=a&x%5Bpassword%5Dword][]=b]:443/a).ser%5Bpassword%5D=c` →
+    /// `https://[::a[0]]:443/a).ser%5Bpassword%5D=[redacted-secret]` →
+    /// `https://[::a[0]).ser%5Bpassword%5D=[redacted-secret]`. Breaks idempotence (rule 1's
+    /// bracketed host, then rule 2's form key).
+    @Test("a bracketed host holding a bracket is not stable under a second pass")
+    func nestedBracketHost() {
+        withKnownIssue("rule 1 keeps a bracketed host up to its first `]`, whatever brackets it holds") {
+            let once = Review5.redact("https://[::a[0]=a&x%5Bpassword%5Dword][]=b]:443/a).ser%5Bpassword%5D=c")
+            #expect(Review5.redact(once) == once, "first pass: \(once.debugDescription)")
+        }
+    }
 }
