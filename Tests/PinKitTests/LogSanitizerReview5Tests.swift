@@ -287,6 +287,27 @@ struct LogSanitizerReview5Tests {
         }
     }
 
+    /// Idempotence (new with f73e2b4, found by CI's fuzz smoke the same hour). A URL in running text
+    /// now ends at an escaped line break; when a later rule's match starts at its letter (an email's
+    /// local part, a token run), the first pass leaves `\` + a placeholder, where a second pass
+    /// went on with the URL's path and dropped the placeholder:
+    /// `x https://bd=1\nalice@example.com ok` → `x https://bd\[redacted-email] ok` →
+    /// `x https://bd ok`. The URL now also ends at a `\` before `[redacted-email]` or
+    /// `[redacted-token]`, as a header's value does (the escapes branch's rule).
+    @Test(
+        "a URL ended by an escaped line break is stable when a later rule takes the letter",
+        arguments: [
+            #"x https://bd=1\nalice@example.com ok"#,
+            #"{"h":"GET https://a.io/p\nQWxhZGRpbjpvcGVuIHNlc2FtZQAAAAAAAAAAAAAA"}"#,
+        ]
+    )
+    func urlEndedByEscapedLineBreakThenMatch(_ input: String) {
+        let once = Review5.redact(input)
+        #expect(Review5.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        #expect(once.contains("\\[redacted-"), "\(once.debugDescription)")
+    }
+
     /// Idempotence (older than today: found by the ninth session's escapes engineer while fuzzing;
     /// the same output at cd1aa1d). A bracketed IPv6 host that holds another `[` … `]` and a form
     /// key after the URL: the first pass keeps `[::a[0]` as the host and ends the URL where the

@@ -142,6 +142,21 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
 
     @inline(__always) func has(_ index: Int, _ flag: UInt32) -> Bool { table[Int(byte(index))] & flag != 0 }
 
+    /// Whether `literal` (exactly, case and all) starts at `index` and ends by `end`.
+    @inline(__always) func exactly(_ literal: StaticString, at index: Int, end: Int) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard index + length <= end else { return false }
+        for offset in 0..<length where byte(index + offset) != literal.utf8Start[offset] { return false }
+        return true
+    }
+
+    /// Whether what rules 4 or 7 leave of a match (`[redacted-email]`, `[redacted-token]`) starts at
+    /// `index`: after the `\` of an escaped line break whose letter such a match began at, it stands
+    /// where the line break stood, and ends a header value or a URL as the line break did.
+    @inline(__always) func laterRulePlaceholder(at index: Int, end: Int) -> Bool {
+        exactly("[redacted-email]", at: index, end: end) || exactly("[redacted-token]", at: index, end: end)
+    }
+
     @inline(__always) func lowered(_ index: Int) -> UInt8 {
         let value = byte(index)
         return value >= 0x41 && value <= 0x5A ? value | 0x20 : value

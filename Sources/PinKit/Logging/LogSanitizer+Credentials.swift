@@ -664,10 +664,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// Whether `[index, index + word.count)` lies below `end` and is `word`, byte for byte.
     @inline(__always) func exactly(_ word: StaticString, at index: Int, end: Int) -> Bool {
-        let length = word.utf8CodeUnitCount
-        guard index + length <= end else { return false }
-        for offset in 0..<length where text.byte(index + offset) != word.utf8Start[offset] { return false }
-        return true
+        text.exactly(word, at: index, end: end)
     }
 
     /// The end of `[redacted-` + `[a-z]+` + `]` at `start` (no URL span inside), or nil.
@@ -736,10 +733,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     @inline(__always) func escapedLineBreakEnds(at p: Int, limit: Int) -> Bool {
         guard p + 1 < limit else { return false }
         let letter = text.byte(p + 1)
-        if letter == UInt8(ascii: "[") {
-            return exactly("[redacted-email]", at: p + 1, end: limit)
-                || exactly("[redacted-token]", at: p + 1, end: limit)
-        }
+        if letter == UInt8(ascii: "[") { return text.laterRulePlaceholder(at: p + 1, end: limit) }
         guard letter == UInt8(ascii: "r") || letter == UInt8(ascii: "n") else { return false }
         var after = p + 2
         if letter == UInt8(ascii: "r"), after + 1 < limit, text.byte(after) == UInt8(ascii: "\\"),

@@ -298,8 +298,12 @@ struct URLRule<Counter: LogSanitizerCounting> {
                     break scan
                 }
                 // An escaped line break (`\r`, `\n`: a header dump in a JSON string) ends the URL
-                // as a line break does, so the next header's name and value are not its path.
-                if p + 1 < end, case let next = text.byte(p + 1), next == UInt8(ascii: "r") || next == UInt8(ascii: "n")
+                // as a line break does, so the next header's name and value are not its path; so
+                // does what rules 4 and 7 leave when their match starts at its letter (a second pass
+                // must end the URL where the first did).
+                if p + 1 < end, case let next = text.byte(p + 1),
+                    next == UInt8(ascii: "r") || next == UInt8(ascii: "n")
+                        || (next == UInt8(ascii: "[") && text.laterRulePlaceholder(at: p + 1, end: end))
                 {
                     break scan
                 }

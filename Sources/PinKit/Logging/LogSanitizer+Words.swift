@@ -511,10 +511,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     /// True when `text` is at `index`, byte for byte.
     func exactly(_ literal: StaticString, at index: Int, end: Int) -> Bool {
-        let length = literal.utf8CodeUnitCount
-        guard index + length <= end else { return false }
-        for offset in 0..<length where text.byte(index + offset) != literal.utf8Start[offset] { return false }
-        return true
+        text.exactly(literal, at: index, end: end)
     }
 
     func nextLabelledPin(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
