@@ -40,7 +40,7 @@ public enum RegexReferenceSanitizer {
     static let bearerSpaces = regex(#"[ \t\x0B\f"# + spaces + "]+")
     static let authority = regex(#"^(?:[^/?#\\%]|%(?!2[Ff]|3[Ff]|23|25(?:2[Ff]|3[Ff]|23)))*"#)
     static let userInfo = regex(#"(?s)^.*(?:@|%40|%2540)"#)
-    static let bracketHost = regex(#"^\[[^\]]*\]"#)
+    static let bracketHost = regex(#"^\[[^\[\]]*\]"#)
     static let plainHost = regex(#"^(?:[A-Za-z0-9._~%-]|[^\x00-\x7F"# + spaces + #"])*"#)
     static let percentHost = regex(#"^(?:[A-Za-z0-9._~-]|[^\x00-\x7F"# + spaces + #"])*"#)
     static let trailingDots = regex(#"\.*\z"#)
@@ -826,7 +826,9 @@ public struct LogCorpus {
             parts.append(
                 chance(50)
                     ? formCredential()
-                    : chance(30) ? twiceEncodedURL() : chance(50) ? huntCredential() : pick(Self.words))
+                    : chance(30)
+                        ? (chance(20) ? bracketHostURL() : twiceEncodedURL())
+                        : chance(50) ? huntCredential() : pick(Self.words))
         }
         return parts.joined(separator: pick([" ", ", ", "", "\t", "=", ":", "\"", "; ", "&", "%26", "%20"]))
     }
@@ -839,6 +841,16 @@ public struct LogCorpus {
             + pick(["", "", "u%2540x%253Apw%2540", "a%40b%2540"])
             + host() + pick(["", "%253A8080", "%25"]) + pick(["", "%252Fcb", "%252Fa%2540b", "%252F"])
             + pick(["", "%253Ftoken%253Dhunter2", "%2523frag", "%3Fx"]) + pick(["", " ok", "\"", ")", "&n=1", "'"])
+    }
+
+    /// A URL whose host starts with `[`: an IPv6 literal, one holding more brackets, one not
+    /// closed, with brackets and form keys after it (a kept host must count the same brackets on a
+    /// second pass).
+    public mutating func bracketHostURL() -> String {
+        pick(["", "(", "[", "\"", "x=", "("]) + scheme() + "://"
+            + pick(["[::1]", "[::a[0]", "[a[b]c]", "[[::1]]", "[::1", "[]", "[redacted-url]", "[::a[0]=a&x%5Bp%5D]"])
+            + pick(["", "]", "[]=b]", ":443", "]:443"]) + pick(["", "/a", "/a)", "/a]", "/p?x[0]=1"])
+            + pick(["", ")", "]", " ok", ".ser%5Bpassword%5D=c", "\"", "&password[]=x"])
     }
 
     /// A credential with form suffixes or in percent-encoded text.

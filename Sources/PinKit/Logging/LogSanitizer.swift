@@ -13,7 +13,7 @@
 ///    `[A-Za-z0-9+.-]` before the separator when it is 1–32 characters and starts with a letter
 ///    (otherwise the URL starts at the separator). The host follows the last `@` (or `%40`) of
 ///    the authority (which ends at `/ ? # \`, `%2F %3F %23` or `%252F %253F %2523`; `%2540` is an
-///    `@` too): an IPv6 literal in brackets, or
+///    `@` too): an IPv6 literal in brackets (holding no other `[`), or
 ///    `[A-Za-z0-9._~%-]` and non-ASCII characters (no `%` in the percent-encoded form), without
 ///    trailing dots. No host: the scheme and separator stay and `[redacted-url]` takes the
 ///    host's place (`https://[redacted-url]`). Where the URL ends depends on what is before it:
