@@ -458,13 +458,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 let url =
                     candidate == aheadSeparator
                     ? aheadSpan! : urls.url(separator: candidate, length: length, lowerBound: urlBound, end: end)
-                state.urlStart = url.start
-                gap(from: cursor, to: url.start, state: &state)
-                emit(url)
-                cursor = url.end
-                urlBound = url.end
-                keyBound = url.end
-                position = url.end
+                emitURL(
+                    url, state: &state, cursor: &cursor, urlBound: &urlBound, keyBound: &keyBound, position: &position)
                 continue
             }
             // A `%` separates a key only as `%3D` or `%3A` (percent-encoded `=`, `:`).
@@ -476,13 +471,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 if aheadSeparator < candidate {
                     // No URL separator lies between the previous URL and this candidate (the pass
                     // would have met it), so the first one after it is the next URL.
-                    if let next = urls.next(from: candidate + 1, search: &ahead) {
-                        aheadSeparator = next.separator
-                        aheadSpan = next.span
-                    } else {
-                        aheadSeparator = Int.max
-                        aheadSpan = nil
-                    }
+                    (aheadSeparator, aheadSpan) =
+                        urls.next(from: candidate + 1, search: &ahead).map { ($0.separator, $0.span) } ?? (Int.max, nil)
                 }
                 let found = credentials.credential(
                     key: key, separator: candidate, percent: percent, stop: aheadSpan?.start ?? Int.max)
@@ -498,20 +488,11 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     // host kept), and the value resumes after it, up to its own end or the URL after.
                     var resume = found.resume
                     while let kind = resume, let url = aheadSpan {
-                        state.urlStart = url.start
-                        gap(from: cursor, to: url.start, state: &state)
-                        emit(url)
-                        cursor = url.end
-                        urlBound = url.end
-                        keyBound = url.end
-                        position = url.end
-                        if let next = urls.next(from: url.end, search: &ahead) {
-                            aheadSeparator = next.separator
-                            aheadSpan = next.span
-                        } else {
-                            aheadSeparator = Int.max
-                            aheadSpan = nil
-                        }
+                        emitURL(
+                            url, state: &state, cursor: &cursor, urlBound: &urlBound, keyBound: &keyBound,
+                            position: &position)
+                        (aheadSeparator, aheadSpan) =
+                            urls.next(from: url.end, search: &ahead).map { ($0.separator, $0.span) } ?? (Int.max, nil)
                         guard let restart = credentials.resumption(after: url, kind: kind, end: end) else { break }
                         let rest = credentials.resumedValue(
                             from: restart, kind: kind, stop: aheadSpan?.start ?? Int.max)
@@ -536,6 +517,22 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             }
         }
         gap(from: cursor, to: end, state: &state)
+    }
+
+    /// A URL span the pass reached: the gap before it to rules 3–7, the span, and the pass goes on
+    /// after it (a later scheme looks back, and a later key, no further than its end).
+    @inline(__always)
+    mutating func emitURL(
+        _ url: LogSanitizer.Span, state: inout WordRules<Counter>.State, cursor: inout Int, urlBound: inout Int,
+        keyBound: inout Int, position: inout Int
+    ) {
+        state.urlStart = url.start
+        gap(from: cursor, to: url.start, state: &state)
+        emit(url)
+        cursor = url.end
+        urlBound = url.end
+        keyBound = url.end
+        position = url.end
     }
 
     /// The first position from `start` that is not a `:`, `=` or `%`, or is the start of a URL
