@@ -1,0 +1,367 @@
+import Foundation
+import PinKitTestSupport
+import Testing
+
+@testable import PinKit
+
+/// A sixth hostile review (tenth session, at 98bf032), aimed at the ninth session's rules (values
+/// resumed after a URL, scheme values, apostrophes and Python string prefixes in structures,
+/// backslash runs by depth, `%40` emails, `\/` in runs, bearer after `%XX` or `\n`, a URL ending at
+/// an escaped line break) and at log shapes real programs write: Python's `repr` (2 and 3) and
+/// `json.dumps` (whose default `ensure_ascii` writes every non-ASCII character as `\uXXXX`), nginx's
+/// access log (whose default escaping writes `"` as `\x22`), curl -v, cookie headers, form bodies,
+/// Go and Java messages. Lines were piped through `pinctl redact` twice and shrunk by hand; the
+/// known gaps README lists and the other engineers' items this session are not reported again.
+///
+/// Each finding is a test whose failing expectation is wrapped in `withKnownIssue`, so the suite
+/// stays green and fails loudly once the sanitizer handles the form (then drop the marker). Each
+/// test also shows, outside the marker, the protected sibling form going, so the test can see a
+/// leak at all. Comments give input → output at 98bf032 and what a fixed sanitizer must output.
+/// Severity: high, a real program's log shape leaks a credential; medium; low, contrived or a
+/// design gap outside the rules' promise.
+enum Review6 {
+    static func redact(_ text: String) -> String { LogSanitizer.redact(text) }
+
+    /// Whether `secret` survives one pass over `input`.
+    static func leaks(_ input: String, _ secret: String) -> Bool { redact(input).contains(secret) }
+}
+
+@Suite("Log sanitizer review 6: findings")
+struct LogSanitizerReview6Tests {
+    /// HIGH, rule 2 (the opening quote). Python 2's `repr` writes every string `u'…'`, Python 3's
+    /// writes bytes `b'…'`; the prefix letter is taken as an unquoted value, which ends at the `'`,
+    /// and the quoted secret after it stays:
+    /// `{u'username': u'alice', u'password': u'hunter2'}` → `{u'username': u'alice', u'password': [redacted-secret]'hunter2'}`;
+    /// `{'password': b'hunter2', 'host': 'db.example.com'}` → `{'password': [redacted-secret]'hunter2', …}`;
+    /// `password=b'hunter2' host=db.example.com` → `password=[redacted-secret]'hunter2' host=db.example.com`;
+    /// `{'token': rb'AbCdEf0123ghIJ'}` → `{'token': [redacted-secret]'AbCdEf0123ghIJ'}`.
+    /// The ninth session taught the structure scan these prefixes (`afterStringPrefix`), not the
+    /// value's opening quote. A fix: in `credential(key:separator:percent:stop:)` (and the
+    /// reference), one or two of `u b r f` (any case) right before `'` or `"` belong to the opener;
+    /// the fixed output is `{…, u'password': u'[redacted-secret]'}` (prefix and quotes kept).
+    @Test(
+        "a Python u, b, r or f string prefix before a credential's quoted value",
+        arguments: [
+            #"{u'username': u'alice', u'password': u'hunter2', u'host': u'db.example.com'}"#,
+            #"{'password': b'hunter2', 'host': 'db.example.com'}"#,
+            #"password=b'hunter2' host=db.example.com"#,
+            #"{'api_key': r'hunter2', 'x': 1}"#,
+            #"{'token': rb'hunter2'}"#,
+            #"{"secret": b"hunter2"}"#,
+        ]
+    )
+    func pythonPrefixedValue(_ input: String) {
+        withKnownIssue("rule 2 reads a string prefix letter as an unquoted value that ends at the quote") {
+            let once = Review6.redact(input)
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+            #expect(once.contains("db.example.com") || !input.contains("db.example.com"))
+        }
+        // The protection that exists: without the prefix the quoted value goes whole.
+        let plain = input.replacingOccurrences(of: "u'", with: "'").replacingOccurrences(of: "rb'", with: "'")
+            .replacingOccurrences(of: "b'", with: "'").replacingOccurrences(of: "r'", with: "'")
+            .replacingOccurrences(of: "b\"", with: "\"")
+        #expect(!Review6.leaks(plain, "hunter2"), "\(Review6.redact(plain).debugDescription)")
+    }
+
+    /// HIGH/medium, rule 2 (a header's unquoted value ends "at a closing quote as in rule 1": a quote
+    /// followed by white space, `,;}])>` or the end). A cookie whose value is JSON (consent banners,
+    /// preferences) has a `"` before `}` or `,`, which ends the header's value, and the cookies after
+    /// it stay: `Cookie: prefs={"theme":"dark"}; sid=hunter2` → `Cookie: [redacted-secret]"}; sid=hunter2`;
+    /// `Cookie: consent={"necessary":true,"lang":"en"}; sessionid=hunter2` → same shape;
+    /// `Cookie: a=x'; sid=hunter2` → `Cookie: [redacted-secret]'; sid=hunter2`.
+    /// (An inner string is passed only after `=`, `[`, `(` or `{`, so `"dark"` after `:` is not one.)
+    /// The same header inside a JSON string is fine (`{"headers":{"Cookie":"prefs={\"theme\":…}`).
+    /// A fixed sanitizer outputs `Cookie: [redacted-secret]`: a header that is not inside a string
+    /// runs to the line break; a quote can only close a string the header is in.
+    @Test(
+        "a cookie header holding JSON keeps the cookies after it",
+        arguments: [
+            #"Cookie: prefs={"theme":"dark"}; sid=hunter2"#,
+            #"Cookie: consent={"necessary":true,"lang":"en"}; sessionid=hunter2"#,
+            #"Cookie: a=x'; sid=hunter2"#,
+            #"Cookie: ret=https://a.io/x'; sid=hunter2"#,
+        ]
+    )
+    func cookieHeaderWithQuoteInside(_ input: String) {
+        withKnownIssue("an unquoted header value ends at a quote followed by `}`, `,` or `;`") {
+            let once = Review6.redact(input)
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+        // Without the quote the header's value runs to the line's end.
+        let unquoted = input.replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: "'", with: "")
+        #expect(!Review6.leaks(unquoted, "hunter2"), "\(Review6.redact(unquoted).debugDescription)")
+    }
+
+    /// HIGH/medium, rules 2 and 3. nginx's access log (`escape=default`, the default) writes `"`, `\`
+    /// and control bytes of a logged request body or header as `\xHH`. Rule 2 reads a key's closing
+    /// quote as `"` (after backslashes), `'`, backtick, `%22` or `%27`, and rule 3 starts after
+    /// `%XX` but not after `\xHH` (its `2` is a digit), so a logged JSON body keeps its secrets:
+    /// `… "{\x22username\x22:\x22alice\x22,\x22password\x22:\x22hunter2\x22}"` → unchanged;
+    /// `… "{\x22auth\x22:\x22Bearer AbCdEf0123ghIJ\x22}"` → unchanged.
+    /// A fixed sanitizer outputs `\x22password\x22:\x22[redacted-secret]\x22` and
+    /// `\x22auth\x22:\x22[redacted-bearer]\x22`: `\x22` and `\x27` are quotes as `%22` and `%27` are,
+    /// and `bearer` may follow `\xHH` as it follows `%XX`.
+    @Test(
+        "nginx's \\x22-escaped request body keeps no secret",
+        arguments: [
+            (
+                #"127.0.0.1 - - [01/Dec/2026:02:07:01 +0000] "POST /v1/login HTTP/1.1" 200 61 "{\x22username\x22:\x22alice\x22,\x22password\x22:\x22hunter2\x22}""#,
+                "hunter2"
+            ),
+            (
+                #"127.0.0.1 - - [01/Dec/2026:02:07:01 +0000] "POST /v1/login HTTP/1.1" 200 61 "{\x22auth\x22:\x22Bearer AbCdEf0123ghIJ\x22}""#,
+                "AbCdEf0123ghIJ"
+            ),
+        ]
+    )
+    func nginxHexEscapedBody(_ input: String, _ secret: String) {
+        withKnownIssue("\\x22 is no quote for rule 2, and bearer does not follow \\xHH") {
+            let once = Review6.redact(input)
+            #expect(!once.contains(secret), "\(once.debugDescription)")
+        }
+        // The same body logged with nginx's `escape=json` (`\"`) loses its secret.
+        let json = input.replacingOccurrences(of: #"\x22"#, with: #"\""#)
+        #expect(!Review6.leaks(json, secret), "\(Review6.redact(json).debugDescription)")
+    }
+
+    /// HIGH/medium, rule 3 (bearer only). HTTP Basic credentials with no `Authorization:` label
+    /// survive: nginx's `"$http_authorization"` field, a client's debug line. The token is
+    /// `base64(user:password)`, shorter than 32 characters for most passwords, so rule 7 does not
+    /// take it either:
+    /// `… "curl/8.5.0" "Basic YWxpY2U6aHVudGVyMg=="` → unchanged (`alice:hunter2`);
+    /// `DEBUG sending request with auth header Basic YWxpY2U6aHVudGVyMg==` → unchanged.
+    /// A fixed sanitizer outputs `"[redacted-bearer]"` or a new `[redacted-basic]`: `basic` (any
+    /// case, not after a letter or digit) then blanks and a base64 run holding a digit, `+ / =` or
+    /// both cases (so "Basic auth" and "using Basic with user" stay).
+    @Test(
+        "an unlabelled Basic credential goes as a bearer token does",
+        arguments: [
+            #"127.0.0.1 - - [01/Dec/2026:02:07:01 +0000] "GET /v1 HTTP/1.1" 401 0 "-" "curl/8.5.0" "Basic YWxpY2U6aHVudGVyMg==""#,
+            "DEBUG sending request with auth header Basic YWxpY2U6aHVudGVyMg==",
+        ]
+    )
+    func unlabelledBasic(_ input: String) {
+        #expect(
+            Data(base64Encoded: "YWxpY2U6aHVudGVyMg==").map { String(decoding: $0, as: UTF8.self) } == "alice:hunter2")
+        withKnownIssue("rule 3 knows the bearer scheme only") {
+            let once = Review6.redact(input)
+            #expect(!once.contains("YWxpY2U6aHVudGVyMg"), "\(once.debugDescription)")
+        }
+        // The same line with Bearer, or with the header's label, loses it.
+        let bearer = input.replacingOccurrences(of: "Basic", with: "Bearer")
+        #expect(!Review6.leaks(bearer, "YWxpY2U6aHVudGVyMg"), "\(Review6.redact(bearer).debugDescription)")
+        let labelled = input.replacingOccurrences(of: "Basic", with: "Authorization: Basic")
+        #expect(!Review6.leaks(labelled, "YWxpY2U6aHVudGVyMg"))
+    }
+
+    /// MEDIUM, rule 4 (and rules 3, 7 for Unicode spaces and invisible separators). Python's
+    /// `json.dumps` (`ensure_ascii=True`, the default; also `JSON::XS`'s `ascii`, Jackson's
+    /// `ESCAPE_NON_ASCII`) writes every non-ASCII character as `\uXXXX`. Issue 15 asked for
+    /// `alice@bücher.de` and `jöhn.smith@…`; their escaped forms survive:
+    /// `{"email": "alice@b\u00fccher.de", …}` → unchanged;
+    /// `{"email": "j\u00f6rg@m\u00fcller.de", …}` → unchanged;
+    /// `{"email": "j\u00f6rg.schmidt@example.com", …}` → `{"email": "j\[redacted-email]", …}` (the
+    /// `jö` issue 15 names). A fixed sanitizer outputs `{"email": "[redacted-email]", …}`: a `\u`
+    /// and four hex digits of a non-ASCII character is a local-part or domain character.
+    @Test(
+        "an email with non-ASCII characters written as \\u escapes",
+        arguments: [
+            #"{"email": "alice@b\u00fccher.de", "event": "signup"}"#,
+            #"{"email": "j\u00f6rg@m\u00fcller.de", "event": "signup"}"#,
+            #"{"email": "j\u00f6rg.schmidt@example.com", "event": "signup"}"#,
+        ]
+    )
+    func asciiEscapedEmail(_ input: String) throws {
+        // The oracle: this is what json.dumps writes for the unescaped address.
+        let decoded = try #require(
+            JSONSerialization.jsonObject(with: Data(input.utf8)) as? [String: String]
+        )["email"]
+        let unescaped = try #require(decoded)
+        withKnownIssue("rule 4 reads non-ASCII characters as UTF-8 only") {
+            let once = Review6.redact(input)
+            #expect(once == #"{"email": "[redacted-email]", "event": "signup"}"#, "\(once.debugDescription)")
+        }
+        // The same address written as UTF-8 goes whole.
+        #expect(
+            Review6.redact(#"{"email": "\#(unescaped)", "event": "signup"}"#)
+                == #"{"email": "[redacted-email]", "event": "signup"}"#)
+    }
+
+    /// MEDIUM/low, rules 3 and 7: the same `ensure_ascii` escaping of a Unicode space around
+    /// `Bearer` or an invisible separator inside a token (issue 15's §3 lists both unescaped):
+    /// `{"msg": "sent\u00a0Bearer\u00a0AbCdEf0123ghIJ"}` → unchanged;
+    /// `{"k": "AbCdEf0123\u200bghIJklMNop456789qrstUVwx"}` → unchanged (two runs under 32).
+    /// A fixed sanitizer outputs `{"msg": "sent\u00a0[redacted-bearer]"}` and
+    /// `{"k": "[redacted-token]"}`.
+    @Test(
+        "a Unicode space or invisible separator written as a \\u escape",
+        arguments: [
+            (#"{"msg": "sent\u00a0Bearer\u00a0AbCdEf0123ghIJ"}"#, "AbCdEf0123ghIJ"),
+            (#"{"k": "AbCdEf0123\u200bghIJklMNop456789qrstUVwx"}"#, "ghIJklMNop456789"),
+        ]
+    )
+    func asciiEscapedSpaces(_ input: String, _ secret: String) throws {
+        withKnownIssue("\\u00a0 and \\u200b are no space or separator to rules 3 and 7") {
+            #expect(!Review6.leaks(input, secret), "\(Review6.redact(input).debugDescription)")
+        }
+        // Decoded (what the escape stands for), the secret goes.
+        let object = try #require(JSONSerialization.jsonObject(with: Data(input.utf8)) as? [String: String])
+        let decoded = try #require(object.values.first)
+        #expect(decoded.unicodeScalars.contains { $0.value == 0xA0 || $0.value == 0x200B })
+        #expect(!Review6.leaks(decoded, secret), "\(Review6.redact(decoded).debugDescription)")
+    }
+
+    /// MEDIUM, rule 2's resumption after a URL (new this session) meets f73e2b4 (a URL in running
+    /// text ends at an escaped line break). In a quoted value an escaped `\n` is no line break (the
+    /// value runs to its closing quote), but after a URL that it ended the value does not resume:
+    /// `{"token":"see https://a.io/x\nhunter2"}` → `{"token":"[redacted-secret]https://a.io\nhunter2"}`;
+    /// `{"cookie":"ret=https://a.io/cb\r\nsid=hunter2"}` → `{"cookie":"[redacted-secret]https://a.io\r\nsid=hunter2"}`.
+    /// `resumption(after:kind:end:)` resumes after white space, brackets and quotes, not after `\n`.
+    /// A fixed sanitizer outputs `{"token":"[redacted-secret]https://a.io\n[redacted-secret]"}` (the
+    /// `\n` kept, so a second pass ends the URL in the same place).
+    @Test(
+        "a quoted value resumes after a URL that an escaped line break ended",
+        arguments: [
+            #"{"token":"see https://a.io/x\nhunter2"}"#,
+            #"{"cookie":"ret=https://a.io/cb\r\nsid=hunter2"}"#,
+            #"{\"password\":\"x https://a.io/p\nhunter2\"}"#,
+        ]
+    )
+    func quotedValueAfterURLEndedByEscapedLineBreak(_ input: String) {
+        withKnownIssue("a quoted value does not resume after an escaped line break that ended a URL") {
+            let once = Review6.redact(input)
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+            #expect(Review6.redact(once) == once)
+        }
+        // With a blank after the URL the value resumes, and without the URL it goes whole.
+        let blank = input.replacingOccurrences(of: #"\r\n"#, with: " ").replacingOccurrences(of: #"\n"#, with: " ")
+        #expect(!Review6.leaks(blank, "hunter2"), "\(Review6.redact(blank).debugDescription)")
+        let noURL = input.replacingOccurrences(of: "https://", with: "")
+        #expect(!Review6.leaks(noURL, "hunter2"), "\(Review6.redact(noURL).debugDescription)")
+    }
+
+    /// MEDIUM/low, rule 1 (f73e2b4 ends a URL in running text at an escaped `\r` or `\n`, not at an
+    /// escaped tab). A tab-separated record or header dump inside a JSON string: the URL runs over
+    /// `\t` and the next field's key, which is then lost, and its value stays:
+    /// `{"msg":"url=https://a.io/cb\tCookie: sid=hunter2"}` → `{"msg":"url=https://a.io: sid=hunter2"}`;
+    /// `{"msg":"url=https://a.io/cb\tX-Api-Key: hunter2"}` → `{"msg":"url=https://a.io: hunter2"}`.
+    /// With a real tab the URL ends there and the header's value goes. A fixed sanitizer outputs
+    /// `{"msg":"url=https://a.io\tCookie: [redacted-secret]"}`: `\t` ends a URL as `\n` does.
+    @Test(
+        "a URL ends at an escaped tab as at a real one",
+        arguments: [
+            #"{"msg":"url=https://a.io/cb\tCookie: sid=hunter2"}"#,
+            #"{"msg":"url=https://a.io/cb\tX-Api-Key: hunter2"}"#,
+        ]
+    )
+    func urlOverEscapedTab(_ input: String) {
+        withKnownIssue("an escaped tab does not end a URL in running text") {
+            let once = Review6.redact(input)
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+        let real = input.replacingOccurrences(of: #"\t"#, with: "\t")
+        #expect(!Review6.leaks(real, "hunter2"), "\(Review6.redact(real).debugDescription)")
+        let newline = input.replacingOccurrences(of: #"\t"#, with: #"\n"#)
+        #expect(!Review6.leaks(newline, "hunter2"), "\(Review6.redact(newline).debugDescription)")
+    }
+
+    /// MEDIUM/low, rule 2 (a Python tuple is no structure). `(` is no opener, so the value is `(`
+    /// up to the quote and the members stay:
+    /// `{'password': ('alice', 'hunter2')}` → `{'password': [redacted-secret]'alice', 'hunter2')}`;
+    /// `secret=('x', 'hunter2')` → `secret=[redacted-secret]'x', 'hunter2')`.
+    /// A fixed sanitizer outputs `{'password': ([redacted-secret])}`: `(` opens a structure as `[`
+    /// does (closed by `)`).
+    @Test(
+        "a tuple as a credential's value",
+        arguments: [#"{'password': ('alice', 'hunter2')}"#, #"secret=('x', 'hunter2')"#]
+    )
+    func tupleValue(_ input: String) {
+        withKnownIssue("`(` does not open a structure value") {
+            #expect(!Review6.leaks(input, "hunter2"), "\(Review6.redact(input).debugDescription)")
+        }
+        let list = input.replacingOccurrences(of: "(", with: "[").replacingOccurrences(of: ")", with: "]")
+        #expect(!Review6.leaks(list, "hunter2"), "\(Review6.redact(list).debugDescription)")
+    }
+
+    /// MEDIUM (design gap: rule 2's separators are `=`, `=>` and `:`). Secrets labelled by markup or
+    /// position rather than a separator: a multipart body logged as a JSON string, a SOAP/XML body
+    /// (Java clients log envelopes), a command line:
+    /// `{"body":"--X\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nhunter2\r\n--X--"}` → unchanged;
+    /// `<soap:Body><login><password>hunter2</password></login></soap:Body>` → unchanged;
+    /// `exec: mysql --user=app --password hunter2 --host=db.example.com` → unchanged.
+    /// A fixed sanitizer outputs `[redacted-secret]` in the secret's place; what it needs: a
+    /// form-data part named by a credential key, an element named by one, a long option named by
+    /// one followed by a blank.
+    @Test(
+        "secrets labelled by markup or an option, not a separator",
+        arguments: [
+            #"{"body":"--X\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nhunter2\r\n--X--"}"#,
+            "<soap:Body><login><password>hunter2</password></login></soap:Body>",
+            "exec: mysql --user=app --password hunter2 --host=db.example.com",
+        ]
+    )
+    func markupLabelledSecret(_ input: String) {
+        withKnownIssue("rule 2 needs =, => or : after the key") {
+            #expect(!Review6.leaks(input, "hunter2"), "\(Review6.redact(input).debugDescription)")
+        }
+        // With a separator after the key the same secret goes.
+        #expect(!Review6.leaks("password=hunter2", "hunter2"))
+    }
+
+    /// LOW (§4, over-redaction; new with 173ee26: rule 7 reads 1–15 backslashes and `/` as one
+    /// character, rule 6 reads `\/` only). A pin in JSON escaped twice (a JSON log line carrying a
+    /// JSON document) is no labelled pin and becomes a token:
+    /// `{"log":"{\"pin\":\"sha256\\\/AbCdEf…ABCDEFG=\"}"}` → `{"log":"{\"pin\":\"[redacted-token]\"}"}`.
+    /// Escaped once (`sha256\/…`) it stays. A fixed sanitizer keeps the pin as written: rule 6's
+    /// label and body read `/` after 1–15 backslashes as rule 7 does.
+    @Test("a pin in JSON escaped twice stays readable")
+    func twiceEscapedPin() {
+        let body = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCDEFG="
+        let twice = #"{"log":"{\"pin\":\"sha256\\\/"# + body + #"\"}"}"#
+        withKnownIssue("rule 6 reads one level of escaping") {
+            #expect(Review6.redact(twice) == twice)
+        }
+        let once = #"{"pin":"sha256\/"# + body + #""}"#
+        #expect(Review6.redact(once) == once)
+    }
+
+    /// LOW (contrived: a secret that parses as a URL). A value stops at the next URL, and a URL keeps
+    /// its host, so a secret holding `://` keeps its tail as a "host" and its head as a "scheme":
+    /// `password=abc://hunter2` → unchanged; `password=hunter2https://a.io/x` →
+    /// `password=hunter2https://a.io`. A fixed sanitizer outputs `password=[redacted-secret]`: a URL
+    /// that starts at a credential value's first byte is the value.
+    @Test(
+        "a credential value that looks like a URL",
+        arguments: ["password=abc://hunter2", "password=hunter2https://a.io/x"]
+    )
+    func valueThatIsAURL(_ input: String) {
+        withKnownIssue("a value stops where a URL starts, even at its own first byte") {
+            #expect(!Review6.leaks(input, "hunter2"), "\(Review6.redact(input).debugDescription)")
+        }
+        #expect(!Review6.leaks("password=abc:/hunter2", "hunter2"))
+    }
+
+    /// LOW, rule 2: Go's and make's `:=` takes `=` as the value: `PASSWORD := hunter2` →
+    /// `PASSWORD :[redacted-secret] hunter2`. A fixed sanitizer outputs `PASSWORD := [redacted-secret]`.
+    @Test("a := assignment")
+    func colonEquals() {
+        withKnownIssue("`:` is the separator and `=` the value") {
+            #expect(!Review6.leaks("PASSWORD := hunter2", "hunter2"))
+        }
+        #expect(!Review6.leaks("PASSWORD = hunter2", "hunter2"))
+    }
+
+    /// LOW (§4, over-redaction): an scp-style git remote and an npm package with a version are
+    /// emails to rule 4, and the host goes: `fatal: could not read from git@github.com:org/repo.git`
+    /// → `fatal: could not read from [redacted-email]:org/repo.git`; `npm ERR! 404 '@types/node@18.0.0'`
+    /// → `npm ERR! 404 '@types/[redacted-email]'`. The `ssh://git@github.com/org/repo.git` form keeps
+    /// its host. A fixed sanitizer keeps `git@github.com` (a local part that is a service account's
+    /// name is no one's address) — a judgement call; recorded so the choice is deliberate.
+    @Test("a git remote keeps its host")
+    func gitRemote() {
+        withKnownIssue("rule 4 takes user@host") {
+            #expect(Review6.redact("fatal: could not read from git@github.com:org/repo.git").contains("github.com"))
+        }
+        #expect(Review6.redact("fatal: could not read from ssh://git@github.com/org/repo.git").contains("github.com"))
+    }
+}
