@@ -513,4 +513,36 @@ struct LogSanitizerReview6Tests {
         let quoted = "secret={ note: 'it\\'s ]', value: 'hunter2' } host=a.io"
         #expect(!Review6.leaks(quoted, "hunter2"), "\(Review6.redact(quoted).debugDescription)")
     }
+
+    /// MEDIUM (the nginx finding's siblings: a quote written in another escaping). .NET's
+    /// `System.Text.Json` (its default encoder) writes `"` inside a string as `\u0022`; an HTML
+    /// attribute or template writes it `&quot;`; a CSV export of JSON logs (log stores, log4j's CSV
+    /// layout) doubles it; SQL and YAML `'…'` double `'`. Rule 2's key quote and value quote and
+    /// rule 3's start read none of them:
+    /// `{"msg":"{\u0022password\u0022:\u0022hunter2\u0022}"}` → unchanged;
+    /// `{"msg":"{\u0022auth\u0022:\u0022Bearer AbCdEf0123ghIJ\u0022}"}` → unchanged;
+    /// `data-config="{&quot;password&quot;:&quot;hunter2&quot;}"` → unchanged;
+    /// `2026-12-01T02:07:01Z,info,"{""password"":""hunter2""}",api` → unchanged;
+    /// `INSERT INTO logs VALUES ('{''password'': ''hunter2''}')` → unchanged.
+    /// A fixed sanitizer outputs `[redacted-secret]` (or `[redacted-bearer]`) between the same
+    /// escaped quotes: `\u0022`, `\u0027`, `&quot;`, `&#34;`, `&#39;` and a doubled quote are a
+    /// key's closing quote and a value's quotes, and `bearer` may follow them.
+    @Test(
+        "a quote written as \\u0022, &quot; or doubled",
+        arguments: [
+            (#"{"msg":"{\u0022password\u0022:\u0022hunter2\u0022}"}"#, "hunter2", #"\u0022"#, #"\""#),
+            (#"{"msg":"{\u0022auth\u0022:\u0022Bearer AbCdEf0123ghIJ\u0022}"}"#, "AbCdEf0123ghIJ", #"\u0022"#, #"\""#),
+            (#"data-config="{&quot;password&quot;:&quot;hunter2&quot;}""#, "hunter2", "&quot;", "'"),
+            (#"2026-12-01T02:07:01Z,info,"{""password"":""hunter2""}",api"#, "hunter2", #""""#, #"\""#),
+            ("INSERT INTO logs VALUES ('{''password'': ''hunter2''}')", "hunter2", "''", "'"),
+        ]
+    )
+    func quoteInAnotherEscaping(_ input: String, _ secret: String, _ written: String, _ plain: String) {
+        withKnownIssue("rule 2 reads a quote as \", ', backtick, %22 or %27 after backslashes only") {
+            #expect(!Review6.leaks(input, secret), "\(Review6.redact(input).debugDescription)")
+        }
+        // The same text with the quote written as a form rule 2 reads loses the secret.
+        let readable = input.replacingOccurrences(of: written, with: plain)
+        #expect(!Review6.leaks(readable, secret), "\(Review6.redact(readable).debugDescription)")
+    }
 }
