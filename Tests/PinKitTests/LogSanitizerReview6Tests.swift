@@ -545,4 +545,61 @@ struct LogSanitizerReview6Tests {
         let readable = input.replacingOccurrences(of: written, with: plain)
         #expect(!Review6.leaks(readable, secret), "\(Review6.redact(readable).debugDescription)")
     }
+
+    /// MEDIUM/high (§4, over-redaction: "error codes stay"). Rule 7's run holds `=`, so a logfmt key
+    /// (lower case) glued by `=` to an upper-case error code makes one run of both cases, 32 bytes
+    /// or more, and key and code go — libcurl's own pinning error among them:
+    /// `level=error host=api.example.com code=CURLE_SSL_PINNEDPUBKEYNOTMATCH` →
+    /// `level=error host=api.example.com [redacted-token]`;
+    /// `reason=CERTIFICATE_VERIFY_FAILED` → `[redacted-token]`;
+    /// `status=ERR_CERT_COMMON_NAME_INVALID` → `[redacted-token]`.
+    /// As JSON (`"code":"CURLE_SSL_PINNEDPUBKEYNOTMATCH"`) or after `: ` the code stays. A fixed
+    /// sanitizer keeps all three: the case-and-digit test reads the run after its last `=` that
+    /// is not padding (a key is no part of a secret), or a run of one case, digits and `_` after
+    /// `=` is a name.
+    @Test(
+        "a logfmt key glued to an upper-case error code",
+        arguments: [
+            "level=error host=api.example.com code=CURLE_SSL_PINNEDPUBKEYNOTMATCH",
+            "level=error host=api.example.com reason=CERTIFICATE_VERIFY_FAILED",
+            "status=ERR_CERT_COMMON_NAME_INVALID",
+        ]
+    )
+    func logfmtErrorCode(_ input: String) {
+        withKnownIssue("`=` joins the key and the code into one mixed-case run") {
+            #expect(Review6.redact(input) == input)
+        }
+        // The code alone, or after `: `, is a name of one case and stays.
+        let colon = input.replacingOccurrences(of: "=", with: ": ")
+        #expect(Review6.redact(colon) == colon)
+    }
+
+    /// LOW/medium (§4: "event names, error codes stay"). A camel-case name of 32 characters or more
+    /// holds both cases, so rule 7 takes it: Foundation's TLS error names, Java and Kotlin exception
+    /// classes, camel-case event names:
+    /// `Code=-1202 "NSURLErrorServerCertificateUntrusted" host=api.example.com` →
+    /// `Code=-1202 "[redacted-token]" host=api.example.com`;
+    /// `org.springframework.web.HttpRequestMethodNotSupportedException: Request method 'GET' not supported`
+    /// → `org.springframework.web.[redacted-token]: …`;
+    /// `event=pinning.certificatePinningFailureReported` → `event=pinning.[redacted-token]`.
+    /// A fixed sanitizer keeps them: a run with no digit that reads as words (each upper-case letter
+    /// starts a lower-case stretch of two or more) is a name; a random 32-character base64 secret
+    /// has no such shape (and holds a digit with probability 1 − (54/64)^32 ≈ 99.6 %).
+    @Test(
+        "a camel-case error or event name of 32 characters or more",
+        arguments: [
+            #"Error Domain=NSURLErrorDomain Code=-1202 "NSURLErrorServerCertificateUntrusted" host=api.example.com"#,
+            "org.springframework.web.HttpRequestMethodNotSupportedException: Request method 'GET' not supported",
+            "event=pinning.certificatePinningFailureReported host=api.example.com",
+        ]
+    )
+    func camelCaseName(_ input: String) {
+        withKnownIssue("a run of both cases is a token whatever its shape") {
+            #expect(Review6.redact(input) == input)
+        }
+        // Shorter than 32 the same shape stays, which is why the name's length decides today.
+        #expect(
+            Review6.redact("Code=-1202 \"NSURLErrorCertificateUntrusted\"")
+                == "Code=-1202 \"NSURLErrorCertificateUntrusted\"")
+    }
 }
