@@ -68,7 +68,9 @@ struct LogSanitizerReview6Tests {
     /// preferences) has a `"` before `}` or `,`, which ends the header's value, and the cookies after
     /// it stay: `Cookie: prefs={"theme":"dark"}; sid=hunter2` → `Cookie: [redacted-secret]"}; sid=hunter2`;
     /// `Cookie: consent={"necessary":true,"lang":"en"}; sessionid=hunter2` → same shape;
-    /// `Cookie: a=x'; sid=hunter2` → `Cookie: [redacted-secret]'; sid=hunter2`.
+    /// `Cookie: a=x'; sid=hunter2` → `Cookie: [redacted-secret]'; sid=hunter2`; a header followed
+    /// on its line by a structure: `Authorization: Bearer AbCdEf0123 secret={"a":"x","b":"hunter2"}`
+    /// → `Authorization: [redacted-secret]","b":"hunter2"}` (the header took the key `secret`).
     /// (An inner string is passed only after `=`, `[`, `(` or `{`, so `"dark"` after `:` is not one.)
     /// The same header inside a JSON string is fine (`{"headers":{"Cookie":"prefs={\"theme\":…}`).
     /// A fixed sanitizer outputs `Cookie: [redacted-secret]`: a header that is not inside a string
@@ -80,6 +82,7 @@ struct LogSanitizerReview6Tests {
             #"Cookie: consent={"necessary":true,"lang":"en"}; sessionid=hunter2"#,
             #"Cookie: a=x'; sid=hunter2"#,
             #"Cookie: ret=https://a.io/x'; sid=hunter2"#,
+            #"Authorization: Bearer AbCdEf0123 secret={"a":"x","b":"hunter2"}"#,
         ]
     )
     func cookieHeaderWithQuoteInside(_ input: String) {
