@@ -640,4 +640,23 @@ struct LogSanitizerReview6Tests {
         let real = input.replacingOccurrences(of: #"\r\n"#, with: "\r\n").replacingOccurrences(of: #"\n"#, with: "\n")
         #expect(!Review6.leaks(real, secret), "\(Review6.redact(real).debugDescription)")
     }
+
+    /// LOW/medium, rule 2's separators: a full-width `：` (U+FF1A) or `＝` (U+FF1D), which CJK input
+    /// methods type into format strings and messages, is no separator, although the ideographic
+    /// space U+3000 is a blank: `登录失败 password：hunter2 host=api.example.com` → unchanged;
+    /// `token＝AbCdEf0123ghIJ` → unchanged. (`Authorization：Bearer …` goes by rule 3.) A fixed
+    /// sanitizer outputs `登录失败 password：[redacted-secret] host=api.example.com`.
+    @Test(
+        "a full-width colon or equals sign after a credential key",
+        arguments: [
+            ("登录失败 password：hunter2 host=api.example.com", "hunter2"), ("token＝AbCdEf0123ghIJ", "AbCdEf0123ghIJ"),
+        ]
+    )
+    func fullWidthSeparator(_ input: String, _ secret: String) {
+        withKnownIssue("rule 2's separators are ASCII") {
+            #expect(!Review6.leaks(input, secret), "\(Review6.redact(input).debugDescription)")
+        }
+        let ascii = input.replacingOccurrences(of: "：", with: ":").replacingOccurrences(of: "＝", with: "=")
+        #expect(!Review6.leaks(ascii, secret), "\(Review6.redact(ascii).debugDescription)")
+    }
 }
