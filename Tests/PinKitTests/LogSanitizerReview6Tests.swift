@@ -659,4 +659,39 @@ struct LogSanitizerReview6Tests {
         let ascii = input.replacingOccurrences(of: "：", with: ":").replacingOccurrences(of: "＝", with: "=")
         #expect(!Review6.leaks(ascii, secret), "\(Review6.redact(ascii).debugDescription)")
     }
+
+    /// HIGH, rule 2's openers (`Optional(` and `<` only). Rust's `{:?}` of a struct
+    /// (`#[derive(Debug)]`) writes an `Option<String>` as `Some("…")` and a `Result` as `Ok("…")`;
+    /// `Some` is read as an unquoted value that ends at the quote, and the secret stays:
+    /// `Config { user: "alice", password: Some("hunter2"), host: "db.example.com" }` →
+    /// `Config { user: "alice", password: [redacted-secret]"hunter2"), host: "db.example.com" }`;
+    /// `token = Some(Secret("AbCdEf0123ghIJ"))` → `token = [redacted-secret]"AbCdEf0123ghIJ"))`;
+    /// `api_key: Ok("AbCdEf0123ghIJ")` → `api_key: [redacted-secret]"AbCdEf0123ghIJ")`;
+    /// Haskell's `password: Just "hunter2"` → `password: [redacted-secret] "hunter2"`.
+    /// Swift's `Optional("hunter2")` goes. A fixed sanitizer outputs
+    /// `password: Some("[redacted-secret]")`: a capitalised word and `(` (a constructor: `Some(`,
+    /// `Ok(`, `Secret(`, `Optional(`) is an opener, and `Just ` too.
+    @Test(
+        "Rust's Some(…) and Ok(…) around a credential's value",
+        arguments: [
+            (#"Config { user: "alice", password: Some("hunter2"), host: "db.example.com" }"#, "hunter2"),
+            (#"token = Some(Secret("AbCdEf0123ghIJ"))"#, "AbCdEf0123ghIJ"),
+            (#"api_key: Ok("AbCdEf0123ghIJ")"#, "AbCdEf0123ghIJ"),
+            (#"password: Just "hunter2""#, "hunter2"),
+        ]
+    )
+    func rustOptionValue(_ input: String, _ secret: String) {
+        withKnownIssue("`Some(`, `Ok(` and `Just` are no openers") {
+            let once = Review6.redact(input)
+            #expect(!once.contains(secret), "\(once.debugDescription)")
+            #expect(once.contains("db.example.com") || !input.contains("db.example.com"))
+        }
+        // Swift's spelling of the same optional is an opener, and the secret goes.
+        let swift = input.replacingOccurrences(of: "Some(Secret(", with: "Optional(Optional(").replacingOccurrences(
+            of: "Some(", with: "Optional("
+        )
+        .replacingOccurrences(of: "Ok(", with: "Optional(").replacingOccurrences(
+            of: "Just \"hunter2\"", with: "Optional(\"hunter2\")")
+        #expect(!Review6.leaks(swift, secret), "\(Review6.redact(swift).debugDescription)")
+    }
 }
