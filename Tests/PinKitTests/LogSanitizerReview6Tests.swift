@@ -694,4 +694,20 @@ struct LogSanitizerReview6Tests {
             of: "Just \"hunter2\"", with: "Optional(\"hunter2\")")
         #expect(!Review6.leaks(swift, secret), "\(Review6.redact(swift).debugDescription)")
     }
+
+    /// MEDIUM (the unlabelled Basic finding's sibling): SMTP's `AUTH PLAIN` sends
+    /// `base64("\0user\0password")`, which Python's `smtplib` (`set_debuglevel(1)`) and mail servers'
+    /// protocol logs print: `send: 'AUTH PLAIN AGFsaWNlAGh1bnRlcjI=\r\n'` → unchanged
+    /// (`\0alice\0hunter2`). A fixed sanitizer outputs `send: 'AUTH PLAIN [redacted-secret]\r\n'`:
+    /// `AUTH PLAIN` (any case) and a blank are a credential's key.
+    @Test("an SMTP AUTH PLAIN credential")
+    func smtpAuthPlain() {
+        let input = #"send: 'AUTH PLAIN AGFsaWNlAGh1bnRlcjI=\r\n'"#
+        #expect(Data(base64Encoded: "AGFsaWNlAGh1bnRlcjI=") == Data("\u{0}alice\u{0}hunter2".utf8))
+        withKnownIssue("no rule knows AUTH PLAIN") {
+            #expect(!Review6.leaks(input, "AGFsaWNlAGh1bnRlcjI"), "\(Review6.redact(input).debugDescription)")
+        }
+        // Labelled as a header's value, the same credential goes.
+        #expect(!Review6.leaks("Authorization: PLAIN AGFsaWNlAGh1bnRlcjI=", "AGFsaWNlAGh1bnRlcjI"))
+    }
 }
