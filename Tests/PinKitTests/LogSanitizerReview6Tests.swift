@@ -710,4 +710,35 @@ struct LogSanitizerReview6Tests {
         // Labelled as a header's value, the same credential goes.
         #expect(!Review6.leaks("Authorization: PLAIN AGFsaWNlAGh1bnRlcjI=", "AGFsaWNlAGh1bnRlcjI"))
     }
+
+    /// MEDIUM (design gap: rule 2's key list is issue 15's list). Common credential names outside it
+    /// keep their values, in text and as a logger's metadata key (`redact(_:key:)`): Django's
+    /// `SECRET_KEY` (50 characters with `^ ( ! $ @ * & ) +`, so no 32-character run for rule 7),
+    /// `private_key`, `secretKey`, `passphrase`, `pwd` (ADO.NET and ODBC connection strings),
+    /// `sessionid` (Django's session cookie name, also as a parameter), `credentials`:
+    /// `SECRET_KEY=django-insecure-h^x7(k!q2v$e@p*z&m-r+w)u` → unchanged; `Pwd=hunter2;` → unchanged.
+    /// A fixed sanitizer outputs `SECRET_KEY=[redacted-secret]`: keys ending in `secret_key`,
+    /// `secretkey`, `private_key`, `privatekey`, `passphrase`, `pwd`, `sessionid`, `session_id`,
+    /// `credentials` join the list (each a word's end, as today).
+    @Test(
+        "credential names outside rule 2's key list",
+        arguments: [
+            ("SECRET_KEY=django-insecure-h^x7(k!q2v$e@p*z&m-r+w)u", "SECRET_KEY", "h^x7(k!q2v"),
+            ("private_key=h^x7(k!q2v$e@p*z", "private_key", "h^x7(k!q2v"),
+            ("secretKey=h^x7(k!q2v$e@p*z", "secretKey", "h^x7(k!q2v"),
+            ("passphrase=hunter2", "passphrase", "hunter2"),
+            ("Server=db.example.com;User Id=sa;Pwd=hunter2;", "Pwd", "hunter2"),
+            ("GET /v1/items?sessionid=hunter2&page=2", "sessionid", "hunter2"),
+            ("credentials=alice:hunter2", "credentials", "hunter2"),
+        ]
+    )
+    func keysOutsideTheList(_ input: String, _ key: String, _ secret: String) {
+        withKnownIssue("rule 2 knows authorization, cookie, password, passwd, secret, token, api_key and apikey") {
+            #expect(!Review6.leaks(input, secret), "\(Review6.redact(input).debugDescription)")
+            #expect(LogSanitizer.redact(secret, key: key) == LogSanitizer.secretPlaceholder)
+        }
+        // Under a listed key the same value goes.
+        let listed = input.replacingOccurrences(of: key, with: "password")
+        #expect(!Review6.leaks(listed, secret), "\(Review6.redact(listed).debugDescription)")
+    }
 }
