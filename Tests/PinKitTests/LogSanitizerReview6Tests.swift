@@ -19,6 +19,17 @@ import Testing
 /// leak at all. Comments give input → output at 98bf032 and what a fixed sanitizer must output.
 /// Severity: high, a real program's log shape leaks a credential; medium; low, contrived or a
 /// design gap outside the rules' promise.
+///
+/// Index, most severe first (test function names): high — `pythonPrefixedValue` (`u'…'`, `b'…'`
+/// values), `rustOptionValue` (`Some("…")`), `valueOverEscapedLineBreak` (header dumps in JSON
+/// strings), `cookieHeaderWithQuoteInside`, `nginxHexEscapedBody`, `unlabelledBasic`; medium —
+/// `quoteInAnotherEscaping` (`\u0022`, `&quot;`, CSV `""`), `backslashedSingleQuotes` (`\'`),
+/// `nameValuePair` (HAR, Kubernetes env), `logfmtErrorCode` (§4), `asciiEscapedEmail`,
+/// `quotedValueAfterURLEndedByEscapedLineBreak`, `urlOverEscapedTab`, `markupLabelledSecret`,
+/// `keysOutsideTheList`, `smtpAuthPlain`, `asciiEscapedSpaces`, `headerArrayMember` (§4); low —
+/// the rest, and `referenceResumptionAfterBackslashQuote` (the oracle's blind spot, no leak).
+/// What held: idempotence and scanner–reference agreement on 520,000 generated lines (one
+/// disagreement class), linearity by operation count on 41 new families, 87,582 fuzz runs.
 enum Review6 {
     static func redact(_ text: String) -> String { LogSanitizer.redact(text) }
 
