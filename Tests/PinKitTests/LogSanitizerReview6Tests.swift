@@ -314,6 +314,8 @@ struct LogSanitizerReview6Tests {
     /// (Java clients log envelopes), a command line:
     /// `{"body":"--X\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nhunter2\r\n--X--"}` → unchanged;
     /// `<soap:Body><login><password>hunter2</password></login></soap:Body>` → unchanged;
+    /// WS-Security's `<wsse:Password Type="#PasswordText">hunter2</wsse:Password>` (SOAP clients log
+    /// the envelope) → unchanged;
     /// `exec: mysql --user=app --password hunter2 --host=db.example.com` → unchanged.
     /// A fixed sanitizer outputs `[redacted-secret]` in the secret's place; what it needs: a
     /// form-data part named by a credential key, an element named by one, a long option named by
@@ -323,6 +325,7 @@ struct LogSanitizerReview6Tests {
         arguments: [
             #"{"body":"--X\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nhunter2\r\n--X--"}"#,
             "<soap:Body><login><password>hunter2</password></login></soap:Body>",
+            ##"<wsse:UsernameToken><wsse:Username>alice</wsse:Username><wsse:Password Type="#PasswordText">hunter2</wsse:Password></wsse:UsernameToken>"##,
             "exec: mysql --user=app --password hunter2 --host=db.example.com",
         ]
     )
