@@ -1,0 +1,813 @@
+import Foundation
+import PinKitTestSupport
+import Testing
+
+@testable import PinKit
+
+/// A sixth hostile review (tenth session, at 98bf032), aimed at the ninth session's rules (values
+/// resumed after a URL, scheme values, apostrophes and Python string prefixes in structures,
+/// backslash runs by depth, `%40` emails, `\/` in runs, bearer after `%XX` or `\n`, a URL ending at
+/// an escaped line break) and at log shapes real programs write: Python's `repr` (2 and 3) and
+/// `json.dumps` (whose default `ensure_ascii` writes every non-ASCII character as `\uXXXX`), nginx's
+/// access log (whose default escaping writes `"` as `\x22`), curl -v, cookie headers, form bodies,
+/// Go and Java messages. Lines were piped through `pinctl redact` twice and shrunk by hand; the
+/// known gaps README lists and the other engineers' items this session are not reported again.
+///
+/// Each finding is a test whose failing expectation is wrapped in `withKnownIssue`, so the suite
+/// stays green and fails loudly once the sanitizer handles the form (then drop the marker). Each
+/// test also shows, outside the marker, the protected sibling form going, so the test can see a
+/// leak at all. Comments give input → output at 98bf032 and what a fixed sanitizer must output.
+/// Severity: high, a real program's log shape leaks a credential; medium; low, contrived or a
+/// design gap outside the rules' promise.
+///
+/// Index, most severe first (test function names): high — `pythonPrefixedValue` (`u'…'`, `b'…'`
+/// values), `rustOptionValue` (`Some("…")`), `valueOverEscapedLineBreak` (header dumps in JSON
+/// strings), `cookieHeaderWithQuoteInside`, `nginxHexEscapedBody`, `unlabelledBasic`; medium —
+/// `quoteInAnotherEscaping` (`\u0022`, `&quot;`, CSV `""`), `gsonEscapedSeparator`,
+/// `backslashedSingleQuotes` (`\'`),
+/// `nameValuePair` (HAR, Kubernetes env), `logfmtErrorCode` (§4), `asciiEscapedEmail`,
+/// `quotedValueAfterURLEndedByEscapedLineBreak`, `urlOverEscapedTab`, `markupLabelledSecret`,
+/// `keysOutsideTheList`, `smtpAuthPlain`, `asciiEscapedSpaces`, `headerArrayMember` (§4); low —
+/// the rest, and `referenceResumptionAfterBackslashQuote` (the oracle's blind spot, no leak).
+/// What held: idempotence and scanner–reference agreement on 520,000 generated lines (one
+/// disagreement class), linearity by operation count on 41 new families, 87,582 fuzz runs.
+enum Review6 {
+    static func redact(_ text: String) -> String { LogSanitizer.redact(text) }
+
+    /// Whether `secret` survives one pass over `input`.
+    static func leaks(_ input: String, _ secret: String) -> Bool { redact(input).contains(secret) }
+}
+
+@Suite("Log sanitizer review 6: findings")
+struct LogSanitizerReview6Tests {
+    /// HIGH, rule 2 (the opening quote). Python 2's `repr` writes every string `u'…'`, Python 3's
+    /// writes bytes `b'…'`; the prefix letter is taken as an unquoted value, which ends at the `'`,
+    /// and the quoted secret after it stays:
+    /// `{u'username': u'alice', u'password': u'hunter2'}` → `{u'username': u'alice', u'password': [redacted-secret]'hunter2'}`;
+    /// `{'password': b'hunter2', 'host': 'db.example.com'}` → `{'password': [redacted-secret]'hunter2', …}`;
+    /// `password=b'hunter2' host=db.example.com` → `password=[redacted-secret]'hunter2' host=db.example.com`;
+    /// `{'token': rb'AbCdEf0123ghIJ'}` → `{'token': [redacted-secret]'AbCdEf0123ghIJ'}`.
+    /// The ninth session taught the structure scan these prefixes (`afterStringPrefix`), not the
+    /// value's opening quote. A fix: in `credential(key:separator:percent:stop:)` (and the
+    /// reference), one or two of `u b r f` (any case) right before `'` or `"` belong to the opener;
+    /// the fixed output is `{…, u'password': u'[redacted-secret]'}` (prefix and quotes kept).
+    @Test(
+        "a Python u, b, r or f string prefix before a credential's quoted value",
+        arguments: [
+            #"{u'username': u'alice', u'password': u'hunter2', u'host': u'db.example.com'}"#,
+            #"{'password': b'hunter2', 'host': 'db.example.com'}"#,
+            #"password=b'hunter2' host=db.example.com"#,
+            #"{'api_key': r'hunter2', 'x': 1}"#,
+            #"{'token': rb'hunter2'}"#,
+            #"{"secret": b"hunter2"}"#,
+        ]
+    )
+    func pythonPrefixedValue(_ input: String) {
+        withKnownIssue("rule 2 reads a string prefix letter as an unquoted value that ends at the quote") {
+            let once = Review6.redact(input)
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+            #expect(once.contains("db.example.com") || !input.contains("db.example.com"))
+        }
+        // The protection that exists: without the prefix the quoted value goes whole.
+        let plain = input.replacingOccurrences(of: "u'", with: "'").replacingOccurrences(of: "rb'", with: "'")
+            .replacingOccurrences(of: "b'", with: "'").replacingOccurrences(of: "r'", with: "'")
+            .replacingOccurrences(of: "b\"", with: "\"")
+        #expect(!Review6.leaks(plain, "hunter2"), "\(Review6.redact(plain).debugDescription)")
+    }
+
+    /// HIGH/medium, rule 2 (a header's unquoted value ends "at a closing quote as in rule 1": a quote
+    /// followed by white space, `,;}])>` or the end). A cookie whose value is JSON (consent banners,
+    /// preferences) has a `"` before `}` or `,`, which ends the header's value, and the cookies after
+    /// it stay: `Cookie: prefs={"theme":"dark"}; sid=hunter2` → `Cookie: [redacted-secret]"}; sid=hunter2`;
+    /// `Cookie: consent={"necessary":true,"lang":"en"}; sessionid=hunter2` → same shape;
+    /// `Cookie: a=x'; sid=hunter2` → `Cookie: [redacted-secret]'; sid=hunter2`; a header followed
+    /// on its line by a structure: `Authorization: Bearer AbCdEf0123 secret={"a":"x","b":"hunter2"}`
+    /// → `Authorization: [redacted-secret]","b":"hunter2"}` (the header took the key `secret`).
+    /// (An inner string is passed only after `=`, `[`, `(` or `{`, so `"dark"` after `:` is not one.)
+    /// The same header inside a JSON string is fine (`{"headers":{"Cookie":"prefs={\"theme\":…}`).
+    /// A fixed sanitizer outputs `Cookie: [redacted-secret]`: a header that is not inside a string
+    /// runs to the line break; a quote can only close a string the header is in.
+    @Test(
+        "a cookie header holding JSON keeps the cookies after it",
+        arguments: [
+            #"Cookie: prefs={"theme":"dark"}; sid=hunter2"#,
+            #"Cookie: consent={"necessary":true,"lang":"en"}; sessionid=hunter2"#,
+            #"Cookie: a=x'; sid=hunter2"#,
+            #"Cookie: ret=https://a.io/x'; sid=hunter2"#,
+            #"Authorization: Bearer AbCdEf0123 secret={"a":"x","b":"hunter2"}"#,
+        ]
+    )
+    func cookieHeaderWithQuoteInside(_ input: String) {
+        withKnownIssue("an unquoted header value ends at a quote followed by `}`, `,` or `;`") {
+            let once = Review6.redact(input)
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+        // Without the quote the header's value runs to the line's end.
+        let unquoted = input.replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: "'", with: "")
+        #expect(!Review6.leaks(unquoted, "hunter2"), "\(Review6.redact(unquoted).debugDescription)")
+    }
+
+    /// HIGH/medium, rules 2 and 3. nginx's access log (`escape=default`, the default) writes `"`, `\`
+    /// and control bytes of a logged request body or header as `\xHH`. Rule 2 reads a key's closing
+    /// quote as `"` (after backslashes), `'`, backtick, `%22` or `%27`, and rule 3 starts after
+    /// `%XX` but not after `\xHH` (its `2` is a digit), so a logged JSON body keeps its secrets:
+    /// `… "{\x22username\x22:\x22alice\x22,\x22password\x22:\x22hunter2\x22}"` → unchanged;
+    /// `… "{\x22auth\x22:\x22Bearer AbCdEf0123ghIJ\x22}"` → unchanged.
+    /// A fixed sanitizer outputs `\x22password\x22:\x22[redacted-secret]\x22` and
+    /// `\x22auth\x22:\x22[redacted-bearer]\x22`: `\x22` and `\x27` are quotes as `%22` and `%27` are,
+    /// and `bearer` may follow `\xHH` as it follows `%XX`.
+    @Test(
+        "nginx's \\x22-escaped request body keeps no secret",
+        arguments: [
+            (
+                #"127.0.0.1 - - [01/Dec/2026:02:07:01 +0000] "POST /v1/login HTTP/1.1" 200 61 "{\x22username\x22:\x22alice\x22,\x22password\x22:\x22hunter2\x22}""#,
+                "hunter2"
+            ),
+            (
+                #"127.0.0.1 - - [01/Dec/2026:02:07:01 +0000] "POST /v1/login HTTP/1.1" 200 61 "{\x22auth\x22:\x22Bearer AbCdEf0123ghIJ\x22}""#,
+                "AbCdEf0123ghIJ"
+            ),
+        ]
+    )
+    func nginxHexEscapedBody(_ input: String, _ secret: String) {
+        withKnownIssue("\\x22 is no quote for rule 2, and bearer does not follow \\xHH") {
+            let once = Review6.redact(input)
+            #expect(!once.contains(secret), "\(once.debugDescription)")
+        }
+        // The same body logged with nginx's `escape=json` (`\"`) loses its secret.
+        let json = input.replacingOccurrences(of: #"\x22"#, with: #"\""#)
+        #expect(!Review6.leaks(json, secret), "\(Review6.redact(json).debugDescription)")
+    }
+
+    /// HIGH/medium, rule 3 (bearer only). HTTP Basic credentials with no `Authorization:` label
+    /// survive: nginx's `"$http_authorization"` field, a client's debug line. The token is
+    /// `base64(user:password)`, shorter than 32 characters for most passwords, so rule 7 does not
+    /// take it either:
+    /// `… "curl/8.5.0" "Basic YWxpY2U6aHVudGVyMg=="` → unchanged (`alice:hunter2`);
+    /// `DEBUG sending request with auth header Basic YWxpY2U6aHVudGVyMg==` → unchanged.
+    /// A fixed sanitizer outputs `"[redacted-bearer]"` or a new `[redacted-basic]`: `basic` (any
+    /// case, not after a letter or digit) then blanks and a base64 run holding a digit, `+ / =` or
+    /// both cases (so "Basic auth" and "using Basic with user" stay).
+    @Test(
+        "an unlabelled Basic credential goes as a bearer token does",
+        arguments: [
+            #"127.0.0.1 - - [01/Dec/2026:02:07:01 +0000] "GET /v1 HTTP/1.1" 401 0 "-" "curl/8.5.0" "Basic YWxpY2U6aHVudGVyMg==""#,
+            "DEBUG sending request with auth header Basic YWxpY2U6aHVudGVyMg==",
+        ]
+    )
+    func unlabelledBasic(_ input: String) {
+        #expect(
+            Data(base64Encoded: "YWxpY2U6aHVudGVyMg==").map { String(decoding: $0, as: UTF8.self) } == "alice:hunter2")
+        withKnownIssue("rule 3 knows the bearer scheme only") {
+            let once = Review6.redact(input)
+            #expect(!once.contains("YWxpY2U6aHVudGVyMg"), "\(once.debugDescription)")
+        }
+        // The same line with Bearer, or with the header's label, loses it.
+        let bearer = input.replacingOccurrences(of: "Basic", with: "Bearer")
+        #expect(!Review6.leaks(bearer, "YWxpY2U6aHVudGVyMg"), "\(Review6.redact(bearer).debugDescription)")
+        let labelled = input.replacingOccurrences(of: "Basic", with: "Authorization: Basic")
+        #expect(!Review6.leaks(labelled, "YWxpY2U6aHVudGVyMg"))
+    }
+
+    /// MEDIUM, rule 4 (and rules 3, 7 for Unicode spaces and invisible separators). Python's
+    /// `json.dumps` (`ensure_ascii=True`, the default; also `JSON::XS`'s `ascii`, Jackson's
+    /// `ESCAPE_NON_ASCII`) writes every non-ASCII character as `\uXXXX`. Issue 15 asked for
+    /// `alice@bücher.de` and `jöhn.smith@…`; their escaped forms survive:
+    /// `{"email": "alice@b\u00fccher.de", …}` → unchanged;
+    /// `{"email": "j\u00f6rg@m\u00fcller.de", …}` → unchanged;
+    /// `{"email": "j\u00f6rg.schmidt@example.com", …}` → `{"email": "j\[redacted-email]", …}` (the
+    /// `jö` issue 15 names). A fixed sanitizer outputs `{"email": "[redacted-email]", …}`: a `\u`
+    /// and four hex digits of a non-ASCII character is a local-part or domain character.
+    @Test(
+        "an email with non-ASCII characters written as \\u escapes",
+        arguments: [
+            #"{"email": "alice@b\u00fccher.de", "event": "signup"}"#,
+            #"{"email": "j\u00f6rg@m\u00fcller.de", "event": "signup"}"#,
+            #"{"email": "j\u00f6rg.schmidt@example.com", "event": "signup"}"#,
+        ]
+    )
+    func asciiEscapedEmail(_ input: String) throws {
+        // The oracle: this is what json.dumps writes for the unescaped address.
+        let decoded = try #require(
+            JSONSerialization.jsonObject(with: Data(input.utf8)) as? [String: String]
+        )["email"]
+        let unescaped = try #require(decoded)
+        withKnownIssue("rule 4 reads non-ASCII characters as UTF-8 only") {
+            let once = Review6.redact(input)
+            #expect(once == #"{"email": "[redacted-email]", "event": "signup"}"#, "\(once.debugDescription)")
+        }
+        // The same address written as UTF-8 goes whole.
+        #expect(
+            Review6.redact(#"{"email": "\#(unescaped)", "event": "signup"}"#)
+                == #"{"email": "[redacted-email]", "event": "signup"}"#)
+    }
+
+    /// MEDIUM/low, rules 3 and 7: the same `ensure_ascii` escaping of a Unicode space around
+    /// `Bearer` or an invisible separator inside a token (issue 15's §3 lists both unescaped):
+    /// `{"msg": "sent\u00a0Bearer\u00a0AbCdEf0123ghIJ"}` → unchanged;
+    /// `{"k": "AbCdEf0123\u200bghIJklMNop456789qrstUVwx"}` → unchanged (two runs under 32);
+    /// rule 2's blanks too: `{"q": "{'password':\u00a0'hunter2'}"}` → `{"q": "{'password':[redacted-secret]'hunter2'}"}`,
+    /// `{"q": "password\u00a0=\u00a0hunter2"}` → unchanged.
+    /// A fixed sanitizer outputs `{"msg": "sent\u00a0[redacted-bearer]"}`, `{"k": "[redacted-token]"}`
+    /// and `{"q": "{'password':\u00a0'[redacted-secret]'}"}`: `\u` and the four hex digits of a
+    /// Unicode space or invisible separator are one.
+    @Test(
+        "a Unicode space or invisible separator written as a \\u escape",
+        arguments: [
+            (#"{"msg": "sent\u00a0Bearer\u00a0AbCdEf0123ghIJ"}"#, "AbCdEf0123ghIJ"),
+            (#"{"k": "AbCdEf0123\u200bghIJklMNop456789qrstUVwx"}"#, "ghIJklMNop456789"),
+            (#"{"q": "{'password':\u00a0'hunter2'}"}"#, "hunter2"),
+            (#"{"q": "password\u00a0=\u00a0hunter2"}"#, "hunter2"),
+        ]
+    )
+    func asciiEscapedSpaces(_ input: String, _ secret: String) throws {
+        withKnownIssue("\\u00a0 and \\u200b are no space or separator to rules 2, 3 and 7") {
+            #expect(!Review6.leaks(input, secret), "\(Review6.redact(input).debugDescription)")
+        }
+        // Decoded (what the escape stands for), the secret goes.
+        let object = try #require(JSONSerialization.jsonObject(with: Data(input.utf8)) as? [String: String])
+        let decoded = try #require(object.values.first)
+        #expect(decoded.unicodeScalars.contains { $0.value == 0xA0 || $0.value == 0x200B })
+        #expect(!Review6.leaks(decoded, secret), "\(Review6.redact(decoded).debugDescription)")
+    }
+
+    /// MEDIUM, rule 2's resumption after a URL (new this session) meets f73e2b4 (a URL in running
+    /// text ends at an escaped line break). In a quoted value an escaped `\n` is no line break (the
+    /// value runs to its closing quote), but after a URL that it ended the value does not resume:
+    /// `{"token":"see https://a.io/x\nhunter2"}` → `{"token":"[redacted-secret]https://a.io\nhunter2"}`;
+    /// `{"cookie":"ret=https://a.io/cb\r\nsid=hunter2"}` → `{"cookie":"[redacted-secret]https://a.io\r\nsid=hunter2"}`.
+    /// `resumption(after:kind:end:)` resumes after white space, brackets and quotes, not after `\n`.
+    /// A fixed sanitizer outputs `{"token":"[redacted-secret]https://a.io\n[redacted-secret]"}` (the
+    /// `\n` kept, so a second pass ends the URL in the same place).
+    @Test(
+        "a quoted value resumes after a URL that an escaped line break ended",
+        arguments: [
+            #"{"token":"see https://a.io/x\nhunter2"}"#,
+            #"{"cookie":"ret=https://a.io/cb\r\nsid=hunter2"}"#,
+            #"{\"password\":\"x https://a.io/p\nhunter2\"}"#,
+        ]
+    )
+    func quotedValueAfterURLEndedByEscapedLineBreak(_ input: String) {
+        withKnownIssue("a quoted value does not resume after an escaped line break that ended a URL") {
+            let once = Review6.redact(input)
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+            #expect(Review6.redact(once) == once)
+        }
+        // With a blank after the URL the value resumes, and without the URL it goes whole.
+        let blank = input.replacingOccurrences(of: #"\r\n"#, with: " ").replacingOccurrences(of: #"\n"#, with: " ")
+        #expect(!Review6.leaks(blank, "hunter2"), "\(Review6.redact(blank).debugDescription)")
+        let noURL = input.replacingOccurrences(of: "https://", with: "")
+        #expect(!Review6.leaks(noURL, "hunter2"), "\(Review6.redact(noURL).debugDescription)")
+    }
+
+    /// MEDIUM/low, rule 1 (f73e2b4 ends a URL in running text at an escaped `\r` or `\n`, not at an
+    /// escaped tab). A tab-separated record or header dump inside a JSON string: the URL runs over
+    /// `\t` and the next field's key, which is then lost, and its value stays:
+    /// `{"msg":"url=https://a.io/cb\tCookie: sid=hunter2"}` → `{"msg":"url=https://a.io: sid=hunter2"}`;
+    /// `{"msg":"url=https://a.io/cb\tX-Api-Key: hunter2"}` → `{"msg":"url=https://a.io: hunter2"}`.
+    /// With a real tab the URL ends there and the header's value goes. A fixed sanitizer outputs
+    /// `{"msg":"url=https://a.io\tCookie: [redacted-secret]"}`: `\t` ends a URL as `\n` does.
+    @Test(
+        "a URL ends at an escaped tab as at a real one",
+        arguments: [
+            #"{"msg":"url=https://a.io/cb\tCookie: sid=hunter2"}"#,
+            #"{"msg":"url=https://a.io/cb\tX-Api-Key: hunter2"}"#,
+        ]
+    )
+    func urlOverEscapedTab(_ input: String) {
+        withKnownIssue("an escaped tab does not end a URL in running text") {
+            let once = Review6.redact(input)
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+        let real = input.replacingOccurrences(of: #"\t"#, with: "\t")
+        #expect(!Review6.leaks(real, "hunter2"), "\(Review6.redact(real).debugDescription)")
+        let newline = input.replacingOccurrences(of: #"\t"#, with: #"\n"#)
+        #expect(!Review6.leaks(newline, "hunter2"), "\(Review6.redact(newline).debugDescription)")
+    }
+
+    /// MEDIUM/low, rule 2 (a Python tuple is no structure). `(` is no opener, so the value is `(`
+    /// up to the quote and the members stay:
+    /// `{'password': ('alice', 'hunter2')}` → `{'password': [redacted-secret]'alice', 'hunter2')}`;
+    /// `secret=('x', 'hunter2')` → `secret=[redacted-secret]'x', 'hunter2')`; Foundation's
+    /// `NSDictionary` description (`allHeaderFields`, `HTTPURLResponse`), JSON-escaped by a logger:
+    /// `{"msg":"Headers {\n    \"X-Api-Key\" =     (\n        hunter2\n    );\n}"}` →
+    /// `{"msg":"Headers {\n    \"X-Api-Key\" =     [redacted-secret]        hunter2\n    );\n}"}`.
+    /// A fixed sanitizer outputs `{'password': ([redacted-secret])}`: `(` opens a structure as `[`
+    /// does (closed by `)`).
+    @Test(
+        "a tuple as a credential's value",
+        arguments: [
+            #"{'password': ('alice', 'hunter2')}"#, #"secret=('x', 'hunter2')"#,
+            #"{"msg":"Headers {\n    \"X-Api-Key\" =     (\n        hunter2\n    );\n}"}"#,
+        ]
+    )
+    func tupleValue(_ input: String) {
+        withKnownIssue("`(` does not open a structure value") {
+            #expect(!Review6.leaks(input, "hunter2"), "\(Review6.redact(input).debugDescription)")
+        }
+        let list = input.replacingOccurrences(of: "(", with: "[").replacingOccurrences(of: ")", with: "]")
+        #expect(!Review6.leaks(list, "hunter2"), "\(Review6.redact(list).debugDescription)")
+    }
+
+    /// MEDIUM (design gap: rule 2's separators are `=`, `=>` and `:`). Secrets labelled by markup or
+    /// position rather than a separator: a multipart body logged as a JSON string, a SOAP/XML body
+    /// (Java clients log envelopes), a command line:
+    /// `{"body":"--X\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nhunter2\r\n--X--"}` → unchanged;
+    /// `<soap:Body><login><password>hunter2</password></login></soap:Body>` → unchanged;
+    /// WS-Security's `<wsse:Password Type="#PasswordText">hunter2</wsse:Password>` (SOAP clients log
+    /// the envelope) → unchanged;
+    /// `exec: mysql --user=app --password hunter2 --host=db.example.com` → unchanged.
+    /// A fixed sanitizer outputs `[redacted-secret]` in the secret's place; what it needs: a
+    /// form-data part named by a credential key, an element named by one, a long option named by
+    /// one followed by a blank.
+    @Test(
+        "secrets labelled by markup or an option, not a separator",
+        arguments: [
+            #"{"body":"--X\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nhunter2\r\n--X--"}"#,
+            "<soap:Body><login><password>hunter2</password></login></soap:Body>",
+            ##"<wsse:UsernameToken><wsse:Username>alice</wsse:Username><wsse:Password Type="#PasswordText">hunter2</wsse:Password></wsse:UsernameToken>"##,
+            "exec: mysql --user=app --password hunter2 --host=db.example.com",
+        ]
+    )
+    func markupLabelledSecret(_ input: String) {
+        withKnownIssue("rule 2 needs =, => or : after the key") {
+            #expect(!Review6.leaks(input, "hunter2"), "\(Review6.redact(input).debugDescription)")
+        }
+        // With a separator after the key the same secret goes.
+        #expect(!Review6.leaks("password=hunter2", "hunter2"))
+    }
+
+    /// LOW (§4, over-redaction; new with 173ee26: rule 7 reads 1–15 backslashes and `/` as one
+    /// character, rule 6 reads `\/` only). A pin in JSON escaped twice (a JSON log line carrying a
+    /// JSON document) is no labelled pin and becomes a token:
+    /// `{"log":"{\"pin\":\"sha256\\\/AbCdEf…ABCDEFG=\"}"}` → `{"log":"{\"pin\":\"[redacted-token]\"}"}`.
+    /// Escaped once (`sha256\/…`) it stays. A fixed sanitizer keeps the pin as written: rule 6's
+    /// label and body read `/` after 1–15 backslashes as rule 7 does.
+    @Test("a pin in JSON escaped twice stays readable")
+    func twiceEscapedPin() {
+        let body = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCDEFG="
+        let twice = #"{"log":"{\"pin\":\"sha256\\\/"# + body + #"\"}"}"#
+        withKnownIssue("rule 6 reads one level of escaping") {
+            #expect(Review6.redact(twice) == twice)
+        }
+        let once = #"{"pin":"sha256\/"# + body + #""}"#
+        #expect(Review6.redact(once) == once)
+    }
+
+    /// LOW (contrived: a secret that parses as a URL). A value stops at the next URL, and a URL keeps
+    /// its host, so a secret holding `://` keeps its tail as a "host" and its head as a "scheme":
+    /// `password=abc://hunter2` → unchanged; `password=hunter2https://a.io/x` →
+    /// `password=hunter2https://a.io`. A fixed sanitizer outputs `password=[redacted-secret]`: a URL
+    /// that starts at a credential value's first byte is the value.
+    @Test(
+        "a credential value that looks like a URL",
+        arguments: ["password=abc://hunter2", "password=hunter2https://a.io/x"]
+    )
+    func valueThatIsAURL(_ input: String) {
+        withKnownIssue("a value stops where a URL starts, even at its own first byte") {
+            #expect(!Review6.leaks(input, "hunter2"), "\(Review6.redact(input).debugDescription)")
+        }
+        #expect(!Review6.leaks("password=abc:/hunter2", "hunter2"))
+    }
+
+    /// LOW, rule 2: Go's and make's `:=` takes `=` as the value: `PASSWORD := hunter2` →
+    /// `PASSWORD :[redacted-secret] hunter2`. A fixed sanitizer outputs `PASSWORD := [redacted-secret]`.
+    @Test("a := assignment")
+    func colonEquals() {
+        withKnownIssue("`:` is the separator and `=` the value") {
+            #expect(!Review6.leaks("PASSWORD := hunter2", "hunter2"))
+        }
+        #expect(!Review6.leaks("PASSWORD = hunter2", "hunter2"))
+    }
+
+    /// LOW (§4, over-redaction): an scp-style git remote and an npm package with a version are
+    /// emails to rule 4, and the host goes: `fatal: could not read from git@github.com:org/repo.git`
+    /// → `fatal: could not read from [redacted-email]:org/repo.git`; `npm ERR! 404 '@types/node@18.0.0'`
+    /// → `npm ERR! 404 '@types/[redacted-email]'`. The `ssh://git@github.com/org/repo.git` form keeps
+    /// its host. A fixed sanitizer keeps `git@github.com` (a local part that is a service account's
+    /// name is no one's address) — a judgement call; recorded so the choice is deliberate.
+    @Test("a git remote keeps its host")
+    func gitRemote() {
+        withKnownIssue("rule 4 takes user@host") {
+            #expect(Review6.redact("fatal: could not read from git@github.com:org/repo.git").contains("github.com"))
+        }
+        #expect(Review6.redact("fatal: could not read from ssh://git@github.com/org/repo.git").contains("github.com"))
+    }
+
+    /// MEDIUM, rule 2 (quotes escaped by backslashes are `"` only). Python's `repr` of a string that
+    /// holds both quote kinds writes it in `'…'` with every `'` as `\'` (`logger.info("%r", body)`),
+    /// as PHP's `var_export` and a JavaScript `'…'` literal do; the key's closing quote `\'` and the
+    /// value's opening one are not read, and the secret stays:
+    /// `body: '{\'password\': \'hunter2\', "note": "ok"}'` → unchanged;
+    /// `args: 'password=\'hunter2\' msg="hi"'` → unchanged.
+    /// A fixed sanitizer outputs `body: '{\'password\': \'[redacted-secret]\', "note": "ok"}'`:
+    /// a `'` after 1–15 backslashes is a key's closing quote and a value's opening one as `"` is, and
+    /// the value ends at the same escaped quote.
+    @Test(
+        "Python's repr of a string holding both quotes escapes ' and keeps the secret",
+        arguments: [
+            #"body: '{\'password\': \'hunter2\', "note": "ok"}'"#,
+            #"args: 'password=\'hunter2\' msg="hi"'"#,
+        ]
+    )
+    func backslashedSingleQuotes(_ input: String) {
+        withKnownIssue("a backslash and ' is no quote to rule 2") {
+            #expect(!Review6.leaks(input, "hunter2"), "\(Review6.redact(input).debugDescription)")
+        }
+        // The same text with its `'` escaped the JSON way (`\"`) loses the secret.
+        let double = input.replacingOccurrences(of: #"\'"#, with: #"\""#)
+        #expect(!Review6.leaks(double, "hunter2"), "\(Review6.redact(double).debugDescription)")
+    }
+
+    /// LOW/medium, rule 2's scheme value (new this session) is not read after a percent-encoded
+    /// separator: `data=token%3DBearer%20AbCdEf0123ghIJ%26next%3D1` →
+    /// `data=token%3D[redacted-secret]%20AbCdEf0123ghIJ%26next%3D1`. A fixed sanitizer outputs
+    /// `data=token%3D[redacted-secret]%26next%3D1` (`%20` is a blank after the scheme's name).
+    @Test("a scheme value after a percent-encoded separator takes its token")
+    func percentSchemeValue() {
+        let input = "data=token%3DBearer%20AbCdEf0123ghIJ%26next%3D1"
+        withKnownIssue("schemeValueEnd is not used after %3D") {
+            #expect(Review6.redact(input) == "data=token%3D[redacted-secret]%26next%3D1")
+        }
+        #expect(!Review6.leaks("data=token=Bearer AbCdEf0123ghIJ&next=1", "AbCdEf0123ghIJ"))
+    }
+
+    /// LOW, rule 2's percent-encoded separator: `%20` before it is not read, and a form encoded twice
+    /// (`%253D`; rule 1 reads URLs encoded twice) is no separator:
+    /// `data=api_key%20%3D%20%22hunter2%22` → unchanged; `data=password%253Dhunter2%2526next%253D1` →
+    /// unchanged. (README's limit names `%2540` and `%252F`, not a separator.) A fixed sanitizer
+    /// outputs `data=api_key%20%3D%20%22[redacted-secret]%22` and `data=password%253D[redacted-secret]%2526next%253D1`.
+    @Test(
+        "a percent-encoded separator after %20, and one encoded twice",
+        arguments: ["data=api_key%20%3D%20%22hunter2%22", "data=password%253Dhunter2%2526next%253D1"]
+    )
+    func percentSeparatorForms(_ input: String) {
+        withKnownIssue("rule 2 reads %3D right after the key, encoded once") {
+            #expect(!Review6.leaks(input, "hunter2"), "\(Review6.redact(input).debugDescription)")
+        }
+        #expect(!Review6.leaks("data=api_key%3D%22hunter2%22", "hunter2"))
+    }
+
+    /// LOW (§4, over-redaction): nginx writes a logged header dump's line breaks as `\x0D\x0A`, which
+    /// does not end a header's value (`\r\n` and `%0D%0A` do), so the `Host` and event after it go:
+    /// `… "Authorization: Bearer AbCdEf0123ghIJ\x0D\x0AHost: api.example.com\x0D\x0AX-Event: sync.completed"`
+    /// → `… "Authorization: [redacted-secret]"`. A fixed sanitizer keeps
+    /// `\x0D\x0AHost: api.example.com\x0D\x0AX-Event: sync.completed`.
+    @Test("a header value ends at nginx's \\x0D\\x0A")
+    func nginxEscapedLineBreak() {
+        let input =
+            #"127.0.0.1 - - [01/Dec/2026:02:07:01 +0000] "POST /v1 HTTP/1.1" 200 61 "Authorization: Bearer AbCdEf0123ghIJ\x0D\x0AHost: api.example.com\x0D\x0AX-Event: sync.completed""#
+        let once = Review6.redact(input)
+        #expect(!once.contains("AbCdEf0123ghIJ"))
+        withKnownIssue("\\x0D\\x0A is no line break to a header's value") {
+            #expect(once.contains("api.example.com") && once.contains("sync.completed"), "\(once.debugDescription)")
+        }
+        // Written as JSON escapes the same dump keeps its host.
+        let json = input.replacingOccurrences(of: #"\x0D\x0A"#, with: #"\r\n"#)
+        #expect(Review6.redact(json).contains("api.example.com"))
+    }
+
+    /// LOW (the differential oracle has a blind spot; found by 30,000 random lines of this review's
+    /// fragments compared with `RegexReferenceSanitizer`, then shrunk). A header's value that is
+    /// empty before a URL in a `\'`-escaped string (Python's `repr`) resumes after the URL's closing
+    /// `'` in the scanner, as the header comment says ("an empty value before the URL resumes too"),
+    /// and not in the reference:
+    /// `Cookie: \'https://a.io/p' sid=x` → scanner `Cookie: \'https://a.io'[redacted-secret]`,
+    /// reference `Cookie: \'https://a.io' sid=x`; `Cookie%22:\'://'}` → scanner
+    /// `Cookie%22:\'://[redacted-url]'[redacted-secret]`, reference `Cookie%22:\'://[redacted-url]'}`.
+    /// The scanner is the safe side; the reference needs the resumption after `\'` (and the corpus
+    /// generator the form), or the differential test cannot see a regression here.
+    @Test(
+        "the reference resumes a header's value after a URL in a \\' string, as the scanner does",
+        arguments: [#"Cookie: \'https://a.io/p' sid=x"#, #"Cookie%22:\'://'}"#, #"Cookie: \'https://a.io/p'}"#]
+    )
+    func referenceResumptionAfterBackslashQuote(_ input: String) {
+        let once = Review6.redact(input)
+        #expect(once.hasSuffix("'[redacted-secret]"), "\(once.debugDescription)")
+        #expect(Review6.redact(once) == once)
+        withKnownIssue("the reference does not resume after a URL whose context is \\'") {
+            #expect(RegexReferenceSanitizer.redact(input) == once)
+        }
+        // Without the backslash both agree (the quoted value is closed by the URL's end).
+        let plain = input.replacingOccurrences(of: #"\'"#, with: "'")
+        #expect(RegexReferenceSanitizer.redact(plain) == Review6.redact(plain))
+    }
+
+    /// LOW/medium (§4, over-redaction; documented as "a header's structure always takes the rest of
+    /// the line", but this shape is common). Go's `json.Marshal(req.Header)` (`map[string][]string`)
+    /// and many JSON loggers write a header as a JSON member whose value is an array; after
+    /// `"authorization"` or `"cookie"` the rest of the line goes, hosts and event names included:
+    /// `{"Authorization":["Bearer AbCdEf0123ghIJ"],"X-Forwarded-Host":["api.example.com"],"X-Event":["sync.completed"]}`
+    /// → `{"Authorization":[[redacted-secret]`. The rule is for `Cookie: {"a":1}; sid=x`, where
+    /// the header is not a JSON member. A fixed sanitizer outputs
+    /// `{"Authorization":[[redacted-secret]],"X-Forwarded-Host":["api.example.com"],"X-Event":["sync.completed"]}`:
+    /// after a quoted key (`keyQuoted`) a header's structure ends at its closing bracket, as a value's does.
+    @Test("a header that is a JSON member with an array value keeps the members after it")
+    func headerArrayMember() {
+        let input =
+            #"{"Authorization":["Bearer AbCdEf0123ghIJ"],"X-Forwarded-Host":["api.example.com"],"X-Event":["sync.completed"]}"#
+        let once = Review6.redact(input)
+        #expect(!once.contains("AbCdEf0123ghIJ"))
+        withKnownIssue("a header's structure takes the rest of the line") {
+            #expect(once.contains("api.example.com") && once.contains("sync.completed"), "\(once.debugDescription)")
+        }
+        // Under a value key the same array closes, and the members after it stay.
+        let value = input.replacingOccurrences(of: "Authorization", with: "access_token")
+        #expect(Review6.redact(value).contains("api.example.com"), "\(Review6.redact(value).debugDescription)")
+    }
+
+    /// LOW, rule 2's structure scan: Node's `util.inspect` writes a string holding both `'` and `"`
+    /// in backticks, which the scan does not read as a string; a bracket inside one closes the
+    /// structure: ``secret={ note: `it's "quoted" ]`, value: 'hunter2' } host=a.io`` →
+    /// ``secret={[redacted-secret]]`, value: 'hunter2' } host=a.io``. A fixed sanitizer outputs
+    /// `secret={[redacted-secret]} host=a.io`: a backtick string is passed whole, as `'` and `"` are.
+    @Test("a backtick string inside a structure")
+    func backtickStringInStructure() {
+        let input = "secret={ note: `it's \"quoted\" ]`, value: 'hunter2' } host=a.io"
+        withKnownIssue("a backtick does not open a string in a structure") {
+            #expect(Review6.redact(input) == "secret={[redacted-secret]} host=a.io")
+        }
+        // With `"` for the backticks (what a Python repr would pick) the string is passed whole.
+        let quoted = "secret={ note: 'it\\'s ]', value: 'hunter2' } host=a.io"
+        #expect(!Review6.leaks(quoted, "hunter2"), "\(Review6.redact(quoted).debugDescription)")
+    }
+
+    /// MEDIUM (the nginx finding's siblings: a quote written in another escaping). .NET's
+    /// `System.Text.Json` (its default encoder) writes `"` inside a string as `\u0022`; an HTML
+    /// attribute or template writes it `&quot;`; a CSV export of JSON logs (log stores, log4j's CSV
+    /// layout) doubles it; SQL and YAML `'…'` double `'`. Rule 2's key quote and value quote and
+    /// rule 3's start read none of them:
+    /// `{"msg":"{\u0022password\u0022:\u0022hunter2\u0022}"}` → unchanged;
+    /// `{"msg":"{\u0022auth\u0022:\u0022Bearer AbCdEf0123ghIJ\u0022}"}` → unchanged;
+    /// `data-config="{&quot;password&quot;:&quot;hunter2&quot;}"` → unchanged;
+    /// `2026-12-01T02:07:01Z,info,"{""password"":""hunter2""}",api` → unchanged;
+    /// `INSERT INTO logs VALUES ('{''password'': ''hunter2''}')` → unchanged.
+    /// A fixed sanitizer outputs `[redacted-secret]` (or `[redacted-bearer]`) between the same
+    /// escaped quotes: `\u0022`, `\u0027`, `&quot;`, `&#34;`, `&#39;` and a doubled quote are a
+    /// key's closing quote and a value's quotes, and `bearer` may follow them.
+    @Test(
+        "a quote written as \\u0022, &quot; or doubled",
+        arguments: [
+            (#"{"msg":"{\u0022password\u0022:\u0022hunter2\u0022}"}"#, "hunter2", #"\u0022"#, #"\""#),
+            (#"{"msg":"{\u0022auth\u0022:\u0022Bearer AbCdEf0123ghIJ\u0022}"}"#, "AbCdEf0123ghIJ", #"\u0022"#, #"\""#),
+            (#"data-config="{&quot;password&quot;:&quot;hunter2&quot;}""#, "hunter2", "&quot;", "'"),
+            (#"2026-12-01T02:07:01Z,info,"{""password"":""hunter2""}",api"#, "hunter2", #""""#, #"\""#),
+            ("INSERT INTO logs VALUES ('{''password'': ''hunter2''}')", "hunter2", "''", "'"),
+        ]
+    )
+    func quoteInAnotherEscaping(_ input: String, _ secret: String, _ written: String, _ plain: String) {
+        withKnownIssue("rule 2 reads a quote as \", ', backtick, %22 or %27 after backslashes only") {
+            #expect(!Review6.leaks(input, secret), "\(Review6.redact(input).debugDescription)")
+        }
+        // The same text with the quote written as a form rule 2 reads loses the secret.
+        let readable = input.replacingOccurrences(of: written, with: plain)
+        #expect(!Review6.leaks(readable, secret), "\(Review6.redact(readable).debugDescription)")
+    }
+
+    /// MEDIUM/high (§4, over-redaction: "error codes stay"). Rule 7's run holds `=`, so a logfmt key
+    /// (lower case) glued by `=` to an upper-case error code makes one run of both cases, 32 bytes
+    /// or more, and key and code go — libcurl's own pinning error among them:
+    /// `level=error host=api.example.com code=CURLE_SSL_PINNEDPUBKEYNOTMATCH` →
+    /// `level=error host=api.example.com [redacted-token]`;
+    /// `reason=CERTIFICATE_VERIFY_FAILED` → `[redacted-token]`;
+    /// `status=ERR_CERT_COMMON_NAME_INVALID` → `[redacted-token]`.
+    /// As JSON (`"code":"CURLE_SSL_PINNEDPUBKEYNOTMATCH"`) or after `: ` the code stays. A fixed
+    /// sanitizer keeps all three: the case-and-digit test reads the run after its last `=` that
+    /// is not padding (a key is no part of a secret), or a run of one case, digits and `_` after
+    /// `=` is a name.
+    @Test(
+        "a logfmt key glued to an upper-case error code",
+        arguments: [
+            "level=error host=api.example.com code=CURLE_SSL_PINNEDPUBKEYNOTMATCH",
+            "level=error host=api.example.com reason=CERTIFICATE_VERIFY_FAILED",
+            "status=ERR_CERT_COMMON_NAME_INVALID",
+        ]
+    )
+    func logfmtErrorCode(_ input: String) {
+        withKnownIssue("`=` joins the key and the code into one mixed-case run") {
+            #expect(Review6.redact(input) == input)
+        }
+        // The code alone, or after `: `, is a name of one case and stays.
+        let colon = input.replacingOccurrences(of: "=", with: ": ")
+        #expect(Review6.redact(colon) == colon)
+    }
+
+    /// LOW/medium (§4: "event names, error codes stay"). A camel-case name of 32 characters or more
+    /// holds both cases, so rule 7 takes it: Foundation's TLS error names, Java and Kotlin exception
+    /// classes, camel-case event names:
+    /// `Code=-1202 "NSURLErrorServerCertificateUntrusted" host=api.example.com` →
+    /// `Code=-1202 "[redacted-token]" host=api.example.com`;
+    /// `org.springframework.web.HttpRequestMethodNotSupportedException: Request method 'GET' not supported`
+    /// → `org.springframework.web.[redacted-token]: …`;
+    /// `event=pinning.certificatePinningFailureReported` → `event=pinning.[redacted-token]`.
+    /// A fixed sanitizer keeps them: a run with no digit that reads as words (each upper-case letter
+    /// starts a lower-case stretch of two or more) is a name; a random 32-character base64 secret
+    /// has no such shape (and holds a digit with probability 1 − (54/64)^32 ≈ 99.6 %).
+    @Test(
+        "a camel-case error or event name of 32 characters or more",
+        arguments: [
+            #"Error Domain=NSURLErrorDomain Code=-1202 "NSURLErrorServerCertificateUntrusted" host=api.example.com"#,
+            "org.springframework.web.HttpRequestMethodNotSupportedException: Request method 'GET' not supported",
+            "event=pinning.certificatePinningFailureReported host=api.example.com",
+        ]
+    )
+    func camelCaseName(_ input: String) {
+        withKnownIssue("a run of both cases is a token whatever its shape") {
+            #expect(Review6.redact(input) == input)
+        }
+        // Shorter than 32 the same shape stays, which is why the name's length decides today.
+        #expect(
+            Review6.redact("Code=-1202 \"NSURLErrorCertificateUntrusted\"")
+                == "Code=-1202 \"NSURLErrorCertificateUntrusted\"")
+    }
+
+    /// HIGH, rule 2 (an unquoted value other than a header's ends at white space, not at an escaped
+    /// line break; the ninth session made escaped `\r` and `\n` end a URL and a header's value).
+    /// In a header dump or a config block inside a JSON string (Go's `%q`, a JSON logger's message),
+    /// a value key's value (`X-Api-Key`, `X-Auth-Token`: `api-key`, `token` are value keys) runs over
+    /// `\r\n` and the next line's name, up to the blank after its `:`, and that line's value stays:
+    /// `{"h":"X-Auth-Token: AbCdEf0123\r\nAuthorization: Basic YWxpY2U6aHVudGVyMg==\r\nHost: api.example.com"}` →
+    /// `{"h":"X-Auth-Token: [redacted-secret] Basic YWxpY2U6aHVudGVyMg==\r\nHost: api.example.com"}`;
+    /// `{"h":"X-Api-Key: k3y\r\nCookie: sid=hunter2\r\nHost: api.example.com"}` →
+    /// `{"h":"X-Api-Key: [redacted-secret] sid=hunter2\r\nHost: api.example.com"}`;
+    /// `{"msg":"config:\npassword: hunter2\napi_key: k3yk3y\nhost: db.example.com"}` →
+    /// `{"msg":"config:\npassword: [redacted-secret] k3yk3y\nhost: db.example.com"}`.
+    /// A fixed sanitizer outputs `{"h":"X-Auth-Token: [redacted-secret]\r\nAuthorization: [redacted-secret]\r\nHost: api.example.com"}`:
+    /// an unquoted value also ends at an escaped `\r` or `\n` (and, with it, a `\` before a later
+    /// rule's placeholder, as a header's value does, for idempotence).
+    @Test(
+        "an unquoted value ends at an escaped line break, and the next header's value goes",
+        arguments: [
+            (
+                #"{"h":"X-Auth-Token: AbCdEf0123\r\nAuthorization: Basic YWxpY2U6aHVudGVyMg==\r\nHost: api.example.com"}"#,
+                "YWxpY2U6aHVudGVyMg"
+            ),
+            (#"{"h":"X-Api-Key: k3y\r\nCookie: sid=hunter2\r\nHost: api.example.com"}"#, "hunter2"),
+            (#"{"msg":"config:\npassword: hunter2\napi_key: k3yk3y\nhost: db.example.com"}"#, "k3yk3y"),
+        ]
+    )
+    func valueOverEscapedLineBreak(_ input: String, _ secret: String) {
+        withKnownIssue("an unquoted value runs over an escaped line break to the next blank") {
+            let once = Review6.redact(input)
+            #expect(!once.contains(secret), "\(once.debugDescription)")
+        }
+        // With real line breaks each line's value goes.
+        let real = input.replacingOccurrences(of: #"\r\n"#, with: "\r\n").replacingOccurrences(of: #"\n"#, with: "\n")
+        #expect(!Review6.leaks(real, secret), "\(Review6.redact(real).debugDescription)")
+    }
+
+    /// LOW/medium, rule 2's separators: a full-width `：` (U+FF1A) or `＝` (U+FF1D), which CJK input
+    /// methods type into format strings and messages, is no separator, although the ideographic
+    /// space U+3000 is a blank: `登录失败 password：hunter2 host=api.example.com` → unchanged;
+    /// `token＝AbCdEf0123ghIJ` → unchanged. (`Authorization：Bearer …` goes by rule 3.) A fixed
+    /// sanitizer outputs `登录失败 password：[redacted-secret] host=api.example.com`.
+    @Test(
+        "a full-width colon or equals sign after a credential key",
+        arguments: [
+            ("登录失败 password：hunter2 host=api.example.com", "hunter2"), ("token＝AbCdEf0123ghIJ", "AbCdEf0123ghIJ"),
+        ]
+    )
+    func fullWidthSeparator(_ input: String, _ secret: String) {
+        withKnownIssue("rule 2's separators are ASCII") {
+            #expect(!Review6.leaks(input, secret), "\(Review6.redact(input).debugDescription)")
+        }
+        let ascii = input.replacingOccurrences(of: "：", with: ":").replacingOccurrences(of: "＝", with: "=")
+        #expect(!Review6.leaks(ascii, secret), "\(Review6.redact(ascii).debugDescription)")
+    }
+
+    /// HIGH, rule 2's openers (`Optional(` and `<` only). Rust's `{:?}` of a struct
+    /// (`#[derive(Debug)]`) writes an `Option<String>` as `Some("…")` and a `Result` as `Ok("…")`;
+    /// `Some` is read as an unquoted value that ends at the quote, and the secret stays:
+    /// `Config { user: "alice", password: Some("hunter2"), host: "db.example.com" }` →
+    /// `Config { user: "alice", password: [redacted-secret]"hunter2"), host: "db.example.com" }`;
+    /// `token = Some(Secret("AbCdEf0123ghIJ"))` → `token = [redacted-secret]"AbCdEf0123ghIJ"))`;
+    /// `api_key: Ok("AbCdEf0123ghIJ")` → `api_key: [redacted-secret]"AbCdEf0123ghIJ")`;
+    /// Haskell's `password: Just "hunter2"` → `password: [redacted-secret] "hunter2"`.
+    /// Swift's `Optional("hunter2")` goes. A fixed sanitizer outputs
+    /// `password: Some("[redacted-secret]")`: a capitalised word and `(` (a constructor: `Some(`,
+    /// `Ok(`, `Secret(`, `Optional(`) is an opener, and `Just ` too.
+    @Test(
+        "Rust's Some(…) and Ok(…) around a credential's value",
+        arguments: [
+            (#"Config { user: "alice", password: Some("hunter2"), host: "db.example.com" }"#, "hunter2"),
+            (#"token = Some(Secret("AbCdEf0123ghIJ"))"#, "AbCdEf0123ghIJ"),
+            (#"api_key: Ok("AbCdEf0123ghIJ")"#, "AbCdEf0123ghIJ"),
+            (#"password: Just "hunter2""#, "hunter2"),
+        ]
+    )
+    func rustOptionValue(_ input: String, _ secret: String) {
+        withKnownIssue("`Some(`, `Ok(` and `Just` are no openers") {
+            let once = Review6.redact(input)
+            #expect(!once.contains(secret), "\(once.debugDescription)")
+            #expect(once.contains("db.example.com") || !input.contains("db.example.com"))
+        }
+        // Swift's spelling of the same optional is an opener, and the secret goes.
+        let swift = input.replacingOccurrences(of: "Some(Secret(", with: "Optional(Optional(").replacingOccurrences(
+            of: "Some(", with: "Optional("
+        )
+        .replacingOccurrences(of: "Ok(", with: "Optional(").replacingOccurrences(
+            of: "Just \"hunter2\"", with: "Optional(\"hunter2\")")
+        #expect(!Review6.leaks(swift, secret), "\(Review6.redact(swift).debugDescription)")
+    }
+
+    /// MEDIUM (the unlabelled Basic finding's sibling): SMTP's `AUTH PLAIN` sends
+    /// `base64("\0user\0password")`, which Python's `smtplib` (`set_debuglevel(1)`) and mail servers'
+    /// protocol logs print: `send: 'AUTH PLAIN AGFsaWNlAGh1bnRlcjI=\r\n'` → unchanged
+    /// (`\0alice\0hunter2`). A fixed sanitizer outputs `send: 'AUTH PLAIN [redacted-secret]\r\n'`:
+    /// `AUTH PLAIN` (any case) and a blank are a credential's key.
+    @Test("an SMTP AUTH PLAIN credential")
+    func smtpAuthPlain() {
+        let input = #"send: 'AUTH PLAIN AGFsaWNlAGh1bnRlcjI=\r\n'"#
+        #expect(Data(base64Encoded: "AGFsaWNlAGh1bnRlcjI=") == Data("\u{0}alice\u{0}hunter2".utf8))
+        withKnownIssue("no rule knows AUTH PLAIN") {
+            #expect(!Review6.leaks(input, "AGFsaWNlAGh1bnRlcjI"), "\(Review6.redact(input).debugDescription)")
+        }
+        // Labelled as a header's value, the same credential goes.
+        #expect(!Review6.leaks("Authorization: PLAIN AGFsaWNlAGh1bnRlcjI=", "AGFsaWNlAGh1bnRlcjI"))
+    }
+
+    /// MEDIUM (design gap: rule 2's key list is issue 15's list). Common credential names outside it
+    /// keep their values, in text and as a logger's metadata key (`redact(_:key:)`): Django's
+    /// `SECRET_KEY` (50 characters with `^ ( ! $ @ * & ) +`, so no 32-character run for rule 7),
+    /// `private_key`, `secretKey`, `passphrase`, `pwd` (ADO.NET and ODBC connection strings),
+    /// `sessionid` (Django's session cookie name, also as a parameter), `credentials`:
+    /// `SECRET_KEY=django-insecure-h^x7(k!q2v$e@p*z&m-r+w)u` → unchanged; `Pwd=hunter2;` → unchanged.
+    /// A fixed sanitizer outputs `SECRET_KEY=[redacted-secret]`: keys ending in `secret_key`,
+    /// `secretkey`, `private_key`, `privatekey`, `passphrase`, `pwd`, `sessionid`, `session_id`,
+    /// `credentials` join the list (each a word's end, as today).
+    @Test(
+        "credential names outside rule 2's key list",
+        arguments: [
+            ("SECRET_KEY=django-insecure-h^x7(k!q2v$e@p*z&m-r+w)u", "SECRET_KEY", "h^x7(k!q2v"),
+            ("private_key=h^x7(k!q2v$e@p*z", "private_key", "h^x7(k!q2v"),
+            ("secretKey=h^x7(k!q2v$e@p*z", "secretKey", "h^x7(k!q2v"),
+            ("passphrase=hunter2", "passphrase", "hunter2"),
+            ("Server=db.example.com;User Id=sa;Pwd=hunter2;", "Pwd", "hunter2"),
+            ("GET /v1/items?sessionid=hunter2&page=2", "sessionid", "hunter2"),
+            ("credentials=alice:hunter2", "credentials", "hunter2"),
+        ]
+    )
+    func keysOutsideTheList(_ input: String, _ key: String, _ secret: String) {
+        withKnownIssue("rule 2 knows authorization, cookie, password, passwd, secret, token, api_key and apikey") {
+            #expect(!Review6.leaks(input, secret), "\(Review6.redact(input).debugDescription)")
+            #expect(LogSanitizer.redact(secret, key: key) == LogSanitizer.secretPlaceholder)
+        }
+        // Under a listed key the same value goes.
+        let listed = input.replacingOccurrences(of: key, with: "password")
+        #expect(!Review6.leaks(listed, secret), "\(Review6.redact(listed).debugDescription)")
+    }
+
+    /// MEDIUM/high (design gap: the key is a sibling member's value). HAR files (browser and proxy
+    /// captures: headers, query strings and cookies), Kubernetes pod specs and ECS task definitions
+    /// (`env`), AWS SSM parameters and many config APIs write a name–value pair as two members, so
+    /// the credential's name is a value and no rule sees a key:
+    /// `{"request":{"headers":[{"name":"Cookie","value":"sid=hunter2; theme=dark"},…]}}` → unchanged;
+    /// `{"env":[{"name":"DB_PASSWORD","value":"hunter2"},{"name":"DB_HOST","value":"db.example.com"}]}` → unchanged;
+    /// `{"key":"password","value":"hunter2"}` → unchanged. (A bearer token still goes by rule 3.)
+    /// A fixed sanitizer outputs `{"name":"DB_PASSWORD","value":"[redacted-secret]"}` and keeps
+    /// `{"name":"DB_HOST","value":"db.example.com"}`: in one object, a `name` or `key` member (any
+    /// case) whose string ends in a credential key makes the next `value` member's string a value.
+    @Test(
+        "a name-value pair whose name is a credential key",
+        arguments: [
+            #"{"request":{"headers":[{"name":"Cookie","value":"sid=hunter2; theme=dark"},{"name":"Host","value":"api.example.com"}]}}"#,
+            #"{"env":[{"name":"DB_PASSWORD","value":"hunter2"},{"name":"DB_HOST","value":"db.example.com"}]}"#,
+            #"{"queryString":[{"name":"access_token","value":"hunter2"}]}"#,
+            #"{"key":"password","value":"hunter2"}"#,
+        ]
+    )
+    func nameValuePair(_ input: String) {
+        withKnownIssue("no rule reads a key from a sibling member") {
+            let once = Review6.redact(input)
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+        #expect(Review6.redact(input).contains(".example.com") || !input.contains(".example.com"))
+        // As a member of its own the same credential goes.
+        #expect(!Review6.leaks(#"{"DB_PASSWORD":"hunter2","Cookie":"sid=hunter2"}"#, "hunter2"))
+    }
+
+    /// MEDIUM/high (the `\u0022` finding's sibling for separators). Gson's default, HTML-safe
+    /// escaping (`new Gson()`, Java and Android) writes `=` as `\u003d`, `&` as `\u0026` and `'` as
+    /// `\u0027`, so a form body or query logged inside a Gson-written JSON keeps its credentials:
+    /// `{"body":"user\u003dalice\u0026password\u003dhunter2\u0026remember\u003d1"}` → unchanged;
+    /// `{"query":"access_token\u003dhunter2\u0026page\u003d2"}` → unchanged. A fixed sanitizer
+    /// outputs `{"body":"user\u003dalice\u0026password\u003d[redacted-secret]\u0026remember\u003d1"}`:
+    /// `\u003d` and `\u003a` separate a key as `%3D` and `%3A` do, and `\u0026` ends the value.
+    @Test(
+        "Gson's \\u003d and \\u0026 in a logged form body",
+        arguments: [
+            #"{"body":"user\u003dalice\u0026password\u003dhunter2\u0026remember\u003d1"}"#,
+            #"{"query":"access_token\u003dhunter2\u0026page\u003d2"}"#,
+        ]
+    )
+    func gsonEscapedSeparator(_ input: String) throws {
+        withKnownIssue("\\u003d is no separator to rule 2") {
+            #expect(!Review6.leaks(input, "hunter2"), "\(Review6.redact(input).debugDescription)")
+        }
+        // Decoded (what Gson wrote), the form loses its secret.
+        let object = try #require(JSONSerialization.jsonObject(with: Data(input.utf8)) as? [String: String])
+        let decoded = try #require(object.values.first)
+        #expect(decoded.contains("=hunter2&"))
+        #expect(!Review6.leaks(decoded, "hunter2"), "\(Review6.redact(decoded).debugDescription)")
+    }
+}
