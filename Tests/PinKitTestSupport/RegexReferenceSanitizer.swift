@@ -122,7 +122,9 @@ public enum RegexReferenceSanitizer {
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
     /// An empty value that resumes after the URL right after it: a header's unquoted value (also
     /// after empty quotes), or a quoted one that stops before the quote right before the URL.
-    static let emptyHeaderBeforeURL = regex(headerKey + keyTail + #"(?=\uE000)"#)
+    /// (A `'` or backtick after backslashes opens no value: the header's unquoted value is empty
+    /// before such a quote right before a URL, as before the URL itself.)
+    static let emptyHeaderBeforeURL = regex(headerKey + keyTail + #"(?=\uE000|\\{1,15}['`]\uE000)"#)
     static let emptyQuotesHeaderBeforeURL = regex(
         headerKey + formSuffixes + blanks + "(?:=>?+|:)" + blanks + #"(?:(?:Optional\(|<)"# + blanks + ")*+"
             + #"(?:""|''|``)(?=(?:\\{0,15}["'`])?\uE000)"#)
@@ -721,7 +723,7 @@ public struct LogCorpus {
         case 20:
             // A URL inside a header's or quoted value, and what follows it (the ninth session).
             let url = pick(["https://h.example/p", "https://h.example", "s3://@/x", "https%3A%2F%2Fh.example%2Fp"])
-            let before = pick(["", "\"", "'", "\\\"", "(", "`", "a=", "a=\""])
+            let before = pick(["", "\"", "'", "\\\"", "(", "`", "a=", "a=\"", "\\'", "\\\\`"])
             let after =
                 pick(["", "\"", "'", "\\\"", ")", ";", ".", "`", "\\n"]) + pick([" ", "", "\u{A0}", "\r\n", "; "])
             let rest = pick([value, "sid=" + value, "", "[redacted-secret]", "x https://g.example/q " + value])
