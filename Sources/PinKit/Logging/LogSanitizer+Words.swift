@@ -521,38 +521,41 @@ struct WordRules<Counter: LogSanitizerCounting> {
         {
             search = two + 1
             guard two - 3 >= from, two + 3 < end, isSHA256(at: two - 3) else { continue }
-            // The labels that start with the byte after "sha256", shortest first: the first that
-            // fits gives the leftmost value.
-            let label = two + 3
-            let pin: Int?
-            switch text.byte(label) {
-            case UInt8(ascii: "/"): pin = pinEnd(after: "/", at: label, end) ?? pinEnd(after: "//", at: label, end)
-            case UInt8(ascii: "="):
-                pin =
-                    pinEnd(after: "=", at: label, end) ?? pinEnd(after: "=\"", at: label, end)
-                    ?? pinEnd(after: "=\\\"", at: label, end) ?? pinEnd(after: "='", at: label, end)
-            case UInt8(ascii: ":"): pin = pinEnd(after: ":", at: label, end) ?? pinEnd(after: ": ", at: label, end)
-            case UInt8(ascii: "\""):
-                pin =
-                    pinEnd(after: "\":\"", at: label, end) ?? pinEnd(after: "\": \"", at: label, end)
-                    ?? pinEnd(after: "\" : \"", at: label, end)
-            case UInt8(ascii: "\\"):
-                // The byte after the `\` parts the four labels in two (the order within each is kept):
-                // a JSON-escaped label tries two instead of four (`sha256\/` repeated).
-                guard label + 1 < end else {
-                    pin = nil
-                    break
-                }
-                pin =
-                    text.byte(label + 1) == UInt8(ascii: "\"")
-                    ? pinEnd(after: "\\\":\\\"", at: label, end) ?? pinEnd(after: "\\\": \\\"", at: label, end)
-                    : pinEnd(after: "\\/", at: label, end) ?? pinEnd(after: "\\/\\/", at: label, end)
-            case UInt8(ascii: "'"): pin = pinEnd(after: "':'", at: label, end) ?? pinEnd(after: "': '", at: label, end)
-            default: pin = nil
+            if let pin = labelledPinEnd(label: two + 3, end) {
+                return Match(start: two - 3, end: pin, placeholder: .kept)
             }
-            if let pin { return Match(start: two - 3, end: pin, placeholder: .kept) }
         }
         return nil
+    }
+
+    /// The end of a pin after one of the labels at `label` (right after "sha256"), or nil. Out of
+    /// line: each label's test is inlined here as a branch of its own, which made the finder's
+    /// search around it too large to inline.
+    @inline(never) func labelledPinEnd(label: Int, _ end: Int) -> Int? {
+        // The labels that start with the byte after "sha256", shortest first: the first that
+        // fits gives the leftmost value.
+        switch text.byte(label) {
+        case UInt8(ascii: "/"): return pinEnd(after: "/", at: label, end) ?? pinEnd(after: "//", at: label, end)
+        case UInt8(ascii: "="):
+            return
+                pinEnd(after: "=", at: label, end) ?? pinEnd(after: "=\"", at: label, end)
+                ?? pinEnd(after: "=\\\"", at: label, end) ?? pinEnd(after: "='", at: label, end)
+        case UInt8(ascii: ":"): return pinEnd(after: ":", at: label, end) ?? pinEnd(after: ": ", at: label, end)
+        case UInt8(ascii: "\""):
+            return
+                pinEnd(after: "\":\"", at: label, end) ?? pinEnd(after: "\": \"", at: label, end)
+                ?? pinEnd(after: "\" : \"", at: label, end)
+        case UInt8(ascii: "\\"):
+            // The byte after the `\` parts the four labels in two (the order within each is kept):
+            // a JSON-escaped label tries two instead of four (`sha256\/` repeated).
+            guard label + 1 < end else { return nil }
+            return
+                text.byte(label + 1) == UInt8(ascii: "\"")
+                ? pinEnd(after: "\\\":\\\"", at: label, end) ?? pinEnd(after: "\\\": \\\"", at: label, end)
+                : pinEnd(after: "\\/", at: label, end) ?? pinEnd(after: "\\/\\/", at: label, end)
+        case UInt8(ascii: "'"): return pinEnd(after: "':'", at: label, end) ?? pinEnd(after: "': '", at: label, end)
+        default: return nil
+        }
     }
 
     /// "sha256" in any ASCII case at `index` (six bytes known to be in the text), compared as one
@@ -566,10 +569,37 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return letters == 0x3261_6873 && digits == 0x3635
     }
 
-    /// The end of a pin right after `label` at `index`, or nil.
-    @inline(__always) func pinEnd(after label: StaticString, at index: Int, _ end: Int) -> Int? {
-        guard exactly(label, at: index, end: end) else { return nil }
-        return pinEnd(index + label.utf8CodeUnitCount, end)
+    /// The end of a pin right after `label` at `index`, or nil. A label written as a literal is
+    /// built into its word where the call is (a constant), and the test is inlined there, so each
+    /// label's test is a branch of its own (one shared test alternated between the two labels
+    /// tried after `sha256\/` and was mispredicted half the time); the body's check is out of line.
+    @inline(__always) func pinEnd(after label: PinLabel, at index: Int, _ end: Int) -> Int? {
+        labelMatches(label, at: index, end) ? pinBodyEnd(index + label.length, end) : nil
+    }
+
+    /// ``pinEnd(_:_:)`` out of line, for the labels' call sites.
+    @inline(never) func pinBodyEnd(_ value: Int, _ end: Int) -> Int? { pinEnd(value, end) }
+
+    /// Whether `label` is at `index`, ending by `end`: one compare of eight bytes read as a word,
+    /// masked to the label's length (a byte loop stopped at a different byte for each label tried,
+    /// and its exit was mispredicted: `sha256\/` repeated tries `\/` and `\/\/` at every label),
+    /// or a byte at a time within eight bytes of the input's end.
+    @inline(__always) func labelMatches(_ label: PinLabel, at index: Int, _ end: Int) -> Bool {
+        guard index + label.length <= end, let base = text.input.baseAddress else { return false }
+        text.counter.tick(label.length)
+        guard index + 8 <= text.count else { return labelMatchesByBytes(label, at: index) }
+        let read = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian
+        return read & label.mask == label.word
+    }
+
+    /// ``labelMatches(_:at:_:)`` within eight bytes of the input's end, out of line (it is inlined
+    /// where each label is tried).
+    @inline(never) func labelMatchesByBytes(_ label: PinLabel, at index: Int) -> Bool {
+        for offset in 0..<label.length
+        where text.input[index + offset] != UInt8(truncatingIfNeeded: label.word &>> (8 * offset)) {
+            return false
+        }
+        return true
     }
 
     /// The end of a pin at `value`, or nil: 43 standard base64 characters, where each `/` may be
@@ -1090,4 +1120,26 @@ struct WordRules<Counter: LogSanitizerCounting> {
         }
         return count >= 16 ? tail : nil
     }
+}
+
+/// A labelled pin's label (rule 6: at most eight bytes) as one little-endian word, so trying a
+/// label is one compare (``WordRules/labelMatches(_:at:_:)``). A literal builds it where it is
+/// written, where it is a constant and the loop below folds away (inside a search that is not
+/// inlined it ran for every label tried).
+struct PinLabel: ExpressibleByStringLiteral {
+    let word: UInt64
+    let length: Int
+
+    @inline(__always) init(stringLiteral label: StaticString) {
+        assert(label.utf8CodeUnitCount <= 8, "a pin label is compared as one 8-byte word")
+        var word: UInt64 = 0
+        for offset in 0..<label.utf8CodeUnitCount {
+            word |= UInt64(label.utf8Start[offset]) &<< UInt64(8 * offset)
+        }
+        self.word = word
+        length = label.utf8CodeUnitCount
+    }
+
+    /// The label's bytes in a word read from the text.
+    var mask: UInt64 { length >= 8 ? UInt64.max : (1 &<< UInt64(8 * length)) &- 1 }
 }
