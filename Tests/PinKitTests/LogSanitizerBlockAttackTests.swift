@@ -37,8 +37,10 @@ struct LogSanitizerBlockAttackTests {
         for pattern in 0..<(1 << 16) {
             let lanes = Self.lanes(pattern)
             let first = pattern == 0 ? nil : pattern.trailingZeroBitCount
+            // The vector unit's mask instruction (x86-64) and the portable forms, both.
             if ByteBlock.bits(lanes) != UInt64(pattern) || ByteBlock.firstLane(lanes) != first
-                || ByteBlock.any(lanes) != (pattern != 0)
+                || ByteBlock.any(lanes) != (pattern != 0) || ByteBlock.portableBits(lanes) != UInt64(pattern)
+                || ByteBlock.portableFirstLane(lanes) != first || ByteBlock.portableAny(lanes) != (pattern != 0)
             {
                 if wrong.count < 5 { wrong.append("pattern \(pattern)") }
             }

@@ -1,3 +1,6 @@
+#if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+    import _Builtin_intrinsics.intel
+#endif
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -280,8 +283,8 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
 
 /// Sixteen input bytes compared at once, for every finder and block test of the rules: a
 /// lane-wise comparison compiles to one vector compare (SSE2 `pcmpeqb`; NEON has the same shape),
-/// and the lanes read back as two 64-bit words (each lane 0 or 0xFF; little-endian lane order, as
-/// on x86-64 and arm64), so a search tests sixteen positions with a handful of instructions and
+/// and the lanes read back as a 16-bit mask (x86-64) or two 64-bit words (each lane 0 or 0xFF;
+/// little-endian lane order, as on x86-64 and arm64), so a search tests sixteen positions with a handful of instructions and
 /// one branch, where a call to `memchr` cost tens of instructions and a mispredicted branch or two
 /// for the short distances a log line has between triggers. Every operand must be a vector: a
 /// scalar operand (`bytes .< 26`) compiles to a loop over the lanes.
@@ -293,24 +296,60 @@ enum ByteBlock {
         UnsafeRawPointer(base + index).loadUnaligned(as: Bytes.self)
     }
 
-    /// The first lane that is set, or nil. Each lane is 0 or 0xFF, so the two halves read as
+    // On x86-64 the lanes become bits with SSE2's `pmovmskb` (`_mm_movemask_epi8`, from the
+    // compiler's own intrinsics module: no library, nothing linked), one instruction; Swift's SIMD
+    // types have no operation that compiles to it (a lane loop, a weighted sum and a select all
+    // compile to shuffles or byte loops). Elsewhere the `portable` forms below, which the tests
+    // compare with these on every lane pattern.
+
+    /// The first lane that is set, or nil.
+    @inline(__always) static func firstLane(_ lanes: Lanes) -> Int? {
+        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+            let mask = bits(lanes)
+            return mask != 0 ? mask.trailingZeroBitCount : nil
+        #else
+            return portableFirstLane(lanes)
+        #endif
+    }
+
+    /// Whether any lane is set.
+    @inline(__always) static func any(_ lanes: Lanes) -> Bool {
+        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+            return bits(lanes) != 0
+        #else
+            return portableAny(lanes)
+        #endif
+    }
+
+    /// The lanes as bits 0–15, lane `i` as bit `i`.
+    @inline(__always) static func bits(_ lanes: Lanes) -> UInt64 {
+        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+            let mask = _mm_movemask_epi8(unsafeBitCast(lanes, to: __m128i.self))
+            return UInt64(truncatingIfNeeded: UInt16(truncatingIfNeeded: mask))
+        #else
+            return portableBits(lanes)
+        #endif
+    }
+
+    /// ``firstLane(_:)`` in portable Swift. Each lane is 0 or 0xFF, so the two halves read as
     /// 64-bit words give it as a count of trailing zero bits. (The standard library's `any(_:)`
     /// reduces with `min()`, which the optimizer leaves as a call in a function this size.)
-    @inline(__always) static func firstLane(_ lanes: Lanes) -> Int? {
+    @inline(__always) static func portableFirstLane(_ lanes: Lanes) -> Int? {
         let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
         guard words[0] | words[1] != 0 else { return nil }
         return words[0] != 0 ? words[0].trailingZeroBitCount &>> 3 : 8 &+ words[1].trailingZeroBitCount &>> 3
     }
 
-    /// Whether any lane is set.
-    @inline(__always) static func any(_ lanes: Lanes) -> Bool {
+    /// ``any(_:)`` in portable Swift.
+    @inline(__always) static func portableAny(_ lanes: Lanes) -> Bool {
         let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
         return words[0] | words[1] != 0
     }
 
-    /// The lanes as bits 0–15, lane `i` as bit `i`: each 64-bit half's lane bits (0x80 of each byte)
-    /// gathered into its top byte by one multiplication (the partial products land on distinct bits).
-    @inline(__always) static func bits(_ lanes: Lanes) -> UInt64 {
+    /// ``bits(_:)`` without the vector unit's mask instruction: each 64-bit half's lane bits (0x80
+    /// of each byte) gathered into its top byte by one multiplication (the partial products land on
+    /// distinct bits).
+    @inline(__always) static func portableBits(_ lanes: Lanes) -> UInt64 {
         let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
         let gather: UInt64 = 0x0002_0408_1020_4081
         let low = ((words[0] & 0x8080_8080_8080_8080) &* gather) &>> 56
