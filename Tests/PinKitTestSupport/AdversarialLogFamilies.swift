@@ -64,6 +64,7 @@ public enum AdversarialLogFamilies {
             ("padded quoted bearer token", "x Bearer \"  a  "),
             ("padded scheme token as a value", "token=Basic '  a  "),
             ("header scheme names before a quote", "Authorization: Bearer basic \"  a"),
+            ("escaped quoted bearer token", "x Bearer \\\"  a\\\\ "),
             ("escaped empty quotes before a header value", "Cookie: \\\"\\\""),
             ("apostrophes after a non-ASCII letter", "token={\u{E9}'b "),
             ("random upper-case hex", ""),

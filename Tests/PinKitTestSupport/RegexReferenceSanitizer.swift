@@ -108,14 +108,15 @@ public enum RegexReferenceSanitizer {
     static let headerUnit =
         #"(?:(?<=[=\[({])"[^"\r\n\\\uE000]*"(?!\uE000)|(?<=[=\[({])'[^'\r\n\\\uE000]*'(?!\uE000)|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"(?!\uE000)|[^\r\n"'`\\\uE000]|["'`](?!"#
         + closing + #")|\\(?!(?:r(?:\\n)?+|n)(?![ \t]|\\t)|\[redacted-(?:email|token)\]|["'`]"# + closing + "))"
-    /// An unquoted header value: units, where a `"` or `'` after scheme names (`Bearer`, `Basic`),
+    /// An unquoted header value: units, where a `"` (also escaped) or `'` after scheme names (`Bearer`, `Basic`),
     /// each followed by blanks, and before blanks and a byte that does not end an unquoted value
     /// opens the scheme's token (`Authorization: Basic " x"`) and closes nothing; or a value that
     /// starts with an escaped line break.
     static let headerValue: String = {
         let blank = "(?:[ \t" + spaces + "]|" + colour + ")"
         let name = "(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"
-        return "(?:" + blank + "*+(?:" + name + blank + #"++)++["'](?="# + blank + "*+" + plainValueCharacter
+        return "(?:" + blank + "*+(?:" + name + blank + #"++)++(?:["']|\\{1,15}")(?="# + blank + "*+"
+            + plainValueCharacter
             + #")|\\(?=[rn]|\[redacted-(?:email|token)\]))?"# + headerUnit + "+"
     }()
     static let headerCredential = regex(
@@ -151,8 +152,9 @@ public enum RegexReferenceSanitizer {
             + values(
                 unquoted:
                     // A scheme's name, blanks and its token, as rule 3 takes one (after more names,
-                    // quoted or in `<…>`, blanks inside the quotes), is one value.
-                    #"\[redacted-[a-z]+\]C*+|N(?!C)(?:BN(?!C))*+(?:B(?:"(?:B)?+C++(?:(?:B)?+"(?!\uE000)C*+)?+|'(?:B)?+C++(?:(?:B)?+'(?!\uE000)C*+)?+|<(?:B)?+C++(?:(?:B)?+>C*+)?+|C++))?+|C++"#
+                    // quoted, also by an escaped `"`, or in `<…>`, blanks inside the quotes), is one
+                    // value.
+                    #"\[redacted-[a-z]+\]C*+|N(?!C)(?:BN(?!C))*+(?:B(?:"(?:B)?+C++(?:(?:B)?+"(?!\uE000)C*+)?+|(?<esc>\\{1,15})"(?:B)?+C++(?:(?:B)?+\k<esc>"(?!\uE000)C*+)?+|'(?:B)?+C++(?:(?:B)?+'(?!\uE000)C*+)?+|<(?:B)?+C++(?:(?:B)?+>C*+)?+|C++))?+|C++"#
                     // (B first and N last: the expansions of N and C hold a `B`, none an `N` or `C`.)
                     .replacingOccurrences(of: "B", with: "(?:[ \\t" + spaces + "]|" + colour + ")++")
                     .replacingOccurrences(of: "C", with: plainValueCharacter)
@@ -185,8 +187,9 @@ public enum RegexReferenceSanitizer {
     static let bearer = regex(
         #"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}|\\[nrt]))(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:+]|%20|["#
             + spaces
-            + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"S?B+(?:S?"(?!\uE000))?|'S?B+(?:S?'(?!\uE000))?|<S?B+(?:S?>)?|B+)"#
-            // Blanks may pad a quoted token (rule 2's blanks).
+            + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"S?B+(?:S?"(?!\uE000))?|(?<esc>\\{1,15})"S?B+(?:S?\k<esc>"(?!\uE000))?|'S?B+(?:S?'(?!\uE000))?|<S?B+(?:S?>)?|B+)"#
+            // Blanks may pad a quoted token (rule 2's blanks); an escaped `"` opens one that the same
+            // backslashes and `"` close.
             .replacingOccurrences(of: "S?", with: "(?:[ \t" + spaces + "]|" + colour + ")*+")
             .replacingOccurrences(of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|["# + invisible + "])+"))
     /// A local part starts outside a percent-encoded byte, and holds no encoded `=` or `&`.
@@ -764,7 +767,8 @@ public struct LogCorpus {
             return pick([key + "=", key + ": ", key + "=<", "x ", "\"" + key + ": "])
                 + pick(["Bearer", "basic", "Bearer Bearer", "bearer\u{A0}Basic", "BEARER"])
                 + pick([" ", "\t", "\u{A0}", "\u{1B}[1m", "", "  "])
-                + pick(["\"", "'", "<", "", "", "`", "\" ", "' ", "<\t", "\"\u{3000}"]) + value
+                + pick(["\"", "'", "<", "", "", "`", "\" ", "' ", "<\t", "\"\u{3000}", "\\\"", "\\\" ", "\\\\\\\" "])
+                + value
                 + pick(["\"", "'", ">", "", "\\\"", " \"", " '", "\u{A0}>", "  "])
                 + pick(["", " ok", "https://h.example/p", "&n=1", ">", "\" x"])
         case 19:

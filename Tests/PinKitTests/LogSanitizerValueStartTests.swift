@@ -23,7 +23,8 @@ struct LogSanitizerValueStartTests {
     /// Before: `Authorization: Basic " hunter2"` → `Authorization: [redacted-secret]" hunter2"`, and
     /// the same for `Bearer`, `x Bearer " hunter2"` (unchanged) and `token=Bearer ' hunter2 '`
     /// (`token=[redacted-secret] ' hunter2 '`): a header's unquoted value ended at the opening quote
-    /// followed by a blank, and neither rule's token could start with a blank.
+    /// followed by a blank, and neither rule's token could start with a blank. An escaped opening
+    /// quote left the token too: `{"msg":"x Bearer \"hunter2\""}` → unchanged.
     @Test(
         "a scheme's quoted token padded with blanks goes whole",
         arguments: [
@@ -38,6 +39,11 @@ struct LogSanitizerValueStartTests {
             (#"token=Bearer ' hunter2 ' ok"#, "token=[redacted-secret] ok"),
             (#"password=basic "  hunter2  "x ok"#, "password=[redacted-secret] ok"),
             ("api_key=Bearer Bearer <\u{3000}hunter2> ok", "api_key=[redacted-secret] ok"),
+            // The opening quote escaped as JSON writes it; the same backslashes and `"` close.
+            (#"{"msg":"x Bearer \" hunter2\" ok"}"#, #"{"msg":"x [redacted-bearer] ok"}"#),
+            (#"{"msg":"x Bearer \"hunter2\""}"#, #"{"msg":"x [redacted-bearer]"}"#),
+            (#"{"msg":"token=Bearer \"hunter2\" ok"}"#, #"{"msg":"token=[redacted-secret] ok"}"#),
+            (#"{"msg":"Authorization: Bearer \" hunter2\""}"#, #"{"msg":"Authorization: [redacted-secret]"}"#),
         ]
     )
     func paddedSchemeToken(_ input: String, _ expected: String) {

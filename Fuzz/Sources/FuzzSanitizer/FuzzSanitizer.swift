@@ -51,6 +51,7 @@ let seeded: [(line: String, secret: String)] = [
     ("Authorization: Basic \" zq7SEEDpadded\"", "zq7SEEDpadded"),
     ("x Bearer ' zq7SEEDpadbearer ' token=Bearer < zq7SEEDpadval >", "zq7SEED"),
     (#"{"h":"Cookie: \"\"sid=zq7SEEDescempty"}"#, "zq7SEEDescempty"),
+    (#"{"msg":"x Bearer \" zq7SEEDescbearer\" token=Bearer \"zq7SEEDescval\""}"#, "zq7SEED"),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

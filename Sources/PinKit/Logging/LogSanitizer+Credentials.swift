@@ -794,7 +794,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             p = next
             names += 1
         }
-        guard names > 0, p < limit, text.byte(p) == UInt8(ascii: "\"") || text.byte(p) == UInt8(ascii: "'") else {
+        guard names > 0, p < limit else { return nil }
+        // The quote, also an escaped `"` (`\"` in a JSON string).
+        if text.byte(p) == UInt8(ascii: "\\"), case let run = escapedQuoteRun(at: p, limit: limit), run > 0 {
+            p += run
+        } else if text.byte(p) != UInt8(ascii: "\"") && text.byte(p) != UInt8(ascii: "'") {
             return nil
         }
         let token = blanksEnd(from: p + 1, end: end, stop: stop)
@@ -850,18 +854,29 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             let next = blanksEnd(from: taken, end: end, stop: stop)
             guard next > taken, next < limit else { break }
             let opener = text.byte(next)
-            let closer: UInt8? =
+            var closer: UInt8? =
                 opener == UInt8(ascii: "<")
                 ? UInt8(ascii: ">") : opener == UInt8(ascii: "\"") || opener == UInt8(ascii: "'") ? opener : nil
+            // An escaped opening `"` (`\"` in a JSON string, at most 15 backslashes), which the closing
+            // one repeats.
+            var escapes = opener == UInt8(ascii: "\\") ? escapedQuoteRun(at: next, limit: limit) : 0
+            if escapes > 0 { closer = UInt8(ascii: "\"") }
             // Blanks may pad a quoted token: `Bearer " x "`.
-            let runStart = closer == nil ? next : blanksEnd(from: next + 1, end: end, stop: stop)
-            let (runEnd, runLength) = unquotedEnd(from: runStart, end: end, stop: stop)
+            let runStart = closer == nil ? next : blanksEnd(from: next + escapes + 1, end: end, stop: stop)
+            var (runEnd, runLength) = unquotedEnd(from: runStart, end: end, stop: stop)
+            if runLength == 0, escapes > 0 {
+                // No token after the escaped quote: the backslashes before its last are a run.
+                (escapes, closer) = (0, nil)
+                (runEnd, runLength) = unquotedEnd(from: next, end: end, stop: stop)
+            }
             guard runLength > 0 else { break }
             if let closer {
                 taken = runEnd
                 // The closing quote, unless it is the context of a URL right after it.
-                let close = blanksEnd(from: runEnd, end: end, stop: stop)
-                if close < limit, text.byte(close) == closer, closer == UInt8(ascii: ">") || close + 1 != stop {
+                let close = blanksEnd(from: runEnd, end: end, stop: stop) + escapes
+                if close < limit, text.byte(close) == closer, closer == UInt8(ascii: ">") || close + 1 != stop,
+                    escapes == 0 || escapedQuoteRun(at: close - escapes, limit: limit) == escapes
+                {
                     // …and the run glued after it (`"a"b`): a second pass would take it with the
                     // placeholder.
                     taken = unquotedEnd(from: close + 1, end: end, stop: stop).0
@@ -872,6 +887,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             guard isSchemeName(from: next, to: runEnd) else { break }
         }
         return (taken, taken - start)
+    }
+
+    /// The number of backslashes (1–15) before the `"` they escape at `p` (below `limit`), or 0.
+    @inline(__always) func escapedQuoteRun(at p: Int, limit: Int) -> Int {
+        let run = backslashRun(from: p, limit: limit)
+        return run <= Self.maximumEscapes && p + run < limit && text.byte(p + run) == UInt8(ascii: "\"") ? run : 0
     }
 
     /// Whether `[start, end)` is `bearer` or `basic`, any ASCII case.

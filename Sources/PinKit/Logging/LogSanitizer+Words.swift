@@ -142,15 +142,24 @@ struct WordRules<Counter: LogSanitizerCounting> {
             }
             var tokenStart = p
             var closer: UInt8?
+            // The backslashes of an escaped opening `"` (`\"` in a JSON string, at most 15), which
+            // the closing one repeats.
+            var escapes = 0
             if p < end {
                 switch text.byte(p) {
                 case UInt8(ascii: "\""): closer = UInt8(ascii: "\"")
                 case UInt8(ascii: "'"): closer = UInt8(ascii: "'")
                 case UInt8(ascii: "<"): closer = UInt8(ascii: ">")
+                case UInt8(ascii: "\\"):
+                    let run = SanitizerScan.backslashRun(text, from: p, limit: min(end, p + 16))
+                    if run <= 15, p + run < end, text.byte(p + run) == UInt8(ascii: "\"") {
+                        closer = UInt8(ascii: "\"")
+                        escapes = run
+                    }
                 default: break
                 }
                 // Blanks may pad a quoted token: `Bearer " x "`.
-                if closer != nil { tokenStart = blanksEnd(from: tokenStart + 1, end) }
+                if closer != nil { tokenStart = blanksEnd(from: tokenStart + escapes + 1, end) }
             }
             var tokenEnd = bearerTokenEnd(from: tokenStart, end)
             if tokenEnd == tokenStart {
@@ -159,14 +168,21 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 guard groups >= 2 else { continue }
                 return Match(start: s, end: bearerTokenEnd(from: lastGroup, end), placeholder: .bearer)
             }
-            if let closer, case let close = blanksEnd(from: tokenEnd, end), close < end, text.byte(close) == closer,
-                close + 1 != state.urlStart || closer == UInt8(ascii: ">")
+            if let closer, case let close = blanksEnd(from: tokenEnd, end) + escapes, close < end,
+                text.byte(close) == closer, close + 1 != state.urlStart || closer == UInt8(ascii: ">"),
+                escapes == 0 || backslashes(from: close - escapes, to: close)
             {
                 tokenEnd = close + 1
             }
             return Match(start: s, end: tokenEnd, placeholder: .bearer)
         }
         return nil
+    }
+
+    /// Whether `[start, end)` is backslashes only.
+    @inline(__always) func backslashes(from start: Int, to end: Int) -> Bool {
+        for index in start..<end where text.byte(index) != UInt8(ascii: "\\") { return false }
+        return true
     }
 
     /// The end of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) from `start`: what
