@@ -57,16 +57,16 @@
 ///    closes it as in a structure, whose escaped backslashes are the value's; or a line break); an
 ///    unquoted header value to a line break (also `\r` or `\n` written as escapes, or a `\` right
 ///    before `[redacted-email]` or `[redacted-token]`, which is what rules 4 and 7 leave of one when
-///    their match starts at its letter) or a closing quote as in rule 1 (not a `"` or `'` after the
+///    their match starts at its letter) or a closing quote as in rule 1 (not a `"`, `\"` or `'` after the
 ///    value's scheme names, each followed by blanks, and before blanks and a byte that does not end
 ///    an unquoted value: it opens the scheme's token, `Authorization: Basic " x"`), an inner string included (a `"`
 ///    or `'` string after `=`, `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a
 ///    `\"` string after `=`, not closed by a quote right before a URL, which is that URL's
 ///    context); another unquoted value to white space, a Unicode space or one of ``&,;"'<>)]}` ``
 ///    (`Bearer` or `Basic`, any case, then blanks and its token as rule 3 takes one: more names,
-///    then a run, or one in `"…"`, `'…'` or `<…>` with blanks after the opener and before the
-///    closer (its closing quote not one right before a URL) and the run glued after the closer:
-///    that too).
+///    then a run, or one in `"…"`, `'…'`, `\"…\"` (1–15 backslashes, the same before each quote)
+///    or `<…>` with blanks after the opener and before the closer (its closing quote not one right
+///    before a URL) and the run glued after the closer: that too).
 ///    A value other than a structure stops at the next URL, and before the quote (with the
 ///    backslashes before it, up to 15) right before one (so the URL keeps its host and its
 ///    context). A header's unquoted value or a quoted value (not one whose opening quote is the
@@ -91,8 +91,9 @@
 ///    after a percent-encoded byte `%XX` or an escaped `\n`, `\r`, `\t`) or a placeholder, then
 ///    separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
-///    (`Bearer bearer x` is one match), an optional `"`, `'` or `<` and blanks (rule 2's), the token
-///    `[A-Za-z0-9._~+/=-]+` (a `/` also written `\/`, or after up to 15 backslashes) with invisible separators, and blanks and the matching closing quote (not one
+///    (`Bearer bearer x` is one match), an optional `"`, `\"` (1–15 backslashes), `'` or `<` and
+///    blanks (rule 2's), the token
+///    `[A-Za-z0-9._~+/=-]+` (a `/` also written `\/`, or after up to 15 backslashes) with invisible separators, and blanks and the matching closing quote (the same backslashes before it; not one
 ///    right before a URL, which is that URL's context) → `[redacted-bearer]`.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
 ///    (not starting with `'` nor inside a percent-encoded byte, and holding no encoded `=` or `&`,
@@ -201,7 +202,9 @@
 /// - A scheme value's names, blanks and token are read once, forward (`schemeValueEnd`); the
 ///   blanks after a quoted token whose closing quote does not follow are read once more, as are a
 ///   bearer token's (the next search passes them). A header value's scheme names and blanks before
-///   a quote are read ahead once (`schemeQuoteEnd`), then once more by the value's own scan.
+///   a quote are read ahead once (`schemeQuoteEnd`), then once more by the value's own scan. An
+///   escaped opening quote's backslashes are counted up to sixteen, and when no token follows it
+///   rule 2 reads them once more as a plain run.
 /// - A value that resumes after a URL: the URL goes out, the next URL is looked for ahead from its
 ///   end (the same forward search), and the rest of the value is scanned from after what ended the
 ///   URL, once; the pass resumes after it.
