@@ -59,6 +59,14 @@ public enum AdversarialLogFamilies {
             // token as a value, apostrophes in a structure.
             ("empty quotes before a header value", "Cookie: \"\""), ("scheme and quoted token", "token=Bearer \"a\" "),
             ("apostrophes in a structure", "token={a'b "), ("header value around a URL", "Cookie: a=https://h/p "),
+            // The tenth session's value starts: blanks inside a scheme's quoted token (read again when
+            // no closing quote follows), escaped empty quotes, an apostrophe after a non-ASCII letter.
+            ("padded quoted bearer token", "x Bearer \"  a  "),
+            ("padded scheme token as a value", "token=Basic '  a  "),
+            ("header scheme names before a quote", "Authorization: Bearer basic \"  a"),
+            ("escaped quoted bearer token", "x Bearer \\\"  a\\\\ "),
+            ("escaped empty quotes before a header value", "Cookie: \\\"\\\""),
+            ("apostrophes after a non-ASCII letter", "token={\u{E9}'b "),
             ("random upper-case hex", ""),
         ]
         return families

@@ -70,16 +70,18 @@ public enum RegexReferenceSanitizer {
     static func structure(header: Bool) -> String {
         // A run of backslashes is passed whole; before `"` it opens a string of that many, which
         // a run of that many plus a multiple of twice that many plus two closes.
-        // A `'` after an ASCII letter or digit is an apostrophe, not a string's opening quote.
+        // A `'` after a letter or digit (ASCII, or a non-ASCII character other than a Unicode space
+        // or an invisible separator) is an apostrophe, not a string's opening quote…
         // …unless that word is a Python string prefix (`u`, `b`, `r`, `f`, or two of them).
-        let prefix = #"(?<![A-Za-z0-9])[uUbBrRfF]{1,2}"#
-        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\++(?!")|(?<=[A-Za-z0-9])(?<!"# + prefix + ")'"
+        let letter = #"[A-Za-z0-9]|[^\x00-\x7F"# + spaces + invisible + "]"
+        let prefix = "(?<!" + letter + ")[uUbBrRfF]{1,2}"
+        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\++(?!")|(?<="# + letter + ")(?<!" + prefix + ")'"
         let escaped = (1...15).map { escapes in
             let close = #"(?:\\{\#(2 * escapes + 2)})*+\\{\#(escapes)}""#
             return #"\\{\#(escapes)}"(?:(?!(?<!\\)"# + close + #")[^\r\n\uE000])*+"# + close
         }
         let string =
-            #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|(?:(?<![A-Za-z0-9])|(?<="# + prefix
+            #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|(?:(?<!"# + letter + ")|(?<=" + prefix
             + #"))'(?:[^'\\\r\n\uE000]|\\++(?=[^'\\\r\n\uE000])|(?:\\\\)*+\\')*+'|"#
             + escaped.joined(separator: "|")
         var inner = "(?:" + atom + "|" + string + ")"
@@ -106,17 +108,27 @@ public enum RegexReferenceSanitizer {
     static let headerUnit =
         #"(?:(?<=[=\[({])"[^"\r\n\\\uE000]*"(?!\uE000)|(?<=[=\[({])'[^'\r\n\\\uE000]*'(?!\uE000)|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"(?!\uE000)|[^\r\n"'`\\\uE000]|["'`](?!"#
         + closing + #")|\\(?!(?:r(?:\\n)?+|n)(?![ \t]|\\t)|\[redacted-(?:email|token)\]|["'`]"# + closing + "))"
+    /// An unquoted header value: units, where a `"` (also escaped) or `'` after scheme names (`Bearer`, `Basic`),
+    /// each followed by blanks, and before blanks and a byte that does not end an unquoted value
+    /// opens the scheme's token (`Authorization: Basic " x"`) and closes nothing; or a value that
+    /// starts with an escaped line break.
+    static let headerValue: String = {
+        let blank = "(?:[ \t" + spaces + "]|" + colour + ")"
+        let name = "(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"
+        return "(?:" + blank + "*+(?:" + name + blank + #"++)++(?:["']|\\{1,15}")(?="# + blank + "*+"
+            + plainValueCharacter
+            + #")|\\(?=[rn]|\[redacted-(?:email|token)\]))?"# + headerUnit + "+"
+    }()
     static let headerCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
-            + structure(header: true) + "|"
-            + values(unquoted: #"(?:\\(?=[rn]|\[redacted-(?:email|token)\]))?"# + headerUnit + "+") + ")")
+            + structure(header: true) + "|" + values(unquoted: headerValue) + ")")
     /// A header after a key with no closing quote, whose value starts with an empty quoted string
-    /// (``Cookie: ``sid=x``): the unquoted value after it (group 1).
+    /// (``Cookie: ``sid=x``), also one escaped as JSON writes it (`Cookie: \"\"sid=x`, the same
+    /// backslashes before each quote): the unquoted value after it (group 2).
     static let emptyQuoteHeaderCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + formSuffixes + blanks
             + "(?:=>?+|:)" + blanks + #"(?:(?:Optional\(|<)"# + blanks + ")*+"
-            + #"(?:""|''|``)((?:\\(?=[rn]|\[redacted-(?:email|token)\]))?"#
-            + headerUnit + "+)")
+            + #"(?:""|''|``|(\\{1,15})"\1")("# + headerValue + ")")
     static let headerKey = #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"#
     static let valueKey =
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
@@ -127,7 +139,7 @@ public enum RegexReferenceSanitizer {
     static let emptyHeaderBeforeURL = regex(headerKey + keyTail + #"(?=\uE000|\\{1,15}['`]\uE000)"#)
     static let emptyQuotesHeaderBeforeURL = regex(
         headerKey + formSuffixes + blanks + "(?:=>?+|:)" + blanks + #"(?:(?:Optional\(|<)"# + blanks + ")*+"
-            + #"(?:""|''|``)(?=(?:\\{0,15}["'`])?\uE000)"#)
+            + #"(?:""|''|``|(\\{1,15})"\1")(?=(?:\\{0,15}["'`])?\uE000)"#)
     static let emptyQuotedBeforeURL = regex(
         "(?:" + headerKey + "|" + valueKey + ")" + keyTail + #"(?:(\\{1,15}")|(")|(')|(`))(?=\\{0,15}["'`]\uE000)"#)
     /// A value's end right before a URL (or the quote, and backslashes, right before one).
@@ -142,8 +154,9 @@ public enum RegexReferenceSanitizer {
             + values(
                 unquoted:
                     // A scheme's name, blanks and its token, as rule 3 takes one (after more names,
-                    // quoted or in `<…>`), is one value.
-                    #"\[redacted-[a-z]+\]C*+|N(?!C)(?:BN(?!C))*+(?:B(?:"C++(?:"(?!\uE000)C*+)?+|'C++(?:'(?!\uE000)C*+)?+|<C++(?:>C*+)?+|C++))?+|C++"#
+                    // quoted, also by an escaped `"`, or in `<…>`, blanks inside the quotes), is one
+                    // value.
+                    #"\[redacted-[a-z]+\]C*+|N(?!C)(?:BN(?!C))*+(?:B(?:"(?:B)?+C++(?:(?:B)?+"(?!\uE000)C*+)?+|(?<esc>\\{1,15})"(?:B)?+C++(?:(?:B)?+\k<esc>"(?!\uE000)C*+)?+|'(?:B)?+C++(?:(?:B)?+'(?!\uE000)C*+)?+|<(?:B)?+C++(?:(?:B)?+>C*+)?+|C++))?+|C++"#
                     // (B first and N last: the expansions of N and C hold a `B`, none an `N` or `C`.)
                     .replacingOccurrences(of: "B", with: "(?:[ \\t" + spaces + "]|" + colour + ")++")
                     .replacingOccurrences(of: "C", with: plainValueCharacter)
@@ -176,8 +189,11 @@ public enum RegexReferenceSanitizer {
     static let bearer = regex(
         #"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}|\\[nrt]))(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:+]|%20|["#
             + spaces
-            + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"B+(?:"(?!\uE000))?|'B+(?:'(?!\uE000))?|<B+>?|B+)"#.replacingOccurrences(
-                of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|["# + invisible + "])+"))
+            + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"S?B+(?:S?"(?!\uE000))?|(?<esc>\\{1,15})"S?B+(?:S?\k<esc>"(?!\uE000))?|'S?B+(?:S?'(?!\uE000))?|<S?B+(?:S?>)?|B+)"#
+            // Blanks may pad a quoted token (rule 2's blanks); an escaped `"` opens one that the same
+            // backslashes and `"` close.
+            .replacingOccurrences(of: "S?", with: "(?:[ \t" + spaces + "]|" + colour + ")*+")
+            .replacingOccurrences(of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|["# + invisible + "])+"))
     /// A local part starts outside a percent-encoded byte, and holds no encoded `=` or `&`.
     static let email = regex(
         #"(?<!%|%[0-9A-Fa-f])(?:[A-Za-z0-9._+!#$*^~-]|%(?!3[Dd]|26)|[^\x00-\x7F"# + spaces
@@ -365,7 +381,7 @@ public enum RegexReferenceSanitizer {
         /// The rest of such a value, from where it resumes.
         var rest: NSRegularExpression {
             switch self {
-            case .header: return regex(#"(?:\\(?=[rn]|\[redacted-(?:email|token)\]))?"# + headerUnit + "+")
+            case .header: return regex(headerValue)
             case .quoted("'"):
                 return regex("(?:" + stopBeforeURL + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+"#)
             case .quoted("`"): return regex("(?:" + stopBeforeURL + #"[^`\r\n\uE000])+"#)
@@ -473,7 +489,7 @@ public enum RegexReferenceSanitizer {
             // Each expression with the groups its value may be in (group 2: a placeholder).
             // (An empty value, `[]`, resumes after the URL right after it, or is none.)
             let expressions = [
-                (emptyQuoteHeaderCredential, [1]), (headerCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
+                (emptyQuoteHeaderCredential, [2]), (headerCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
                 (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]), (emptyHeaderBeforeURL, []),
                 (emptyQuotesHeaderBeforeURL, []), (emptyQuotedBeforeURL, []),
@@ -737,16 +753,26 @@ public struct LogCorpus {
         case 17:
             // The ninth session: an empty quoted string before a header's value (after a bare key
             // and a quoted one).
-            return pick(["Cookie", "Authorization", "Set-Cookie", "\"cookie\"", "'Cookie'", "cookie%22"])
-                + pick([": ", "=", ":", " => "]) + pick(["\"\"", "''", "``", "\"\"\"", "'", "<\"\""])
-                + pick([value, " Basic " + value, "", " " + value, "\\n" + value, "{" + value + "}"])
+            // The tenth: the same escaped as JSON writes it, in a JSON string.
+            let (open, close) = pick([("", ""), ("", ""), ("{\"h\":\"", "\"}"), ("'", "' ok")])
+            return open + pick(["Cookie", "Authorization", "Set-Cookie", "\"cookie\"", "'Cookie'", "cookie%22"])
+                + pick([": ", "=", ":", " => "])
+                + pick([
+                    "\"\"", "''", "``", "\"\"\"", "'", "<\"\"", "\\\"\\\"", "\\\\\\\"\\\\\\\"", "\\\"\\\\\\\"",
+                    "\\\"\\\"\\\"",
+                ])
+                + pick([value, " Basic " + value, "", " " + value, "\\n" + value, "{" + value + "}"]) + close
         case 18:
             // A scheme's name and its token as a value: quoted, in `<…>`, after Unicode spaces,
             // after more names, before a URL.
-            return key + pick(["=", ": ", "=<"])
+            // The tenth session: blanks inside the quotes, rule 3's form in running text.
+            return pick([key + "=", key + ": ", key + "=<", "x ", "\"" + key + ": "])
                 + pick(["Bearer", "basic", "Bearer Bearer", "bearer\u{A0}Basic", "BEARER"])
-                + pick([" ", "\t", "\u{A0}", "\u{1B}[1m", "", "  "]) + pick(["\"", "'", "<", "", "", "`"]) + value
-                + pick(["\"", "'", ">", "", "\\\""]) + pick(["", " ok", "https://h.example/p", "&n=1", ">"])
+                + pick([" ", "\t", "\u{A0}", "\u{1B}[1m", "", "  "])
+                + pick(["\"", "'", "<", "", "", "`", "\" ", "' ", "<\t", "\"\u{3000}", "\\\"", "\\\" ", "\\\\\\\" "])
+                + value
+                + pick(["\"", "'", ">", "", "\\\"", " \"", " '", "\u{A0}>", "  "])
+                + pick(["", " ok", "https://h.example/p", "&n=1", ">", "\" x"])
         case 19:
             // Apostrophes and quotes inside a structure.
             return key + pick(["=", ": ", "\":"]) + pick(["{", "[", "Optional(["]) + value
@@ -754,6 +780,9 @@ public struct LogCorpus {
                     "user's session", "don't log", "a 'b' c's", "it's', 'x", "x1'y", "\u{E9}'s", " 'x' ", "9'",
                     "u'x]y'",
                     "rb'a]', b'", "xu'a]'", "F'{x}'",
+                    // The tenth session: after a non-ASCII letter, a Unicode space, an invisible separator.
+                    "jos\u{E9}'s session", "\u{00A0}'x]'", "\u{200B}'x}'", "\u{1F600}'s", "\u{3000}'a]'", "\u{E9}u'x]'",
+                    "\u{FC}'", "\u{E9}rb'a}'",
                 ])
                 + pick(["}", "]", "", "'}"]) + pick([" host=api.example.com", " https://h.example/v1 ok", ""])
         case 15: return escapedJSONCredential(depth: Int.random(in: 0...3, using: &generator)).line

@@ -89,6 +89,10 @@ struct LogSanitizerTests {
             // The ninth session's rows.
             ("alice%40example.com", "[redacted-email]"),
             ("{\"k\":\"wJalrXUtnFEMI\\/K7MDENG\\/bPxRfiCYEXAMPLEKEY\"}", "{\"k\":\"[redacted-token]\"}"),
+            // The tenth session's: quotes at a value's start.
+            (#"{"h":"Cookie: \"\"sid=abc"}"#, #"{"h":"Cookie: \"\"[redacted-secret]"}"#),
+            (#"Authorization: Basic " abc""#, #"Authorization: [redacted-secret]""#),
+            ("token={jos\u{E9}'s x} https://a.io/v1", "token={[redacted-secret]} https://a.io"),
         ]
     )
     func examples(_ input: String, _ expected: String) {

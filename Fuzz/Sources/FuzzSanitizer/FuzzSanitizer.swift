@@ -46,6 +46,12 @@ let seeded: [(line: String, secret: String)] = [
         "zq7SEED"
     ),
     (#"{"msg": "token=['it\\'s \"ok\"]', 'zq7SEEDpy'] host=example.com"}"#, "zq7SEEDpy"),
+    // The tenth session: a scheme's quoted token padded with blanks, an escaped empty string
+    // before a header's value.
+    ("Authorization: Basic \" zq7SEEDpadded\"", "zq7SEEDpadded"),
+    ("x Bearer ' zq7SEEDpadbearer ' token=Bearer < zq7SEEDpadval >", "zq7SEED"),
+    (#"{"h":"Cookie: \"\"sid=zq7SEEDescempty"}"#, "zq7SEEDescempty"),
+    (#"{"msg":"x Bearer \" zq7SEEDescbearer\" token=Bearer \"zq7SEEDescval\""}"#, "zq7SEED"),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

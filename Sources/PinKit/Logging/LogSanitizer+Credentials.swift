@@ -232,8 +232,16 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if byte == UInt8(ascii: "\\"), case let run = backslashRun(from: v, limit: min(end, stop)),
                 run <= Self.maximumEscapes, v + run < end, v + run != stop, text.byte(v + run) == UInt8(ascii: "\"")
             {
-                escapes = run
-                v += run + 1
+                if kind == .header, emptyEscapedQuotes(at: v, run: run, limit: min(end, stop)),
+                    !keyQuoted(keyStart: keyStart, separator: separator)
+                {
+                    // The same empty string escaped as JSON writes it (`{"h":"Cookie: \"\"sid=x"}`):
+                    // the unquoted value after it is the value.
+                    v += 2 * (run + 1)
+                } else {
+                    escapes = run
+                    v += run + 1
+                }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`") {
                 if kind == .header, v + 1 < end, v + 1 != stop, text.byte(v + 1) == byte,
                     !keyQuoted(keyStart: keyStart, separator: separator)
@@ -368,6 +376,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (LogSanitizer.Span(start: start, end: valueEnd, keepEnd: start, placeholder: .secret), again)
     }
 
+    /// Whether the `run` backslashes and `"` at `v` are followed at once by the same run and `"`
+    /// (below `limit`): an empty string escaped `run` times over (`\"\"`, `\\\"\\\"`).
+    @inline(__always) func emptyEscapedQuotes(at v: Int, run: Int, limit: Int) -> Bool {
+        let second = v + run + 1
+        guard second + run < limit, text.byte(second + run) == UInt8(ascii: "\"") else { return false }
+        for offset in 0..<run where text.byte(second + offset) != UInt8(ascii: "\\") { return false }
+        return true
+    }
+
     /// Whether the key that starts at `keyStart` ends with a closing quote before the separator at
     /// `separator` (`"cookie":`, `'cookie'=`, `cookie%22:`), as a JSON or dictionary key does.
     func keyQuoted(keyStart: Int, separator: Int) -> Bool {
@@ -433,7 +450,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     static var structureDepth: Int { 4 }
 
     /// Whether the word right before the `'` at `p` is a Python string prefix: one or two of
-    /// `u b r f` (any case) after a byte that is no ASCII letter or digit (or the text's start).
+    /// `u b r f` (any case) after a byte that ends no letter or digit (``endsLetter(_:)``; or the
+    /// text's start).
     @inline(__always) func afterStringPrefix(_ p: Int) -> Bool {
         @inline(__always) func prefixLetter(_ index: Int) -> Bool {
             switch text.byte(index) | 0x20 {
@@ -442,8 +460,18 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             }
         }
         guard prefixLetter(p - 1) else { return false }
-        if p < 2 || !text.has(p - 2, Classes.alphanumeric) { return true }
-        return prefixLetter(p - 2) && (p < 3 || !text.has(p - 3, Classes.alphanumeric))
+        if p < 2 || !endsLetter(p - 2) { return true }
+        return prefixLetter(p - 2) && (p < 3 || !endsLetter(p - 3))
+    }
+
+    /// Whether the byte at `index` ends a letter or digit: an ASCII one, or a non-ASCII character
+    /// other than a Unicode space or an invisible separator (`é`: its last byte a continuation
+    /// byte; NBSP ends none). A `'` after one inside a structure is an apostrophe.
+    @inline(__always) func endsLetter(_ index: Int) -> Bool {
+        let byte = text.byte(index)
+        if byte < 0x80 { return text.has(index, Classes.alphanumeric) }
+        return text.unicodeSpaceLength(endingAt: index, start: 0) == 0
+            && text.invisibleLength(endingAt: index, start: 0) == 0
     }
 
     /// Inside a structure opened before `start`: the position of the bracket that closes it, or nil
@@ -466,10 +494,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 if depth == 0 { return p }
                 p += 1
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                // A `'` right after an ASCII letter or digit is an apostrophe (`{user's session}`),
-                // not a string: Python and JavaScript open one after a bracket, `,`, `:`, `=` or a
-                // blank, or after a string prefix (`u'…'`, `b'…'`, `rb'…'`).
-                if byte == UInt8(ascii: "'"), p > start, text.has(p - 1, Classes.alphanumeric), !afterStringPrefix(p) {
+                // A `'` right after a letter or digit is an apostrophe (`{user's session}`,
+                // `{josé's session}`), not a string: Python and JavaScript open one after a bracket,
+                // `,`, `:`, `=` or a blank, or after a string prefix (`u'…'`, `b'…'`, `rb'…'`).
+                if byte == UInt8(ascii: "'"), p > start, endsLetter(p - 1), !afterStringPrefix(p) {
                     p += 1
                     continue
                 }
@@ -685,10 +713,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// closing quote too: a `"` or `'` string after `=`, `[`, `(` or `{` (`theme="dark"`,
     /// `['X-Token' => 'x']`), or a `\"` string after `=` (`realm=\"api\"`), but not one whose
     /// closing quote is right before a URL (that quote closes the value: the URL keeps the context
-    /// that ends it, so a second pass agrees).
+    /// that ends it, so a second pass agrees). A `"` or `'` after the value's scheme names and
+    /// blanks (``schemeQuoteEnd(from:end:stop:)``) opens the scheme's quoted token, closing nothing.
     func headerEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
         let limit = min(end, stop)
-        var p = start
+        var p = schemeQuoteEnd(from: start, end: end, stop: stop) ?? start
         while p < limit {
             let byte = text.byte(p)
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'"), p >= 1, Self.opensInner(text.byte(p - 1)),
@@ -748,6 +777,42 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return !(next == UInt8(ascii: "\\") && after + 1 < limit && text.byte(after + 1) == UInt8(ascii: "t"))
     }
 
+    /// After blanks and scheme names (`Bearer`, `Basic`, any ASCII case), each followed by blanks, at
+    /// `start`: the end of a `"` or `'` followed by blanks and a byte that does not end an unquoted
+    /// value, or nil. That quote opens the scheme's token, as rule 3 takes one
+    /// (`Authorization: Basic " hunter2"`): followed by a blank it would otherwise close the string
+    /// the header is in (rule 1's context) and end the value before the token. Read once, forward.
+    @inline(__always) func schemeQuoteEnd(from start: Int, end: Int, stop: Int) -> Int? {
+        let limit = min(end, stop)
+        var p = blanksEnd(from: start, end: end, stop: stop)
+        var names = 0
+        while p + 5 < limit, text.lowered(p) == UInt8(ascii: "b") {
+            let length =
+                text.matches("bearer", at: p, end: limit) ? 6 : text.matches("basic", at: p, end: limit) ? 5 : 0
+            guard length > 0, case let next = blanksEnd(from: p + length, end: end, stop: stop), next > p + length
+            else { return nil }
+            p = next
+            names += 1
+        }
+        guard names > 0, p < limit else { return nil }
+        // The quote, also an escaped `"` (`\"` in a JSON string).
+        if text.byte(p) == UInt8(ascii: "\\"), case let run = escapedQuoteRun(at: p, limit: limit), run > 0 {
+            p += run
+        } else if text.byte(p) != UInt8(ascii: "\"") && text.byte(p) != UInt8(ascii: "'") {
+            return nil
+        }
+        let token = blanksEnd(from: p + 1, end: end, stop: stop)
+        return token < limit && startsUnquoted(at: token, limit: limit, end: end) ? p + 1 : nil
+    }
+
+    /// Whether the byte at `p` (below `limit`) does not end an unquoted value (``unquotedEnd(from:end:stop:)``).
+    @inline(__always) func startsUnquoted(at p: Int, limit: Int, end: Int) -> Bool {
+        let byte = text.byte(p)
+        if text.table[Int(byte)] & Classes.valueStop != 0 { return false }
+        if byte == UInt8(ascii: "\\"), p + 1 < limit, text.has(p + 1, Classes.quote) { return false }
+        return byte < 0x80 || text.unicodeSpaceLength(at: p, end: end) == 0
+    }
+
     /// Whether a quote after `byte` opens an inner string of a header value.
     @inline(__always) static func opensInner(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "=") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{")
@@ -789,19 +854,32 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             let next = blanksEnd(from: taken, end: end, stop: stop)
             guard next > taken, next < limit else { break }
             let opener = text.byte(next)
-            let closer: UInt8? =
+            var closer: UInt8? =
                 opener == UInt8(ascii: "<")
                 ? UInt8(ascii: ">") : opener == UInt8(ascii: "\"") || opener == UInt8(ascii: "'") ? opener : nil
-            let runStart = closer == nil ? next : next + 1
-            let (runEnd, runLength) = unquotedEnd(from: runStart, end: end, stop: stop)
+            // An escaped opening `"` (`\"` in a JSON string, at most 15 backslashes), which the closing
+            // one repeats.
+            var escapes = opener == UInt8(ascii: "\\") ? escapedQuoteRun(at: next, limit: limit) : 0
+            if escapes > 0 { closer = UInt8(ascii: "\"") }
+            // Blanks may pad a quoted token: `Bearer " x "`.
+            let runStart = closer == nil ? next : blanksEnd(from: next + escapes + 1, end: end, stop: stop)
+            var (runEnd, runLength) = unquotedEnd(from: runStart, end: end, stop: stop)
+            if runLength == 0, escapes > 0 {
+                // No token after the escaped quote: the backslashes before its last are a run.
+                (escapes, closer) = (0, nil)
+                (runEnd, runLength) = unquotedEnd(from: next, end: end, stop: stop)
+            }
             guard runLength > 0 else { break }
             if let closer {
                 taken = runEnd
                 // The closing quote, unless it is the context of a URL right after it.
-                if runEnd < limit, text.byte(runEnd) == closer, closer == UInt8(ascii: ">") || runEnd + 1 != stop {
+                let close = blanksEnd(from: runEnd, end: end, stop: stop) + escapes
+                if close < limit, text.byte(close) == closer, closer == UInt8(ascii: ">") || close + 1 != stop,
+                    escapes == 0 || escapedQuoteRun(at: close - escapes, limit: limit) == escapes
+                {
                     // …and the run glued after it (`"a"b`): a second pass would take it with the
                     // placeholder.
-                    taken = unquotedEnd(from: runEnd + 1, end: end, stop: stop).0
+                    taken = unquotedEnd(from: close + 1, end: end, stop: stop).0
                 }
                 break
             }
@@ -809,6 +887,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             guard isSchemeName(from: next, to: runEnd) else { break }
         }
         return (taken, taken - start)
+    }
+
+    /// The number of backslashes (1–15) before the `"` they escape at `p` (below `limit`), or 0.
+    @inline(__always) func escapedQuoteRun(at p: Int, limit: Int) -> Int {
+        let run = backslashRun(from: p, limit: limit)
+        return run <= Self.maximumEscapes && p + run < limit && text.byte(p + run) == UInt8(ascii: "\"") ? run : 0
     }
 
     /// Whether `[start, end)` is `bearer` or `basic`, any ASCII case.

@@ -142,14 +142,24 @@ struct WordRules<Counter: LogSanitizerCounting> {
             }
             var tokenStart = p
             var closer: UInt8?
+            // The backslashes of an escaped opening `"` (`\"` in a JSON string, at most 15), which
+            // the closing one repeats.
+            var escapes = 0
             if p < end {
                 switch text.byte(p) {
                 case UInt8(ascii: "\""): closer = UInt8(ascii: "\"")
                 case UInt8(ascii: "'"): closer = UInt8(ascii: "'")
                 case UInt8(ascii: "<"): closer = UInt8(ascii: ">")
+                case UInt8(ascii: "\\"):
+                    let run = SanitizerScan.backslashRun(text, from: p, limit: min(end, p + 16))
+                    if run <= 15, p + run < end, text.byte(p + run) == UInt8(ascii: "\"") {
+                        closer = UInt8(ascii: "\"")
+                        escapes = run
+                    }
                 default: break
                 }
-                if closer != nil { tokenStart += 1 }
+                // Blanks may pad a quoted token: `Bearer " x "`.
+                if closer != nil { tokenStart = blanksEnd(from: tokenStart + escapes + 1, end) }
             }
             var tokenEnd = bearerTokenEnd(from: tokenStart, end)
             if tokenEnd == tokenStart {
@@ -158,14 +168,40 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 guard groups >= 2 else { continue }
                 return Match(start: s, end: bearerTokenEnd(from: lastGroup, end), placeholder: .bearer)
             }
-            if let closer, tokenEnd < end, text.byte(tokenEnd) == closer,
-                tokenEnd + 1 != state.urlStart || closer == UInt8(ascii: ">")
+            if let closer, case let close = blanksEnd(from: tokenEnd, end) + escapes, close < end,
+                text.byte(close) == closer, close + 1 != state.urlStart || closer == UInt8(ascii: ">"),
+                escapes == 0 || backslashes(from: close - escapes, to: close)
             {
-                tokenEnd += 1
+                tokenEnd = close + 1
             }
             return Match(start: s, end: tokenEnd, placeholder: .bearer)
         }
         return nil
+    }
+
+    /// Whether `[start, end)` is backslashes only.
+    @inline(__always) func backslashes(from start: Int, to end: Int) -> Bool {
+        for index in start..<end where text.byte(index) != UInt8(ascii: "\\") { return false }
+        return true
+    }
+
+    /// The end of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) from `start`: what
+    /// may pad a quoted token after its opening quote and before its closing one (rule 2's blanks).
+    @inline(__always) func blanksEnd(from start: Int, _ end: Int) -> Int {
+        var p = start
+        while p < end {
+            let byte = text.byte(p)
+            if byte == 0x20 || byte == 0x09 {
+                p += 1
+            } else if byte >= 0x80, case let length = text.unicodeSpaceLength(at: p, end: end), length > 0 {
+                p += length
+            } else if byte == 0x1B, case let length = text.colourCodeLength(at: p, end: end), length > 0 {
+                p += length
+            } else {
+                break
+            }
+        }
+        return p
     }
 
     /// Whether `%XX` (two hex digits) or `\n`, `\r`, `\t` ends right before `s`, inside the region.

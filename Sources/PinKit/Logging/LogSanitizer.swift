@@ -43,25 +43,30 @@
 ///    quote, which closes a string of depth k only when the backslashes are even in number and the
 ///    quote is of depth k; in a `'` string an even run of backslashes (two or more) before a `'`
 ///    leaves the structure open, as it ends a plain Python string and is a quote inside a
-///    JSON-escaped one; a `'` right after an ASCII letter or digit is an apostrophe (`{user's x}`),
+///    JSON-escaped one; a `'` right after a letter or digit (ASCII, or a non-ASCII character other
+///    than a Unicode space or an invisible separator) is an apostrophe (`{user's x}`, `{josé's x}`),
 ///    not a string; four levels at most; no URL inside) goes, or, when it does not close so,
 ///    everything after the
 ///    opener to the line's end, URLs included; a header's structure always takes the rest of the
 ///    line (`Cookie: {"a":1}; sid=x`, `Authorization: {} Basic x`). Otherwise an
 ///    optional opening quote (`"` after 0–15 backslashes, `'`, backtick; after a header's key with
-///    no closing quote, an empty `""`, `''` or two backticks are passed over and the unquoted value
-///    after them is the value: ``Cookie: ``sid=x``, but `{"cookie":"","u":"b"}` stays); the value →
+///    no closing quote, an empty `""`, `''`, two backticks or `\"\"` (the same 1–15 backslashes
+///    before each quote) are passed over and the unquoted value after them is the value:
+///    ``Cookie: ``sid=x``, `Cookie: \"\"sid=x`, but `{"cookie":"","u":"b"}` stays); the value →
 ///    `[redacted-secret]`. A quoted value runs to its closing quote (after backslashes, a run that
 ///    closes it as in a structure, whose escaped backslashes are the value's; or a line break); an
 ///    unquoted header value to a line break (also `\r` or `\n` written as escapes, or a `\` right
 ///    before `[redacted-email]` or `[redacted-token]`, which is what rules 4 and 7 leave of one when
-///    their match starts at its letter) or a closing quote as in rule 1, an inner string included (a `"`
+///    their match starts at its letter) or a closing quote as in rule 1 (not a `"`, `\"` or `'` after the
+///    value's scheme names, each followed by blanks, and before blanks and a byte that does not end
+///    an unquoted value: it opens the scheme's token, `Authorization: Basic " x"`), an inner string included (a `"`
 ///    or `'` string after `=`, `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a
 ///    `\"` string after `=`, not closed by a quote right before a URL, which is that URL's
 ///    context); another unquoted value to white space, a Unicode space or one of ``&,;"'<>)]}` ``
 ///    (`Bearer` or `Basic`, any case, then blanks and its token as rule 3 takes one: more names,
-///    then a run, or one in `"…"`, `'…'` or `<…>` (its closing quote not one right before a URL)
-///    and the run glued after the closer: that too).
+///    then a run, or one in `"…"`, `'…'`, `\"…\"` (1–15 backslashes, the same before each quote)
+///    or `<…>` with blanks after the opener and before the closer (its closing quote not one right
+///    before a URL) and the run glued after the closer: that too).
 ///    A value other than a structure stops at the next URL, and before the quote (with the
 ///    backslashes before it, up to 15) right before one (so the URL keeps its host and its
 ///    context). A header's unquoted value or a quoted value (not one whose opening quote is the
@@ -86,8 +91,9 @@
 ///    after a percent-encoded byte `%XX` or an escaped `\n`, `\r`, `\t`) or a placeholder, then
 ///    separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
-///    (`Bearer bearer x` is one match), an optional `"`, `'` or `<`, the token
-///    `[A-Za-z0-9._~+/=-]+` (a `/` also written `\/`, or after up to 15 backslashes) with invisible separators, and the matching closing quote (not one
+///    (`Bearer bearer x` is one match), an optional `"`, `\"` (1–15 backslashes), `'` or `<` and
+///    blanks (rule 2's), the token
+///    `[A-Za-z0-9._~+/=-]+` (a `/` also written `\/`, or after up to 15 backslashes) with invisible separators, and blanks and the matching closing quote (the same backslashes before it; not one
 ///    right before a URL, which is that URL's context) → `[redacted-bearer]`.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
 ///    (not starting with `'` nor inside a percent-encoded byte, and holding no encoded `=` or `&`,
@@ -193,7 +199,12 @@
 ///   byte is read at most three times.
 /// - A run of backslashes is measured once, from its start, and passed whole (a structure's
 ///   strings, an escaped value's end, a URL body in a `"` or `'` string).
-/// - A scheme value's names, blanks and token are read once, forward (`schemeValueEnd`).
+/// - A scheme value's names, blanks and token are read once, forward (`schemeValueEnd`); the
+///   blanks after a quoted token whose closing quote does not follow are read once more, as are a
+///   bearer token's (the next search passes them). A header value's scheme names and blanks before
+///   a quote are read ahead once (`schemeQuoteEnd`), then once more by the value's own scan. An
+///   escaped opening quote's backslashes are counted up to sixteen, and when no token follows it
+///   rule 2 reads them once more as a plain run.
 /// - A value that resumes after a URL: the URL goes out, the next URL is looked for ahead from its
 ///   end (the same forward search), and the rest of the value is scanned from after what ended the
 ///   URL, once; the pass resumes after it.
@@ -229,7 +240,9 @@
 /// the second pass: `authorization=\'https://` gave `authorization=\'[redacted-url]`, whose quote
 /// no longer closed.) A form key's suffixes never start with a placeholder's `]`; a
 /// placeholder holds no `%`, so no percent-encoded separator, quote or URL appears in one. A structure value's content becomes one placeholder between the same
-/// brackets (or before the same line end), which a second pass finds and leaves. No match
+/// brackets (or before the same line end), which a second pass finds and leaves. A scheme's quoted
+/// token goes with its names and blanks, its closing quote too unless that is a URL's context, so a
+/// second pass sees no scheme name before a quote (`Authorization: [redacted-secret]"`). No match
 /// contains a line feed or carriage return, and every look-behind or look-ahead treats one like
 /// the start or end of the text, so text may be redacted in pieces cut after a line break.
 public enum LogSanitizer {
