@@ -59,6 +59,12 @@ public enum AdversarialLogFamilies {
             // token as a value, apostrophes in a structure.
             ("empty quotes before a header value", "Cookie: \"\""), ("scheme and quoted token", "token=Bearer \"a\" "),
             ("apostrophes in a structure", "token={a'b "), ("header value around a URL", "Cookie: a=https://h/p "),
+            // The tenth session's percent-encoded `/ + =` in a run, `%2540`, encoded non-ASCII
+            // domains, and emails glued to runs (each match read back and forward once more).
+            ("percent-encoded slashes in a run", "aB1%2F"), ("twice-encoded slashes in a run", "aB1%252f"),
+            ("stray percents in a run", "a%2%25%3"), ("twice-encoded @ repeated", "a%2540"),
+            ("encoded non-ASCII domains chained", "a%40b%C3%BC.c"), ("email glued to runs", "a@b.c-aB1/"),
+            ("runs glued before emails", "aB1/x+b@c.d/"), ("email glued to a long label", "x@a.b_c_c_c_c_c_c_c"),
             ("random upper-case hex", ""),
         ]
         return families

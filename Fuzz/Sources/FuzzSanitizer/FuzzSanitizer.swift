@@ -46,6 +46,12 @@ let seeded: [(line: String, secret: String)] = [
         "zq7SEED"
     ),
     (#"{"msg": "token=['it\\'s \"ok\"]', 'zq7SEEDpy'] host=example.com"}"#, "zq7SEEDpy"),
+    // The tenth session: `/` percent-encoded in a base64 secret, an email encoded twice, a
+    // percent-encoded non-ASCII domain, an email glued to a token on either side.
+    ("form=x%26aws%3DwJalrXUtnFEMI%2FK7MDENG%252FbPxRfiCYzq7SEEDpct2f", "zq7SEEDpct2f"),
+    ("user=zq7SEEDtwicemail%2540example.com to=zq7SEEDutf%40b%C3%BCcher.de", "zq7SEED"),
+    ("bob@example.com-wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq7SEEDglued", "zq7SEEDglued"),
+    ("wJalrXUtnFEMI/K7MDENG/zq7SEEDbefore+bob@example.com", "zq7SEEDbefore"),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
