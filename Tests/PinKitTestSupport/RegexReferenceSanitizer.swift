@@ -191,15 +191,13 @@ public enum RegexReferenceSanitizer {
         "H(?:I*H){7}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){11}"
             .replacingOccurrences(of: "H", with: "[0-9A-Fa-f]").replacingOccurrences(
                 of: "I", with: "[" + invisible + "]"))
-    static let pin: NSRegularExpression = {
-        // Each `/` of the 43 characters may be written `\/` (JSON); `\/` after the `=` is a `/` too.
-        let value = #"(?:[A-Za-z0-9+/]|\\/){43}=(?![A-Za-z0-9+/=_\-"# + invisible + #"]|\\/|"# + encodedBase64 + ")"
-        return regex(
-            #"[Ss][Hh][Aa]256(?:/|=|:|//|="|: |=\\"|":"|": "|\\":\\"|\\": \\"|='|" : "|\\/|':'|': '|\\/\\/)"#
-                + value
-                + "|expected one of " + value
-                + "(?:, " + value + ")*")
-    }()
+    /// Each `/` of the 43 characters may be written `\/` (JSON); `\/` after the `=` is a `/` too.
+    static let pinValue =
+        #"(?:[A-Za-z0-9+/]|\\/){43}=(?![A-Za-z0-9+/=_\-"# + invisible + #"]|\\/|"# + encodedBase64 + ")"
+    static let labelledPin =
+        #"[Ss][Hh][Aa]256(?:/|=|:|//|="|: |=\\"|":"|": "|\\":\\"|\\": \\"|='|" : "|\\/|':'|': '|\\/\\/)"# + pinValue
+    static let pin = regex(labelledPin + "|expected one of " + pinValue + "(?:, " + pinValue + ")*")
+    static let labelledPinOnly = regex(labelledPin)
     static let token: NSRegularExpression = {
         let t = #"(?:[A-Za-z0-9_\-]|["# + invisible + "])"
         // `\/` (`JSONEncoder`'s `/`; `\\\/` escaped twice, up to 15 backslashes) is one base64 character.
@@ -250,7 +248,14 @@ public enum RegexReferenceSanitizer {
             ).map { $0.range.location + $0.range.length }
         }
         if let before = runStart(cursor, start), let tokenEnd = tokenEnd(before), tokenEnd > start { start = before }
-        if let after = runStart(range.location, end), let tokenEnd = tokenEnd(after), tokenEnd > end { end = tokenEnd }
+        if let after = runStart(range.location, end), let tokenEnd = tokenEnd(after), tokenEnd > end {
+            // Not over a labelled pin (rule 6 keeps it).
+            let pinStart =
+                labelledPinOnly.firstMatch(
+                    in: seen, options: [.withTransparentBounds], range: NSRange(location: end, length: ns.length - end)
+                )?.range.location ?? Int.max
+            if pinStart >= tokenEnd { end = tokenEnd }
+        }
         return NSRange(location: start, length: end - start)
     }
 
@@ -1030,7 +1035,7 @@ public struct LogCorpus {
         func run() -> String {
             pick([
                 string(Self.base64, 20...44), string("abcdefghijklmnopqrstuvwxyz/", 20...44), escapedSecret(),
-                string(Self.base64url, 1...8), jwt(),
+                string(Self.base64url, 1...8), jwt(), pin(), escapedPin(),
             ])
         }
         let address = chance(50) ? email() : percentEmail()

@@ -167,6 +167,11 @@ struct LogSanitizerFormsTests {
             ("alice@example.com/profile", "[redacted-email]/profile"),
             ("see alice@example.com.", "see [redacted-email]."),
             ("ref/bob@example.com", "ref/[redacted-email]"), ("bob@example.com-backup", "[redacted-email]"),
+            // A labelled pin glued after an email is rule 6's, and stays.
+            (
+                "bob@example.com/sha256/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8= ok",
+                "[redacted-email]/sha256/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8= ok"
+            ),
             (
                 "mail alice@example.com/inbox/archive/2026/november ok",
                 "mail [redacted-email]/inbox/archive/2026/november ok"

@@ -191,7 +191,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 length > 0
             {
                 tokenEnd += length
-            } else if text.byte(tokenEnd) == UInt8(ascii: "%"), case let length = encodedBase64(tokenEnd, end),
+            } else if text.byte(tokenEnd) == UInt8(ascii: "%"), case let length = encodedBase64Length(tokenEnd, end),
                 length > 0
             {
                 tokenEnd += length
@@ -265,7 +265,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
     }
 
     /// The length of `%XX` or `%25XX` with `XX` 80–FF (any case) at `p`, which holds a `%`, or 0.
-    @inline(__always) func encodedHighByte(_ p: Int, _ end: Int) -> Int {
+    /// Out of line: rare in a domain.
+    @inline(never) func encodedHighByte(_ p: Int, _ end: Int) -> Int {
         var q = p &+ 1
         if q &+ 3 < end, text.byte(q) == UInt8(ascii: "2"), text.byte(q &+ 1) == UInt8(ascii: "5") { q &+= 2 }
         // A hex digit from `8` on (`8`, `9` and the letters), then a hex digit.
@@ -287,8 +288,13 @@ struct WordRules<Counter: LogSanitizerCounting> {
     @inline(__always) func percentAt(_ p: Int, _ end: Int) -> Int {
         guard p &+ 2 < end else { return 0 }
         if text.byte(p &+ 1) == UInt8(ascii: "4") { return text.byte(p &+ 2) == UInt8(ascii: "0") ? 3 : 0 }
-        return p &+ 4 < end && text.byte(p &+ 1) == UInt8(ascii: "2") && text.byte(p &+ 2) == UInt8(ascii: "5")
-            && text.byte(p &+ 3) == UInt8(ascii: "4") && text.byte(p &+ 4) == UInt8(ascii: "0") ? 5 : 0
+        return text.byte(p &+ 1) == UInt8(ascii: "2") ? twiceEncodedAt(p, end) : 0
+    }
+
+    /// 5 when `%2540` starts at `p` (which holds `%2`), else 0. Out of line: rare.
+    @inline(never) func twiceEncodedAt(_ p: Int, _ end: Int) -> Int {
+        p &+ 4 < end && text.byte(p &+ 2) == UInt8(ascii: "5") && text.byte(p &+ 3) == UInt8(ascii: "4")
+            && text.byte(p &+ 4) == UInt8(ascii: "0") ? 5 : 0
     }
 
     /// The next `@` that passes the finder's filter or `%40` after a local-part character in
@@ -381,15 +387,50 @@ struct WordRules<Counter: LogSanitizerCounting> {
     @inline(never) func widened(_ match: Match, _ from: Int, _ end: Int) -> Match {
         var result = match
         let before = runStart(before: match.start, from)
-        if before < match.start, let tokenEnd = tokenEnd(at: before, end), tokenEnd > match.start {
+        // Rule 7's match from `before` lies in the run, which ends before the email's `@` (or `%`):
+        // under 32 bytes and no `eyJ` there, it is none (a JWT's `eyJ` and 32 characters both fail).
+        if before < match.start, mayHoldToken(before, min(end, before &+ 32)),
+            let tokenEnd = tokenEnd(at: before, end), tokenEnd > match.start
+        {
             result.start = before
         }
         if match.end < end, case let after = runStart(before: match.end, match.start), after < match.end,
-            let tokenEnd = tokenEnd(at: after, end), tokenEnd > match.end
+            mayHoldToken(after, min(end, after &+ 32)), let tokenEnd = tokenEnd(at: after, end), tokenEnd > match.end,
+            !holdsLabelledPin(match.end, tokenEnd, end)
         {
             result.end = tokenEnd
         }
         return result
+    }
+
+    /// Whether rule 7 can match at `start` with what lies in `[start, limit)` (at most 32 bytes): 32
+    /// bytes of run there, or an `eyJ`. False only when no match can start at `start`.
+    @inline(__always) func mayHoldToken(_ start: Int, _ limit: Int) -> Bool {
+        var q = start
+        while q < limit {
+            let byte = text.byte(q)
+            if byte == UInt8(ascii: "J"), q >= start &+ 2, text.byte(q &- 1) == UInt8(ascii: "y"),
+                text.byte(q &- 2) == UInt8(ascii: "e")
+            {
+                return true
+            }
+            guard isRunByte(q) || byte == UInt8(ascii: ".") else { return false }
+            q &+= 1
+        }
+        return limit &- start == 32
+    }
+
+    /// Whether a labelled pin that rule 6 keeps starts in `[start, stop)` (a region ending at
+    /// `end`): an email glued to `/sha256/…` leaves the pin to rule 6. Reads the range once.
+    func holdsLabelledPin(_ start: Int, _ stop: Int, _ end: Int) -> Bool {
+        var q = start
+        while q < stop, q + 6 < end {
+            if text.byte(q) | 0x20 == UInt8(ascii: "s"), isSHA256(at: q), pinEnd(label: q + 6, end) != nil {
+                return true
+            }
+            q += 1
+        }
+        return false
     }
 
     /// Where the base64 run (rule 7's characters: `\/` and `%2F` as one) that ends at `q` starts,
@@ -614,38 +655,38 @@ struct WordRules<Counter: LogSanitizerCounting> {
         {
             search = two + 1
             guard two - 3 >= from, two + 3 < end, isSHA256(at: two - 3) else { continue }
-            // The labels that start with the byte after "sha256", shortest first: the first that
-            // fits gives the leftmost value.
-            let label = two + 3
-            let pin: Int?
-            switch text.byte(label) {
-            case UInt8(ascii: "/"): pin = pinEnd(after: "/", at: label, end) ?? pinEnd(after: "//", at: label, end)
-            case UInt8(ascii: "="):
-                pin =
-                    pinEnd(after: "=", at: label, end) ?? pinEnd(after: "=\"", at: label, end)
-                    ?? pinEnd(after: "=\\\"", at: label, end) ?? pinEnd(after: "='", at: label, end)
-            case UInt8(ascii: ":"): pin = pinEnd(after: ":", at: label, end) ?? pinEnd(after: ": ", at: label, end)
-            case UInt8(ascii: "\""):
-                pin =
-                    pinEnd(after: "\":\"", at: label, end) ?? pinEnd(after: "\": \"", at: label, end)
-                    ?? pinEnd(after: "\" : \"", at: label, end)
-            case UInt8(ascii: "\\"):
-                // The byte after the `\` parts the four labels in two (the order within each is kept):
-                // a JSON-escaped label tries two instead of four (`sha256\/` repeated).
-                guard label + 1 < end else {
-                    pin = nil
-                    break
-                }
-                pin =
-                    text.byte(label + 1) == UInt8(ascii: "\"")
-                    ? pinEnd(after: "\\\":\\\"", at: label, end) ?? pinEnd(after: "\\\": \\\"", at: label, end)
-                    : pinEnd(after: "\\/", at: label, end) ?? pinEnd(after: "\\/\\/", at: label, end)
-            case UInt8(ascii: "'"): pin = pinEnd(after: "':'", at: label, end) ?? pinEnd(after: "': '", at: label, end)
-            default: pin = nil
-            }
-            if let pin { return Match(start: two - 3, end: pin, placeholder: .kept) }
+            if let pin = pinEnd(label: two + 3, end) { return Match(start: two - 3, end: pin, placeholder: .kept) }
         }
         return nil
+    }
+
+    /// The end of a pin after `sha256` when one of the labels starts at `label` (inside the text),
+    /// or nil.
+    @inline(__always) func pinEnd(label: Int, _ end: Int) -> Int? {
+        // The labels that start with the byte after "sha256", shortest first: the first that
+        // fits gives the leftmost value.
+        switch text.byte(label) {
+        case UInt8(ascii: "/"): return pinEnd(after: "/", at: label, end) ?? pinEnd(after: "//", at: label, end)
+        case UInt8(ascii: "="):
+            return
+                pinEnd(after: "=", at: label, end) ?? pinEnd(after: "=\"", at: label, end)
+                ?? pinEnd(after: "=\\\"", at: label, end) ?? pinEnd(after: "='", at: label, end)
+        case UInt8(ascii: ":"): return pinEnd(after: ":", at: label, end) ?? pinEnd(after: ": ", at: label, end)
+        case UInt8(ascii: "\""):
+            return
+                pinEnd(after: "\":\"", at: label, end) ?? pinEnd(after: "\": \"", at: label, end)
+                ?? pinEnd(after: "\" : \"", at: label, end)
+        case UInt8(ascii: "\\"):
+            // The byte after the `\` parts the four labels in two (the order within each is kept):
+            // a JSON-escaped label tries two instead of four (`sha256\/` repeated).
+            guard label + 1 < end else { return nil }
+            return
+                text.byte(label + 1) == UInt8(ascii: "\"")
+                ? pinEnd(after: "\\\":\\\"", at: label, end) ?? pinEnd(after: "\\\": \\\"", at: label, end)
+                : pinEnd(after: "\\/", at: label, end) ?? pinEnd(after: "\\/\\/", at: label, end)
+        case UInt8(ascii: "'"): return pinEnd(after: "':'", at: label, end) ?? pinEnd(after: "': '", at: label, end)
+        default: return nil
+        }
     }
 
     /// "sha256" in any ASCII case at `index` (six bytes known to be in the text), compared as one
@@ -787,7 +828,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         if text.has(after, Classes.base64) { return false }
         let byte = text.byte(after)
         if byte == UInt8(ascii: "\\") { return after + 1 >= end || text.byte(after + 1) != UInt8(ascii: "/") }
-        if byte == UInt8(ascii: "%") { return encodedBase64(after, end) == 0 }
+        if byte == UInt8(ascii: "%") { return encodedBase64Length(after, end) == 0 }
         return byte < 0x80 || text.invisibleLength(at: after, end: end) == 0
     }
 
@@ -799,7 +840,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         let byte = text.byte(p)
         if byte < 0x80 {
             if base64, byte == UInt8(ascii: "\\") { return escapedSlash(p, end) }
-            if base64, byte == UInt8(ascii: "%") { return encodedBase64(p, end) }
+            if base64, byte == UInt8(ascii: "%") { return encodedBase64Length(p, end) }
             return text.has(p, base64 ? Classes.base64 : Classes.token) ? 1 : 0
         }
         return text.invisibleLength(at: p, end: end)
@@ -836,6 +877,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
         }
         return 0
     }
+
+    /// ``encodedBase64(_:_:)`` out of line, for the hot loops (a `%` in a run is rare, and the
+    /// loops stay small enough to be inlined where they are used).
+    @inline(never) func encodedBase64Length(_ p: Int, _ end: Int) -> Int { encodedBase64(p, end) }
 
     /// One scan of the base64 run that starts at a position (for the JWT and base64 alternatives).
     struct Runs {
@@ -875,7 +920,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 runs.lastStretch = q
             } else if flags & Classes.percentFirst != 0 {
                 // A percent-encoded `/ + =`: one character of several bytes.
-                let length = encodedBase64(q, end)
+                let length = encodedBase64Length(q, end)
                 guard length > 0 else { break }
                 q &+= length
                 extra &+= length &- 1
@@ -1085,11 +1130,13 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return ByteBlock.all(ByteBlock.letters(bytes) .| ByteBlock.digits(bytes) .| sign)
     }
 
-    /// A base64 character, a `\` (of a `\/` or not: a run byte more only makes more candidates), a
-    /// `%` (of a `%2F` or not), or a byte of an invisible separator (which may start before it).
+    /// A base64 character, a `\` (of a `\/` or not: a run byte more only makes more candidates), the
+    /// `%` of a `%2F` (or of the others; a `%` that starts none is in no run, and text full of them
+    /// is passed over as other text is), or a byte of an invisible separator (which may start before it).
     @inline(__always) func isRunByte(_ index: Int) -> Bool {
         let flags = text.table[Int(text.byte(index))]
-        if flags & (Classes.base64 | Classes.backslash | Classes.percentFirst) != 0 { return true }
+        if flags & (Classes.base64 | Classes.backslash) != 0 { return true }
+        if flags & Classes.percentFirst != 0 { return encodedBase64Length(index, text.count) > 0 }
         guard flags & Classes.high != 0 else { return false }
         return inInvisibleSeparator(index)
     }
@@ -1129,7 +1176,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 }
             } else if flags & Classes.percentFirst != 0 {
                 // Or with a percent-encoded `/ + =`; another `%` starts none.
-                length = encodedBase64(p, end)
+                length = encodedBase64Length(p, end)
                 guard length > 0 else {
                     p &+= 1
                     continue
@@ -1195,7 +1242,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
     }
 
     /// The end of rule 7's match at `p` (not inside a `\/` or `%2F`), or nil.
-    func tokenEnd(at p: Int, _ end: Int) -> Int? { tokenEnd(runs(from: p, end, measured: p, seen: 0), end) }
+    @inline(never) func tokenEnd(at p: Int, _ end: Int) -> Int? {
+        tokenEnd(runs(from: p, end, measured: p, seen: 0), end)
+    }
 
     /// Whether a run with these classes holds a digit or both letter cases (a long run of one case
     /// and no digit is a name: an event, an error code, a constant).

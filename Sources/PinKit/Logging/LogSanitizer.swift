@@ -100,7 +100,8 @@
 ///    `alice%40b%C3%BCcher.de` too) → `[redacted-email]`. When rule 7 would take, from the start of
 ///    the base64 run (rule 7's characters) that ends where the match starts (read back no further
 ///    than the region's start or the previous match) or that holds the domain's end, a match that
-///    reaches past the email's edge, the email's match takes it too: a token glued to an email
+///    reaches past the email's edge, the email's match takes it too (after the domain, not when a
+///    labelled pin that rule 6 keeps starts there): a token glued to an email
 ///    goes whole (`bob@example.com-wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`,
 ///    `wJalrXUtnFEMI/K7MDENG/bPxRfiCY+bob@example.com`), and `alice@example.com/profile` keeps its path.
 /// 5. **UUIDs**, 8-4-4-4-12 hex digits in any case, invisible separators allowed between them
@@ -207,7 +208,9 @@
 ///   tested at once and, when one of them cannot be in a run, every position up to the last such
 ///   byte goes at once; otherwise the bytes before the 32nd are read backwards to the last that
 ///   cannot, never below those already known to be run bytes (remembered across calls), so each
-///   byte is read at most three times. A `%` is a run byte here (of a `%2F` or not).
+///   byte is read at most three times. A `%` is a run byte here when it starts a `%2F` (or one of
+///   the others; in the block test, any `%`). An email's widening is tried only when the 32 bytes
+///   from the run's start are all run bytes or hold an `eyJ` (read once, bounded).
 /// - A run of backslashes is measured once, from its start, and passed whole (a structure's
 ///   strings, an escaped value's end, a URL body in a `"` or `'` string).
 /// - A scheme value's names, blanks and token are read once, forward (`schemeValueEnd`).
