@@ -67,6 +67,12 @@ public enum AdversarialLogFamilies {
             ("escaped quoted bearer token", "x Bearer \\\"  a\\\\ "),
             ("escaped empty quotes before a header value", "Cookie: \\\"\\\""),
             ("apostrophes after a non-ASCII letter", "token={\u{E9}'b "),
+            // The tenth session's percent-encoded `/ + =` in a run, `%2540`, encoded non-ASCII
+            // domains, and emails glued to runs (each match read back and forward once more).
+            ("percent-encoded slashes in a run", "aB1%2F"), ("twice-encoded slashes in a run", "aB1%252f"),
+            ("stray percents in a run", "a%2%25%3"), ("twice-encoded @ repeated", "a%2540"),
+            ("encoded non-ASCII domains chained", "a%40b%C3%BC.c"), ("email glued to runs", "a@b.c-aB1/"),
+            ("runs glued before emails", "aB1/x+b@c.d/"), ("email glued to a long label", "x@a.b_c_c_c_c_c_c_c"),
             ("random upper-case hex", ""),
         ]
         return families

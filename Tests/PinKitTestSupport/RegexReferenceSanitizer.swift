@@ -193,36 +193,90 @@ public enum RegexReferenceSanitizer {
             // Blanks may pad a quoted token (rule 2's blanks); an escaped `"` opens one that the same
             // backslashes and `"` close.
             .replacingOccurrences(of: "S?", with: "(?:[ \t" + spaces + "]|" + colour + ")*+")
-            .replacingOccurrences(of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|["# + invisible + "])+"))
-    /// A local part starts outside a percent-encoded byte, and holds no encoded `=` or `&`.
+            .replacingOccurrences(
+                of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|"# + encodedBase64 + "|[" + invisible + "])+"))
+    /// `/`, `+` or `=` percent-encoded once or twice: one base64 character (rules 3 and 7).
+    static let encodedBase64 = #"%(?:25)?(?:2[FfBb]|3[Dd])"#
+    /// A local part starts outside a percent-encoded byte (once or twice), and holds no encoded `=`
+    /// or `&` (once or twice). A domain label may hold percent-encoded bytes 80–FF (once or twice).
     static let email = regex(
-        #"(?<!%|%[0-9A-Fa-f])(?:[A-Za-z0-9._+!#$*^~-]|%(?!3[Dd]|26)|[^\x00-\x7F"# + spaces
-            + #"])(?:[A-Za-z0-9._+!#$'*^~-]|%(?!3[Dd]|26)|[^\x00-\x7F"# + spaces
-            + #"])*(?:@|%40)(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces + #"])+(?:\.(?:[A-Za-z0-9-]|[^\x00-\x7F"# + spaces
-            + "])+)+")
+        #"(?<!%|%[0-9A-Fa-f]|%25|%25[0-9A-Fa-f])(?:[A-Za-z0-9._+!#$*^~-]|%(?!3[Dd]|26|253[Dd]|2526)|[^\x00-\x7F"#
+            + spaces
+            + #"])(?:[A-Za-z0-9._+!#$'*^~-]|%(?!3[Dd]|26|253[Dd]|2526)|[^\x00-\x7F"# + spaces
+            + #"])*(?:@|%40|%2540)"#
+            + "L+(?:\\.L+)+".replacingOccurrences(
+                of: "L", with: #"(?:[A-Za-z0-9-]|%(?:25)?[89A-Fa-f][0-9A-Fa-f]|[^\x00-\x7F"# + spaces + "])"))
     static let uuid = regex(
         "H(?:I*H){7}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){11}"
             .replacingOccurrences(of: "H", with: "[0-9A-Fa-f]").replacingOccurrences(
                 of: "I", with: "[" + invisible + "]"))
-    static let pin: NSRegularExpression = {
-        // Each `/` of the 43 characters may be written `\/` (JSON); `\/` after the `=` is a `/` too.
-        let value = #"(?:[A-Za-z0-9+/]|\\/){43}=(?![A-Za-z0-9+/=_\-"# + invisible + #"]|\\/)"#
-        return regex(
-            #"[Ss][Hh][Aa]256(?:/|=|:|//|="|: |=\\"|":"|": "|\\":\\"|\\": \\"|='|" : "|\\/|':'|': '|\\/\\/)"#
-                + value
-                + "|expected one of " + value
-                + "(?:, " + value + ")*")
-    }()
+    /// Each `/` of the 43 characters may be written `\/` (JSON); `\/` after the `=` is a `/` too.
+    static let pinValue =
+        #"(?:[A-Za-z0-9+/]|\\/){43}=(?![A-Za-z0-9+/=_\-"# + invisible + #"]|\\/|"# + encodedBase64 + ")"
+    static let labelledPin =
+        #"[Ss][Hh][Aa]256(?:/|=|:|//|="|: |=\\"|":"|": "|\\":\\"|\\": \\"|='|" : "|\\/|':'|': '|\\/\\/)"# + pinValue
+    static let pin = regex(labelledPin + "|expected one of " + pinValue + "(?:, " + pinValue + ")*")
+    static let labelledPinOnly = regex(labelledPin)
     static let token: NSRegularExpression = {
         let t = #"(?:[A-Za-z0-9_\-]|["# + invisible + "])"
         // `\/` (`JSONEncoder`'s `/`; `\\\/` escaped twice, up to 15 backslashes) is one base64 character.
-        let b = #"(?:[A-Za-z0-9+/=_\-]|\\{1,15}/|["# + invisible + "])"
+        // So is `%2F` (`%2B`, `%3D`, encoded twice `%252F`), where no match starts inside one.
+        let b = #"(?:[A-Za-z0-9+/=_\-]|\\{1,15}/|"# + encodedBase64 + "|[" + invisible + "])"
+        let insideEncoded =
+            #"(?!(?<=%)(?:25)?(?:2[FfBb]|3[Dd])|(?<=%2)(?:5(?:2[FfBb]|3[Dd])|[FfBb])|(?<=%3)[Dd]"#
+            + #"|(?<=%25)(?:2[FfBb]|3[Dd])|(?<=%252)[FfBb]|(?<=%253)[Dd])"#
         return regex(
             // A JWT: three segments (the last standard base64 too), or two long ones.
-            b + "*?eyJ" + t + #"+\."# + t + #"+\."# + b + "*|" + b + "*?eyJ(?=" + t + #"{13,}\.)"# + t + #"+\.(?="#
+            insideEncoded + "(?:" + b + "*?eyJ" + t + #"+\."# + t + #"+\."# + b + "*|" + b + "*?eyJ(?=" + t
+                + #"{13,}\.)"# + t + #"+\.(?="#
                 + b + "{16})" + b + "+|(?=" + b + "*?[0-9]|" + b + "*?[a-z]" + b
-                + "*?[A-Z]|" + b + "*?[A-Z]" + b + "*?[a-z])" + b + "{32,}")
+                + "*?[A-Z]|" + b + "*?[A-Z]" + b + "*?[a-z])" + b + "{32,})")
     }()
+    /// Rule 7's characters (`b` above) up to the end: where a run that ends somewhere starts.
+    static let runToEnd = regex(
+        #"(?:[A-Za-z0-9+/=_\-]|\\{1,15}/|"# + encodedBase64 + "|[" + invisible + #"])+\z"#)
+
+    /// Rule 4's match `range` in `seen` (searched from `cursor`), widened over a token glued to it:
+    /// when rule 7's match at the start of the run that ends at the local part (after `cursor`)
+    /// reaches past the match's start, the match starts there; when rule 7's match at the start of
+    /// the run that holds the domain's end reaches past the match's end, it ends there.
+    static func widenedEmail(_ range: NSRange, in seen: String, cursor: Int) -> NSRange {
+        let ns = seen as NSString
+        var start = range.location
+        var end = range.location + range.length
+        // The characters a run may hold, and any `%` or `\\`: what lies before the run's start.
+        func mayBeInRun(_ unit: unichar) -> Bool {
+            switch unit {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2B, 0x2F, 0x3D, 0x5F, 0x2D, 0x5C, 0x25: return true
+            case 0xAD, 0x200B...0x200D, 0x2060, 0xFEFF: return true
+            default: return false
+            }
+        }
+        func runStart(_ from: Int, _ to: Int) -> Int? {
+            var low = to
+            while low > from, mayBeInRun(ns.character(at: low - 1)) { low -= 1 }
+            guard to > low else { return nil }
+            let piece = ns.substring(with: NSRange(location: low, length: to - low))
+            return runToEnd.firstMatch(in: piece, range: NSRange(location: 0, length: (piece as NSString).length))
+                .map { low + $0.range.location }
+        }
+        func tokenEnd(_ at: Int) -> Int? {
+            token.firstMatch(
+                in: seen, options: [.anchored, .withTransparentBounds],
+                range: NSRange(location: at, length: ns.length - at)
+            ).map { $0.range.location + $0.range.length }
+        }
+        if let before = runStart(cursor, start), let tokenEnd = tokenEnd(before), tokenEnd > start { start = before }
+        if let after = runStart(range.location, end), let tokenEnd = tokenEnd(after), tokenEnd > end {
+            // Not over a labelled pin (rule 6 keeps it).
+            let pinStart =
+                labelledPinOnly.firstMatch(
+                    in: seen, options: [.withTransparentBounds], range: NSRange(location: end, length: ns.length - end)
+                )?.range.location ?? Int.max
+            if pinStart >= tokenEnd { end = tokenEnd }
+        }
+        return NSRange(location: start, length: end - start)
+    }
 
     private enum Piece {
         case open(String)
@@ -255,7 +309,7 @@ public enum RegexReferenceSanitizer {
                         in: seen, options: [.withTransparentBounds],
                         range: NSRange(location: cursor, length: ns.length - cursor))
                 {
-                    let range = match.range
+                    let range = expression === email ? widenedEmail(match.range, in: seen, cursor: cursor) : match.range
                     if range.location > cursor {
                         next.append(
                             .open(ns.substring(with: NSRange(location: cursor, length: range.location - cursor))))
@@ -977,8 +1031,16 @@ public struct LogCorpus {
             ? jwt() + string(Self.base64 + "///", 4...30)
             : pick(["", "/", "//"]) + string(Self.base64 + "////", 26...40) + pick(["", "/", "=", "\\"])
         var escaped = ""
+        // A quarter percent-encoded, as a form or a query writes it (`%2F`, `%2B`, `%3D`, any
+        // case, once or twice), with an odd `%` that encodes nothing of the run.
+        let encoded = chance(25)
         for character in value {
-            if character == "/" {
+            if encoded, "/+=".contains(character) {
+                let hex = character == "/" ? "2F" : character == "+" ? "2B" : "3D"
+                escaped += pick(["%", "%", "%25"]) + (chance(30) ? hex.lowercased() : hex)
+            } else if encoded {
+                escaped += chance(3) ? pick(["%", "%2", "%25", "%2C"]) + String(character) : String(character)
+            } else if character == "/" {
                 escaped += chance(85) ? "\\/" : chance(30) ? "\\\\/" : "/"
             } else {
                 escaped += chance(2) ? "\\" + String(character) : String(character)
@@ -1000,10 +1062,32 @@ public struct LogCorpus {
                     "", "'", "a", "jöhn.smith", string("abcdefghijklmnopqrstuvwxyz0123456789._%+-", 1...12),
                     "e%3Dsync.done%26email%3D", "a%2Bb", "%3", "x%", "k%3d", "%26", "q%2",
                 ]))
-            parts.append(pick(["%40", "%40", "@", "%41", "%4", "%", "%40%40"]))
-            parts.append(pick(["example.com", "b.c", "x", "bücher.de", "x.", "10.0.0.1", "a_b.io", "c.org"]))
+            parts.append(pick(["%40", "%40", "@", "%41", "%4", "%", "%40%40", "%2540", "%2540", "%25%40", "%254"]))
+            parts.append(
+                pick([
+                    "example.com", "b.c", "x", "bücher.de", "x.", "10.0.0.1", "a_b.io", "c.org", "b%C3%BCcher.de",
+                    "B%c3%bccher.de", "%E4%BE%8B.jp", "b%25C3%25BC.de", "x%C3.", "b%7Ac.de", "a%C3%2Fb.c", "a%C.de",
+                    "ex.io%253Dx", "a.b%2526c",
+                ]))
         }
         return parts.joined() + pick(["", "%20ok", "&x=1", "%", "%4", "%40"])
+    }
+
+    /// An email glued to a base64 run on either side (or both), through the characters a run and an
+    /// email's edge share, some runs long enough for rule 7 and some not, some of one case.
+    public mutating func gluedEmail() -> String {
+        func run() -> String {
+            pick([
+                string(Self.base64, 20...44), string("abcdefghijklmnopqrstuvwxyz/", 20...44), escapedSecret(),
+                string(Self.base64url, 1...8), jwt(), pin(), escapedPin(),
+            ])
+        }
+        let address = chance(50) ? email() : percentEmail()
+        let glue = ["", "+", "/", "-", ".", "=", "_", "\\/", "%2F", "%2b", "%3D", "%252F"]
+        var text = address
+        if chance(60) { text = run() + pick(glue) + text }
+        if chance(60) { text += pick(glue) + run() }
+        return text
     }
 
     /// A line of hunt credentials among the corpus's words and separators.
@@ -1018,6 +1102,8 @@ public struct LogCorpus {
                 parts.append(escapedSecret())
             } else if chance(10) {
                 parts.append(percentEmail())
+            } else if chance(10) {
+                parts.append(gluedEmail())
             } else {
                 parts.append(chance(50) ? secretish() : pick(Self.words))
             }

@@ -72,9 +72,9 @@ struct LogSanitizerBlockAttackTests {
             let flags = table[value]
             // The pin's 43 characters: base64 without `= _ -`.
             let pinByte = flags & Classes.base64 != 0 && !"=_-".utf8.contains(byte)
-            // A token run byte as the probe sees it: base64, a `\` (of `\/`), or any byte of a
-            // multi-byte character.
-            let runByte = flags & (Classes.base64 | Classes.high | Classes.backslash) != 0
+            // A token run byte as the probe sees it: base64, a `\` (of `\/`), a `%` (of `%2F`), or
+            // any byte of a multi-byte character.
+            let runByte = flags & (Classes.base64 | Classes.high | Classes.backslash | Classes.percentFirst) != 0
             let shortWord = byte == UInt8(ascii: ".") || byte == UInt8(ascii: "b") || byte == UInt8(ascii: "B")
             for lane in 0..<16 {
                 check(

@@ -52,6 +52,12 @@ let seeded: [(line: String, secret: String)] = [
     ("x Bearer ' zq7SEEDpadbearer ' token=Bearer < zq7SEEDpadval >", "zq7SEED"),
     (#"{"h":"Cookie: \"\"sid=zq7SEEDescempty"}"#, "zq7SEEDescempty"),
     (#"{"msg":"x Bearer \" zq7SEEDescbearer\" token=Bearer \"zq7SEEDescval\""}"#, "zq7SEED"),
+    // The tenth session: `/` percent-encoded in a base64 secret, an email encoded twice, a
+    // percent-encoded non-ASCII domain, an email glued to a token on either side.
+    ("form=x%26aws%3DwJalrXUtnFEMI%2FK7MDENG%252FbPxRfiCYzq7SEEDpct2f", "zq7SEEDpct2f"),
+    ("user=zq7SEEDtwicemail%2540example.com to=zq7SEEDutf%40b%C3%BCcher.de", "zq7SEED"),
+    ("bob@example.com-wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq7SEEDglued", "zq7SEEDglued"),
+    ("wJalrXUtnFEMI/K7MDENG/zq7SEEDbefore+bob@example.com", "zq7SEEDbefore"),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -217,13 +217,17 @@ struct WordRules<Counter: LogSanitizerCounting> {
     }
 
     /// The end of the bearer token characters (`[A-Za-z0-9._~+/=-]`, `\/` as `JSONEncoder` writes
-    /// `/`, and invisible separators) from `start`.
+    /// `/`, `%2F`, `%2B` and `%3D` as a form encodes `/ + =`, and invisible separators) from `start`.
     @inline(__always) func bearerTokenEnd(from start: Int, _ end: Int) -> Int {
         var tokenEnd = start
         while tokenEnd < end {
             if text.has(tokenEnd, Classes.bearerToken) {
                 tokenEnd += 1
             } else if text.byte(tokenEnd) == UInt8(ascii: "\\"), case let length = escapedSlash(tokenEnd, end),
+                length > 0
+            {
+                tokenEnd += length
+            } else if text.byte(tokenEnd) == UInt8(ascii: "%"), case let length = encodedBase64Length(tokenEnd, end),
                 length > 0
             {
                 tokenEnd += length
@@ -284,10 +288,27 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return text.unicodeSpaceLength(endingAt: index, start: from) > 0 ? 0 : 1
     }
 
+    /// The length of a domain label's character at `index`: `[A-Za-z0-9-]`, a non-ASCII byte not
+    /// starting a Unicode space, or a percent-encoded byte 0x80–0xFF (`%C3`, or `%25C3` encoded
+    /// twice, any case: the UTF-8 of a non-ASCII letter); 0 if none.
     @inline(__always) func labelLength(at index: Int, _ end: Int) -> Int {
         let byte = text.byte(index)
-        if byte < 0x80 { return text.has(index, Classes.label) ? 1 : 0 }
+        if byte < 0x80 {
+            if text.has(index, Classes.label) { return 1 }
+            return byte == UInt8(ascii: "%") ? encodedHighByte(index, end) : 0
+        }
         return text.unicodeSpaceLength(at: index, end: end) > 0 ? 0 : 1
+    }
+
+    /// The length of `%XX` or `%25XX` with `XX` 80–FF (any case) at `p`, which holds a `%`, or 0.
+    /// Out of line: rare in a domain.
+    @inline(never) func encodedHighByte(_ p: Int, _ end: Int) -> Int {
+        var q = p &+ 1
+        if q &+ 3 < end, text.byte(q) == UInt8(ascii: "2"), text.byte(q &+ 1) == UInt8(ascii: "5") { q &+= 2 }
+        // A hex digit from `8` on (`8`, `9` and the letters), then a hex digit.
+        guard q &+ 1 < end, text.has(q, Classes.hex), text.byte(q) >= UInt8(ascii: "8"), text.has(q &+ 1, Classes.hex)
+        else { return 0 }
+        return q &+ 2 &- p
     }
 
     /// The length of an email local-part character at `p` reading forwards (`ascii` class, or a
@@ -298,9 +319,18 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return text.unicodeSpaceLength(at: p, end: end) > 0 ? 0 : 1
     }
 
-    /// Whether `%40` (a percent-encoded `@`) starts at `p`, which holds a `%`.
-    @inline(__always) func percentAt(_ p: Int, _ end: Int) -> Bool {
-        p &+ 2 < end && text.byte(p &+ 1) == UInt8(ascii: "4") && text.byte(p &+ 2) == UInt8(ascii: "0")
+    /// The length of the percent-encoded `@` that starts at `p`, which holds a `%`: 3 for `%40`,
+    /// 5 for `%2540` (encoded twice), else 0.
+    @inline(__always) func percentAt(_ p: Int, _ end: Int) -> Int {
+        guard p &+ 2 < end else { return 0 }
+        if text.byte(p &+ 1) == UInt8(ascii: "4") { return text.byte(p &+ 2) == UInt8(ascii: "0") ? 3 : 0 }
+        return text.byte(p &+ 1) == UInt8(ascii: "2") ? twiceEncodedAt(p, end) : 0
+    }
+
+    /// 5 when `%2540` starts at `p` (which holds `%2`), else 0. Out of line: rare.
+    @inline(never) func twiceEncodedAt(_ p: Int, _ end: Int) -> Int {
+        p &+ 4 < end && text.byte(p &+ 2) == UInt8(ascii: "5") && text.byte(p &+ 3) == UInt8(ascii: "4")
+            && text.byte(p &+ 4) == UInt8(ascii: "0") ? 5 : 0
     }
 
     /// The next `@` that passes the finder's filter or `%40` after a local-part character in
@@ -316,7 +346,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 .emailPercent, from: percent, end: end, state.searchEnd, state.regionByRegion, in: text),
             found < at
         {
-            if percentAt(found, end) { return found }
+            if percentAt(found, end) > 0 { return found }
             percent = found &+ 1
         }
         return at < end ? at : nil
@@ -352,9 +382,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
             var matchEnd = -1
             var q = separator
             while q < end {
-                if text.byte(q) == UInt8(ascii: "%"), percentAt(q, end) {
+                if text.byte(q) == UInt8(ascii: "%"), case let separatorLength = percentAt(q, end), separatorLength > 0
+                {
                     var valid = false
-                    let stop = domainEnd(q + 3, end, valid: &valid)
+                    let stop = domainEnd(q + separatorLength, end, valid: &valid)
                     if valid, q > localStart { matchEnd = stop }
                     // The domain's bytes are local-part characters with no `%` among them.
                     q = stop
@@ -369,38 +400,141 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 let stop = domainEnd(q + 1, end, valid: &valid)
                 if valid { matchEnd = stop }
             }
-            if matchEnd >= 0 { return Match(start: localStart, end: matchEnd, placeholder: .email) }
+            if matchEnd >= 0 {
+                let match = Match(start: localStart, end: matchEnd, placeholder: .email)
+                // Most matches have no base64 character glued to either side (nor a `.` after the
+                // domain, before a JWT's next segment).
+                let before = localStart > from && isRunByte(localStart - 1)
+                let after = matchEnd < end && (isRunByte(matchEnd) || text.byte(matchEnd) == UInt8(ascii: "."))
+                return before || after ? widened(match, from, end) : match
+            }
             search = q + 1
         }
         return nil
     }
 
-    /// Whether `%3D` or `%26` (an encoded `=` or `&`, any case) starts at `p`, before `end`: no
-    /// local-part character, though its bytes are.
+    /// An email's match widened over a token glued to it: when the base64 run that ends at its start
+    /// (read back to `from`) is, with the local part's first stretch after it, what rule 7 takes
+    /// from the run's start, the match starts there; when the run that holds the domain's last
+    /// label goes on after the match, and rule 7 takes from that run's start to past the match, the
+    /// match ends where rule 7's would. Otherwise the email's own stretch would take a token's head
+    /// or tail and leave the rest under 32 characters (`bob@example.com-wJalrXUtnFEMI/K7MDENG/…`).
+    /// Each side is read back once and measured forward once, from a match: linear.
+    @inline(never) func widened(_ match: Match, _ from: Int, _ end: Int) -> Match {
+        var result = match
+        let before = runStart(before: match.start, from)
+        // Rule 7's match from `before` lies in the run, which ends before the email's `@` (or `%`):
+        // under 32 bytes and no `eyJ` there, it is none (a JWT's `eyJ` and 32 characters both fail).
+        if before < match.start, mayHoldToken(before, min(end, before &+ 32)),
+            let tokenEnd = tokenEnd(at: before, end), tokenEnd > match.start
+        {
+            result.start = before
+        }
+        if match.end < end, case let after = runStart(before: match.end, match.start), after < match.end,
+            mayHoldToken(after, min(end, after &+ 32)), let tokenEnd = tokenEnd(at: after, end), tokenEnd > match.end,
+            !holdsLabelledPin(match.end, tokenEnd, end)
+        {
+            result.end = tokenEnd
+        }
+        return result
+    }
+
+    /// Whether rule 7 can match at `start` with what lies in `[start, limit)` (at most 32 bytes): 32
+    /// bytes of run there, or an `eyJ`. False only when no match can start at `start`.
+    @inline(__always) func mayHoldToken(_ start: Int, _ limit: Int) -> Bool {
+        var q = start
+        while q < limit {
+            let byte = text.byte(q)
+            if byte == UInt8(ascii: "J"), q >= start &+ 2, text.byte(q &- 1) == UInt8(ascii: "y"),
+                text.byte(q &- 2) == UInt8(ascii: "e")
+            {
+                return true
+            }
+            guard isRunByte(q) || byte == UInt8(ascii: ".") else { return false }
+            q &+= 1
+        }
+        return limit &- start == 32
+    }
+
+    /// Whether a labelled pin that rule 6 keeps starts in `[start, stop)` (a region ending at
+    /// `end`): an email glued to `/sha256/…` leaves the pin to rule 6. Reads the range once.
+    func holdsLabelledPin(_ start: Int, _ stop: Int, _ end: Int) -> Bool {
+        var q = start
+        while q < stop, q + 6 < end {
+            if text.byte(q) | 0x20 == UInt8(ascii: "s"), isSHA256(at: q), labelledPinEnd(label: q + 6, end) != nil {
+                return true
+            }
+            q += 1
+        }
+        return false
+    }
+
+    /// Where the base64 run (rule 7's characters: `\/` and `%2F` as one) that ends at `q` starts,
+    /// reading back no further than `bound`: the leftmost position from which the run's characters
+    /// reach `q` (a `/` takes the up to 15 backslashes before it, a `%2F` its `%`).
+    func runStart(before q: Int, _ bound: Int) -> Int {
+        var p = q
+        while p > bound {
+            let byte = text.byte(p - 1)
+            if byte >= 0x80 {
+                let length = text.invisibleLength(endingAt: p - 1, start: bound)
+                guard length > 0 else { break }
+                p -= length
+            } else if p - 5 >= bound, text.byte(p - 5) == UInt8(ascii: "%"), encodedBase64(p - 5, p) == 5 {
+                p -= 5
+            } else if p - 3 >= bound, text.byte(p - 3) == UInt8(ascii: "%"), encodedBase64(p - 3, p) == 3 {
+                p -= 3
+            } else if text.has(p - 1, Classes.base64) {
+                p -= 1
+                if byte == UInt8(ascii: "/") {
+                    var backslashes = 0
+                    while backslashes < 15, p > bound, text.byte(p - 1) == UInt8(ascii: "\\") {
+                        p -= 1
+                        backslashes += 1
+                    }
+                }
+            } else {
+                break
+            }
+        }
+        return p
+    }
+
+    /// Whether `%3D` or `%26` (an encoded `=` or `&`, any case), or `%253D` or `%2526` (encoded
+    /// twice), starts at `p`, before `end`: no local-part character, though its bytes are.
     @inline(__always) func encodedFieldSeparator(_ p: Int, _ end: Int) -> Bool {
         guard text.byte(p) == UInt8(ascii: "%"), p &+ 2 < end else { return false }
-        let first = text.byte(p &+ 1)
-        let second = text.byte(p &+ 2)
+        var first = text.byte(p &+ 1)
+        var second = text.byte(p &+ 2)
+        if first == UInt8(ascii: "2"), second == UInt8(ascii: "5"), p &+ 4 < end {
+            first = text.byte(p &+ 3)
+            second = text.byte(p &+ 4)
+        }
         return (first == UInt8(ascii: "3") && second | 0x20 == UInt8(ascii: "d"))
             || (first == UInt8(ascii: "2") && second == UInt8(ascii: "6"))
     }
 
-    /// Whether `s` is inside a percent-encoded byte: right after a `%`, or after a `%` and a hex
-    /// digit (looking back no further than `from`).
+    /// Whether `s` is inside a percent-encoded byte: right after a `%` or `%25`, or after one of them
+    /// and a hex digit (looking back no further than `from`).
     @inline(__always) func insideEncoding(_ s: Int, _ from: Int) -> Bool {
         if s - 1 >= from, text.byte(s - 1) == UInt8(ascii: "%") { return true }
-        return s - 2 >= from && text.byte(s - 2) == UInt8(ascii: "%") && text.has(s - 1, Classes.hex)
+        if s - 2 >= from, text.byte(s - 2) == UInt8(ascii: "%"), text.has(s - 1, Classes.hex) { return true }
+        @inline(__always) func twice(_ p: Int) -> Bool {
+            p >= from && text.byte(p) == UInt8(ascii: "%") && text.byte(p + 1) == UInt8(ascii: "2")
+                && text.byte(p + 2) == UInt8(ascii: "5")
+        }
+        return twice(s - 3) || (twice(s - 4) && text.has(s - 1, Classes.hex))
     }
 
     /// `label(.label)+`, labels of `[A-Za-z0-9-]` and non-ASCII letters: where the scan stopped
     /// (the domain's end when `valid`). No `@` lies before it.
     @inline(__always) func domainEnd(_ start: Int, _ end: Int, valid: inout Bool) -> Int {
         var p = start
-        while p < end, labelLength(at: p, end) > 0 { p += 1 }
+        while p < end, case let length = labelLength(at: p, end), length > 0 { p += length }
         guard p > start else { return p }
         while p + 1 < end, text.byte(p) == UInt8(ascii: "."), labelLength(at: p + 1, end) > 0 {
-            p += 2
-            while p < end, labelLength(at: p, end) > 0 { p += 1 }
+            p += 1
+            while p < end, case let length = labelLength(at: p, end), length > 0 { p += length }
             valid = true
         }
         return p
@@ -753,23 +887,26 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return pinEnds(at: p + 1, end) ? p + 1 : nil
     }
 
-    /// Whether a pin may end before `after`: the end, or no base64 character (nor `\/`) there.
+    /// Whether a pin may end before `after`: the end, or no base64 character (nor `\/`, nor `%2F`
+    /// and the other percent-encoded ones) there.
     @inline(__always) func pinEnds(at after: Int, _ end: Int) -> Bool {
         guard after < end else { return true }
         if text.has(after, Classes.base64) { return false }
         let byte = text.byte(after)
         if byte == UInt8(ascii: "\\") { return after + 1 >= end || text.byte(after + 1) != UInt8(ascii: "/") }
+        if byte == UInt8(ascii: "%") { return encodedBase64Length(after, end) == 0 }
         return byte < 0x80 || text.invisibleLength(at: after, end: end) == 0
     }
 
     // MARK: Rule 7: tokens
 
     /// The length of a token character (`[A-Za-z0-9_-]` or an invisible separator) at `p`, or 0;
-    /// with `base64`, `+`, `/` (also written `\/`) and `=` count too.
+    /// with `base64`, `+`, `/` (also written `\/`, `%2F` or `%252F`) and `=` count too.
     @inline(__always) func runCharacter(_ p: Int, _ end: Int, base64: Bool) -> Int {
         let byte = text.byte(p)
         if byte < 0x80 {
             if base64, byte == UInt8(ascii: "\\") { return escapedSlash(p, end) }
+            if base64, byte == UInt8(ascii: "%") { return encodedBase64Length(p, end) }
             return text.has(p, base64 ? Classes.base64 : Classes.token) ? 1 : 0
         }
         return text.invisibleLength(at: p, end: end)
@@ -786,6 +923,30 @@ struct WordRules<Counter: LogSanitizerCounting> {
         while q < limit, text.byte(q) == UInt8(ascii: "\\") { q &+= 1 }
         return q < limit && text.byte(q) == UInt8(ascii: "/") ? q &+ 1 &- p : 0
     }
+
+    /// The length of the percent-encoded `/`, `+` or `=` that starts at `p`, which holds a `%`, or 0:
+    /// `%2F`, `%2B`, `%3D`, or encoded twice `%252F`, `%252B`, `%253D`, any case (a form or a query
+    /// encodes a base64 secret so). One base64 character of rules 3 and 7, which counts as that
+    /// character, not as a digit or a letter: `docs%2Fguide` holds no digit. A match never starts
+    /// inside one (it starts at the `%`), so a run measured from a position inside a run is never
+    /// longer than from its start. Reads 5 bytes at most.
+    @inline(__always) func encodedBase64(_ p: Int, _ end: Int) -> Int {
+        var q = p &+ 1
+        if q &+ 3 < end, text.byte(q) == UInt8(ascii: "2"), text.byte(q &+ 1) == UInt8(ascii: "5") { q &+= 2 }
+        guard q &+ 1 < end else { return 0 }
+        let first = text.byte(q)
+        let second = text.byte(q &+ 1) | 0x20
+        if (first == UInt8(ascii: "2") && (second == UInt8(ascii: "f") || second == UInt8(ascii: "b")))
+            || (first == UInt8(ascii: "3") && second == UInt8(ascii: "d"))
+        {
+            return q &+ 2 &- p
+        }
+        return 0
+    }
+
+    /// ``encodedBase64(_:_:)`` out of line, for the hot loops (a `%` in a run is rare, and the
+    /// loops stay small enough to be inlined where they are used).
+    @inline(never) func encodedBase64Length(_ p: Int, _ end: Int) -> Int { encodedBase64(p, end) }
 
     /// One scan of the base64 run that starts at a position (for the JWT and base64 alternatives).
     struct Runs {
@@ -819,6 +980,13 @@ struct WordRules<Counter: LogSanitizerCounting> {
             } else if flags & Classes.backslash != 0 {
                 // An escaped `/`: one character of several bytes.
                 let length = escapedSlash(q, end)
+                guard length > 0 else { break }
+                q &+= length
+                extra &+= length &- 1
+                runs.lastStretch = q
+            } else if flags & Classes.percentFirst != 0 {
+                // A percent-encoded `/ + =`: one character of several bytes.
+                let length = encodedBase64Length(q, end)
                 guard length > 0 else { break }
                 q &+= length
                 extra &+= length &- 1
@@ -894,8 +1062,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
             let foldedAfter = after | fold
             be .|= ((bytes | fold) .== V(repeating: 0x62)) .& (foldedAfter .== V(repeating: 0x65))
             at .|= bytes .== V(repeating: 0x40)
-            percent .|= (before .== V(repeating: 0x25)) .& (bytes .== V(repeating: 0x34))
-                .& (after .== V(repeating: 0x30))
+            // The `4` of `%40`, or of `%2540` (after a `5`: more than the finder's `%` needs).
+            percent .|= ((before .== V(repeating: 0x25)) .| (before .== V(repeating: 0x35)))
+                .& (bytes .== V(repeating: 0x34)) .& (after .== V(repeating: 0x30))
             dash .|= bytes .== V(repeating: 0x2D)
             two .|= (bytes .== V(repeating: 0x32)) .& ((before | fold) .== V(repeating: 0x61))
                 .& (after .== V(repeating: 0x35))
@@ -922,7 +1091,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         let bearerAtFirst = first | 0x20 == 0x62 && second | 0x20 == 0x65
         state.bearerStart.exhaustedFrom = mark(ByteBlock.any(be) || bearerAtFirst)
         state.at.exhaustedFrom = mark(ByteBlock.any(at) || first == 0x40 || final == 0x40)
-        // The `4` of a `%40` is at neither end.
+        // The `4` of a `%40` or `%2540` is at neither end.
         state.percent.exhaustedFrom = mark(ByteBlock.any(percent))
         state.dash.exhaustedFrom = mark(ByteBlock.any(dash) || first == 0x2D || final == 0x2D)
         state.two.exhaustedFrom = mark(ByteBlock.any(two) || first == 0x32)
@@ -933,7 +1102,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// The first position at or after `p` where a token match can start, or `end`. Every match
     /// starts a run of at least 32 bytes (32 characters for the base64 and token alternatives) or
     /// a run holding `eyJ` (a JWT's first segment), where a run is made of "run bytes": base64
-    /// characters, `\` (of `\/`) and the bytes of invisible separators wherever they start (more
+    /// characters, `\` (of `\/`), `%` (of `%2F`) and the bytes of invisible separators wherever they start (more
     /// than any alternative accepts from a given position), so a stretch passed over here holds no
     /// match.
     ///
@@ -1001,7 +1170,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
     }
 
     /// The last lane of a block that holds no run byte for sure (not `[A-Za-z0-9+/=_-]`, not `\`,
-    /// not 0x80–0xFF), or nil.
+    /// not `%`, not 0x80–0xFF), or nil.
     @inline(__always) static func lastNonRunLane(_ bytes: ByteBlock.Bytes) -> Int? {
         // Every operand a vector: with a scalar operand the compiler tests lane by lane.
         typealias V = ByteBlock.Bytes
@@ -1012,7 +1181,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
             .& (bytes .!= V(repeating: 0x2E))
         let other =
             (bytes .== V(repeating: 0x3D)) .| (bytes .== V(repeating: 0x5F)) .| (bytes .== V(repeating: 0x5C))
-            .| (bytes .>= V(repeating: 0x80))
+            .| (bytes .== V(repeating: 0x25)) .| (bytes .>= V(repeating: 0x80))
         let run = unsafeBitCast(letter .| signsAndDigits .| other, to: SIMD2<UInt64>.self)
         let high = ~run[1]
         let low = ~run[0]
@@ -1027,11 +1196,13 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return ByteBlock.all(ByteBlock.letters(bytes) .| ByteBlock.digits(bytes) .| sign)
     }
 
-    /// A base64 character, a `\` (of a `\/` or not: a run byte more only makes more candidates), or
-    /// a byte of an invisible separator (which may start before it).
+    /// A base64 character, a `\` (of a `\/` or not: a run byte more only makes more candidates), the
+    /// `%` of a `%2F` (or of the others; a `%` that starts none is in no run, and text full of them
+    /// is passed over as other text is), or a byte of an invisible separator (which may start before it).
     @inline(__always) func isRunByte(_ index: Int) -> Bool {
         let flags = text.table[Int(text.byte(index))]
         if flags & (Classes.base64 | Classes.backslash) != 0 { return true }
+        if flags & Classes.percentFirst != 0 { return encodedBase64Length(index, text.count) > 0 }
         guard flags & Classes.high != 0 else { return false }
         return inInvisibleSeparator(index)
     }
@@ -1054,17 +1225,24 @@ struct WordRules<Counter: LogSanitizerCounting> {
             // A byte that starts no run (neither base64 nor part of a multi-byte character nor a
             // `\`) goes at one look.
             var flags = table[Int(text.byte(p))]
-            while flags & (Classes.base64 | Classes.high | Classes.backslash) == 0 {
+            while flags & (Classes.base64 | Classes.high | Classes.backslash | Classes.percentFirst) == 0 {
                 p &+= 1
                 guard p < end else { return nil }
                 flags = table[Int(text.byte(p))]
             }
             let length: Int
-            if flags & (Classes.high | Classes.backslash) == 0 {
+            if flags & (Classes.high | Classes.backslash | Classes.percentFirst) == 0 {
                 length = 1
             } else if flags & Classes.backslash != 0 {
                 // A run may start with an escaped `/`; a `\` before anything else starts none.
                 length = escapedSlash(p, end)
+                guard length > 0 else {
+                    p &+= 1
+                    continue
+                }
+            } else if flags & Classes.percentFirst != 0 {
+                // Or with a percent-encoded `/ + =`; another `%` starts none.
+                length = encodedBase64Length(p, end)
                 guard length > 0 else {
                     p &+= 1
                     continue
@@ -1082,7 +1260,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 var measured = p
                 var seen: UInt32 = 0
                 // Most runs are ASCII token characters ended by a byte that no run continues with
-                // (not base64, not a multi-byte character, not the `\` of a `\/`) and that cannot
+                // (not base64, not a multi-byte character, not the `\` of a `\/` nor the `%` of a `%2F`) and that cannot
                 // start a JWT's second segment (not `.`): then both alternatives are decided by the
                 // run's length and classes. One tight loop measures it.
                 if length == 1, flags & Classes.token != 0 {
@@ -1095,7 +1273,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
                         q &+= 1
                     }
                     if q == end
-                        || (table[Int(text.byte(q))] & (Classes.base64 | Classes.high | Classes.backslash) == 0
+                        || (table[Int(text.byte(q))]
+                            & (Classes.base64 | Classes.high | Classes.backslash | Classes.percentFirst) == 0
                             && text.byte(q) != UInt8(ascii: "."))
                     {
                         if q - p >= 32, Self.isTokenLike(seen) { return Match(start: p, end: q, placeholder: .token) }
@@ -1107,22 +1286,30 @@ struct WordRules<Counter: LogSanitizerCounting> {
                     measured = q
                 }
                 let runs = self.runs(from: p, end, measured: measured, seen: seen)
-                // 1. A JWT, with whatever base64 characters are glued before it in the same run.
-                if runs.end < end, text.byte(runs.end) == UInt8(ascii: "."),
-                    let first = jwtStart(runs.lastStretch, runs.end), let jwtEnd = jwtTail(first, runs.end, end)
-                {
-                    return Match(start: p, end: jwtEnd, placeholder: .token)
-                }
-                // 2. 32 or more base64 characters with a digit or both letter cases.
-                if runs.count >= 32, Self.isTokenLike(runs.seen) {
-                    return Match(start: p, end: runs.end, placeholder: .token)
-                }
+                if let tokenEnd = tokenEnd(runs, end) { return Match(start: p, end: tokenEnd, placeholder: .token) }
                 state.runFailedBefore = runs.end
             }
             // Every position before the failure mark is known to fail: skip to the first that is not.
             p = max(p &+ length, state.runFailedBefore)
         }
         return nil
+    }
+
+    /// The end of rule 7's match at the start of `runs` (measured from it), or nil.
+    @inline(__always) func tokenEnd(_ runs: Runs, _ end: Int) -> Int? {
+        // 1. A JWT, with whatever base64 characters are glued before it in the same run.
+        if runs.end < end, text.byte(runs.end) == UInt8(ascii: "."), let first = jwtStart(runs.lastStretch, runs.end),
+            let jwtEnd = jwtTail(first, runs.end, end)
+        {
+            return jwtEnd
+        }
+        // 2. 32 or more base64 characters with a digit or both letter cases.
+        return runs.count >= 32 && Self.isTokenLike(runs.seen) ? runs.end : nil
+    }
+
+    /// The end of rule 7's match at `p` (not inside a `\/` or `%2F`), or nil.
+    @inline(never) func tokenEnd(at p: Int, _ end: Int) -> Int? {
+        tokenEnd(runs(from: p, end, measured: p, seen: 0), end)
     }
 
     /// Whether a run with these classes holds a digit or both letter cases (a long run of one case

@@ -93,18 +93,28 @@
 ///    codes), repeated
 ///    (`Bearer bearer x` is one match), an optional `"`, `\"` (1–15 backslashes), `'` or `<` and
 ///    blanks (rule 2's), the token
-///    `[A-Za-z0-9._~+/=-]+` (a `/` also written `\/`, or after up to 15 backslashes) with invisible separators, and blanks and the matching closing quote (the same backslashes before it; not one
+///    `[A-Za-z0-9._~+/=-]+` (a `/` also written `\/`, or after up to 15 backslashes; `/ + =` also
+///    percent-encoded as in rule 7) with invisible separators, and blanks and the matching closing
+///    quote (the same backslashes before it; not one
 ///    right before a URL, which is that URL's context) → `[redacted-bearer]`.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
-///    (not starting with `'` nor inside a percent-encoded byte, and holding no encoded `=` or `&`,
-///    `%3D` or `%26`, so a form encoded twice keeps its fields), `@` or its percent-encoded `%40` (the last of a local part's `%40`s
-///    with a valid domain, as a greedy expression takes it), then two or more dot-separated labels
-///    of `[A-Za-z0-9-]` and non-ASCII characters (so `root@10.0.0.1` and `alice@bücher.de` too) →
-///    `[redacted-email]`.
+///    (not starting with `'` nor inside a percent-encoded byte, `%XX` or `%25XX`, and holding no
+///    encoded `=` or `&`, `%3D`, `%26`, `%253D` or `%2526`, so a form encoded twice or three times
+///    keeps its fields), `@` or its percent-encoded `%40` or `%2540` (the last of a local part's
+///    `%40`s with a valid domain, as a greedy expression takes it), then two or more dot-separated
+///    labels of `[A-Za-z0-9-]`, non-ASCII characters and percent-encoded bytes 80–FF (`%C3`, `%25C3`,
+///    any case: the UTF-8 of a non-ASCII letter; so `root@10.0.0.1`, `alice@bücher.de` and
+///    `alice%40b%C3%BCcher.de` too) → `[redacted-email]`. When rule 7 would take, from the start of
+///    the base64 run (rule 7's characters) that ends where the match starts (read back no further
+///    than the region's start or the previous match) or that holds the domain's end, a match that
+///    reaches past the email's edge, the email's match takes it too (after the domain, not when a
+///    labelled pin that rule 6 keeps starts there): a token glued to an email
+///    goes whole (`bob@example.com-wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`,
+///    `wJalrXUtnFEMI/K7MDENG/bPxRfiCY+bob@example.com`), and `alice@example.com/profile` keeps its path.
 /// 5. **UUIDs**, 8-4-4-4-12 hex digits in any case, invisible separators allowed between them
 ///    → `[redacted-uuid]`.
 /// 6. **Labelled pins stay**: 43 standard base64 characters and `=` (a SHA-256 pin), not followed
-///    by another base64 character, right after `sha256` (any case) and one of `/`, `//`, `=`,
+///    by another base64 character (of rule 7: `\/` and `%2F` are ones), right after `sha256` (any case) and one of `/`, `//`, `=`,
 ///    `="`, `=\"`, `='`, `:`, `: `, `":"`, `": "`, `" : "`, `\":\"`, `\": \"`, `\/`, `\/\/`, `':'`, `': '`
 ///    (OkHttp, curl, HPKP `pin-sha256="…"`, JSON as Foundation's `JSONEncoder` writes it, Python)
 ///    is kept as it is, and later rules do not see it; so is the list of
@@ -113,7 +123,8 @@
 ///    `JSONEncoder` escapes every `/`. This holds after every label, not only the escaped ones,
 ///    because JSON escapes the body whatever the label (`"SHA256:…"`, `"pin-sha256='…'"` keep
 ///    theirs); it keeps nothing the plain form would not (the label and exactly 43 characters are
-///    still required, and a `\` carries nothing a reader could use).
+///    still required, and a `\` carries nothing a reader could use). A pin percent-encoded
+///    (`sha256%2F…%3D`) is not kept: its run, `sha256` included, is rule 7's and goes whole.
 /// 7. **Tokens** → `[redacted-token]`: at each position, first a JWT (a run of base64 characters
 ///    whose last `[A-Za-z0-9_-]` stretch holds `eyJ` and a character after it, then `.segment`
 ///    and `.` and a last segment that may hold `+ / =`, so a JWT glued to a long run goes whole;
@@ -121,7 +132,10 @@
 ///    characters, so a two-segment `sk.eyJ….sig` goes and `surveyJob.completed` stays), then 32 or more base64 characters `[A-Za-z0-9+/=_-]` holding a
 ///    digit or both letter cases. A `/` written `\/` (`JSONEncoder`), or after up to 15 backslashes
 ///    (escaped again: `\\\/`), is one base64 character, so an escaped secret is the same run as the
-///    secret. A long run of one case and no digit is a name (an event, an
+///    secret; so are `/ + =` percent-encoded, `%2F`, `%2B`, `%3D`, or encoded twice `%252F`, `%252B`,
+///    `%253D` (any case), which count as that character and not as the digit and letter they are
+///    written with (`a%2Fb%2F…` is a path of one case), and no match starts inside one (it starts at
+///    its `%`). A long run of one case and no digit is a name (an event, an
 ///    error code) and stays.
 ///
 /// Within a rule, matches are found leftmost-first, as a regular-expression engine would; the
@@ -171,7 +185,11 @@
 ///   and its key check read that run, so twice at most); an email's local part
 ///   stops at the previous `@` (it cannot contain one), so local parts of different candidates
 ///   never overlap (an `@` where the previous domain scan stopped takes that domain's bytes as its
-///   local part without reading them again); a UUID's eight digits stop at the previous `-`.
+///   local part without reading them again); a UUID's eight digits stop at the previous `-`. An
+///   email's match that a base64 character touches reads the run before it back to the previous
+///   match (or the region's start) and measures it forward once, and the run that holds its domain's
+///   end back to the match's start and forward once: from a match, so the next search starts past
+///   the bytes read (or rereads them once as a local part).
 /// - A candidate's look-ahead either becomes the match (the search resumes after it) or is
 ///   bounded by a byte that stops the next candidate's too: a bearer's separators and token stop
 ///   at the next `b` that could start another candidate only after the scan passed them; an email
@@ -184,7 +202,8 @@
 ///   labels fit after one `sha256`, and two `sha256` lie six bytes apart at least: each byte is
 ///   read for a bounded number of candidates.
 /// - Token runs: a JWT or base64 run that fails from one position fails from every later
-///   position inside the same run (the run only shrinks), so each run is measured once
+///   position inside the same run (the run only shrinks: no match starts inside a `\/` or a
+///   `%2F`, where it would read more characters than from its start), so each run is measured once
 ///   (`runFailedBefore`); a JWT's second and third segments are measured at most three times. A
 ///   JWT's `eyJ` is looked for only when a `.` follows the run, in its last stretch: once more.
 ///   A run of ASCII token characters is measured by one tight loop, which the full measurement
@@ -196,7 +215,9 @@
 ///   tested at once and, when one of them cannot be in a run, every position up to the last such
 ///   byte goes at once; otherwise the bytes before the 32nd are read backwards to the last that
 ///   cannot, never below those already known to be run bytes (remembered across calls), so each
-///   byte is read at most three times.
+///   byte is read at most three times. A `%` is a run byte here when it starts a `%2F` (or one of
+///   the others; in the block test, any `%`). An email's widening is tried only when the 32 bytes
+///   from the run's start are all run bytes or hold an `eyJ` (read once, bounded).
 /// - A run of backslashes is measured once, from its start, and passed whole (a structure's
 ///   strings, an escaped value's end, a URL body in a `"` or `'` string).
 /// - A scheme value's names, blanks and token are read once, forward (`schemeValueEnd`); the
@@ -239,7 +260,7 @@
 /// escape stops before it) is decided the same. (The placeholder alone, as before, was no URL on
 /// the second pass: `authorization=\'https://` gave `authorization=\'[redacted-url]`, whose quote
 /// no longer closed.) A form key's suffixes never start with a placeholder's `]`; a
-/// placeholder holds no `%`, so no percent-encoded separator, quote or URL appears in one. A structure value's content becomes one placeholder between the same
+/// placeholder holds no `%`, so no percent-encoded separator, quote, URL, `@` or `/` appears in one. A structure value's content becomes one placeholder between the same
 /// brackets (or before the same line end), which a second pass finds and leaves. A scheme's quoted
 /// token goes with its names and blanks, its closing quote too unless that is a URL's context, so a
 /// second pass sees no scheme name before a quote (`Authorization: [redacted-secret]"`). No match
