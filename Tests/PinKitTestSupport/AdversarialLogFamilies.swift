@@ -59,6 +59,12 @@ public enum AdversarialLogFamilies {
             // token as a value, apostrophes in a structure.
             ("empty quotes before a header value", "Cookie: \"\""), ("scheme and quoted token", "token=Bearer \"a\" "),
             ("apostrophes in a structure", "token={a'b "), ("header value around a URL", "Cookie: a=https://h/p "),
+            // The tenth session's value starts and ends: constructors (one whose name runs past 32
+            // bytes), `Just`, string prefixes, unquoted values before escaped line breaks.
+            ("constructors repeated", "password=Some(Ok(Err("),
+            ("long constructor names", "token=Aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa("),
+            ("constructor before a plain byte", "secret=Summer(2"), ("Just repeated", "password: Just "),
+            ("string prefixes", "password=rb'"), ("unquoted values before escaped line breaks", "token=a\\r\\n"),
             ("random upper-case hex", ""),
         ]
         return families
