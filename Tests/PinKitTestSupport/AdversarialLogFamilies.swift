@@ -73,6 +73,12 @@ public enum AdversarialLogFamilies {
             ("stray percents in a run", "a%2%25%3"), ("twice-encoded @ repeated", "a%2540"),
             ("encoded non-ASCII domains chained", "a%40b%C3%BC.c"), ("email glued to runs", "a@b.c-aB1/"),
             ("runs glued before emails", "aB1/x+b@c.d/"), ("email glued to a long label", "x@a.b_c_c_c_c_c_c_c"),
+            // The tenth session's value starts and ends: constructors (one whose name runs past 32
+            // bytes), `Just`, string prefixes, unquoted values before escaped line breaks.
+            ("constructors repeated", "password=Some(Ok(Err("),
+            ("long constructor names", "token=Aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa("),
+            ("constructor before a plain byte", "secret=Summer(2"), ("Just repeated", "password: Just "),
+            ("string prefixes", "password=rb'"), ("unquoted values before escaped line breaks", "token=a\\r\\n"),
             ("random upper-case hex", ""),
         ]
         return families

@@ -59,10 +59,21 @@ public enum RegexReferenceSanitizer {
         + formSuffix + "){0,3}+)?+"
     /// A key's closing quote, also percent-encoded (`%22`, `%27`).
     static let keyQuote = #"(?:\\{0,15}"|'|`|%2[27])?+"#
+    /// What a constructor's value opens with: a quote, `\`, `[`, `{`, `<`, an upper-case letter
+    /// (another constructor), or a Python string prefix and its quote.
+    static let valueOpens = #"(?:["'`\\\[{<A-Z]|[uUbBrRfF]{1,2}["'])"#
+    /// The openers a value may sit in, blanks after each: `Optional(`, a constructor (`Some(`,
+    /// `Ok(`: an upper-case letter, up to 31 `[A-Za-z0-9_]` and `(`) before what a value opens
+    /// with, Haskell's `Just` and blanks before one, `<`.
+    static let openers =
+        #"(?:(?:Optional\(|[A-Z][A-Za-z0-9_]{0,31}\((?="# + valueOpens + #")|Just(?=(?:[ \t"# + spaces + "]|"
+        + colour + ")++" + valueOpens + ")|<)" + blanks + ")*+"
+    /// A Python string prefix, kept with the opening quote after it.
+    static let stringPrefix = #"(?:[uUbBrRfF]{1,2}(?=["']))?+"#
     /// A key's form suffixes and closing quote, the separator (`=>` too), and the openers a value
-    /// may sit in (`Optional(`, `<`).
+    /// may sit in.
     static let keyTail =
-        formSuffixes + keyQuote + blanks + "(?:=>?+|:)" + blanks + #"(?:(?:Optional\(|<)"# + blanks + ")*+"
+        formSuffixes + keyQuote + blanks + "(?:=>?+|:)" + blanks + openers
     /// A JSON object or array as the value (groups 1–3): what is inside the brackets when they
     /// close on the line before any URL, at most four levels deep (strings skipped; a `\"` string
     /// ends at a `\"` that does not end a longer run of backslashes); else the rest of the line,
@@ -99,10 +110,10 @@ public enum RegexReferenceSanitizer {
     static func values(unquoted: String) -> String {
         #"(?!\{|\[(?!redacted-))(?:(\\{1,15})"((?!\4"|\\{0,15}["'`]\uE000|[\r\n\uE000]|\z)(?:(?!(?<!\\)(?:\4\4\\\\)*+\4")"#
             + stopBeforeURL + #"[^\r\n\uE000])*+(?:"# + stopBeforeURL
-            + #"(?=(?:\4\4\\\\)*+\4")(?:\4\4\\\\)*+)?+)|(")((?:"# + stopBeforeURL
-            + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')((?:"# + stopBeforeURL
+            + #"(?=(?:\4\4\\\\)*+\4")(?:\4\4\\\\)*+)?+)|"# + stringPrefix + #"(")((?:"# + stopBeforeURL
+            + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|"# + stringPrefix + #"(')((?:"# + stopBeforeURL
             + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)((?:"# + stopBeforeURL
-            + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`])("# + unquoted + "))"
+            + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`]|[uUbBrRfF]{1,2}["'])("# + unquoted + "))"
     }
     /// One step of an unquoted header value: an inner string, or a byte that does not end it.
     static let headerUnit =
@@ -127,7 +138,7 @@ public enum RegexReferenceSanitizer {
     /// backslashes before each quote): the unquoted value after it (group 2).
     static let emptyQuoteHeaderCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + formSuffixes + blanks
-            + "(?:=>?+|:)" + blanks + #"(?:(?:Optional\(|<)"# + blanks + ")*+"
+            + "(?:=>?+|:)" + blanks + openers
             + #"(?:""|''|``|(\\{1,15})"\1")("# + headerValue + ")")
     static let headerKey = #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"#
     static let valueKey =
@@ -138,10 +149,11 @@ public enum RegexReferenceSanitizer {
     /// before such a quote right before a URL, as before the URL itself.)
     static let emptyHeaderBeforeURL = regex(headerKey + keyTail + #"(?=\uE000|\\{1,15}['`]\uE000)"#)
     static let emptyQuotesHeaderBeforeURL = regex(
-        headerKey + formSuffixes + blanks + "(?:=>?+|:)" + blanks + #"(?:(?:Optional\(|<)"# + blanks + ")*+"
+        headerKey + formSuffixes + blanks + "(?:=>?+|:)" + blanks + openers
             + #"(?:""|''|``|(\\{1,15})"\1")(?=(?:\\{0,15}["'`])?\uE000)"#)
     static let emptyQuotedBeforeURL = regex(
-        "(?:" + headerKey + "|" + valueKey + ")" + keyTail + #"(?:(\\{1,15}")|(")|(')|(`))(?=\\{0,15}["'`]\uE000)"#)
+        "(?:" + headerKey + "|" + valueKey + ")" + keyTail + #"(?:(\\{1,15}")|"# + stringPrefix + #"(")|"#
+            + stringPrefix + #"(')|(`))(?=\\{0,15}["'`]\uE000)"#)
     /// A value's end right before a URL (or the quote, and backslashes, right before one).
     static let beforeURL = regex(#"(?:\\{0,15}["'`])?\uE000"#)
     /// After a URL in running text: the trailing punctuation rule 1 left out and what ended it.
@@ -156,10 +168,15 @@ public enum RegexReferenceSanitizer {
                     // A scheme's name, blanks and its token, as rule 3 takes one (after more names,
                     // quoted, also by an escaped `"`, or in `<…>`, blanks inside the quotes), is one
                     // value.
-                    #"\[redacted-[a-z]+\]C*+|N(?!C)(?:BN(?!C))*+(?:B(?:"(?:B)?+C++(?:(?:B)?+"(?!\uE000)C*+)?+|(?<esc>\\{1,15})"(?:B)?+C++(?:(?:B)?+\k<esc>"(?!\uE000)C*+)?+|'(?:B)?+C++(?:(?:B)?+'(?!\uE000)C*+)?+|<(?:B)?+C++(?:(?:B)?+>C*+)?+|C++))?+|C++"#
-                    // (B first and N last: the expansions of N and C hold a `B`, none an `N` or `C`.)
+                    // A run (R, or S: R or nothing) may start with an escaped line break, which
+                    // ends it anywhere else (C), but not right after a placeholder.
+                    #"\[redacted-[a-z]+\]C*+|N(?!C)(?:BN(?!C))*+(?:B(?:"(?:B)?+R(?:(?:B)?+"(?!\uE000)S)?+|(?<esc>\\{1,15})"(?:B)?+R(?:(?:B)?+\k<esc>"(?!\uE000)S)?+|'(?:B)?+R(?:(?:B)?+'(?!\uE000)S)?+|<(?:B)?+R(?:(?:B)?+>S)?+|R))?+|R"#
+                    // (B first and N last: the expansions of N and C hold a `B`, of R and S a `C`,
+                    // none an `N`, `R` or `S`.)
                     .replacingOccurrences(of: "B", with: "(?:[ \\t" + spaces + "]|" + colour + ")++")
-                    .replacingOccurrences(of: "C", with: plainValueCharacter)
+                    .replacingOccurrences(of: "S", with: "(?:R)?+")
+                    .replacingOccurrences(of: "R", with: #"(?:\\(?=[rn]|\[redacted-(?:email|token)\])|C)C*+"#)
+                    .replacingOccurrences(of: "C", with: unquotedValueCharacter)
                     .replacingOccurrences(of: "N", with: #"(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"#))
             + ")")
 
@@ -169,6 +186,11 @@ public enum RegexReferenceSanitizer {
     /// also end where an unquoted value ends in plain text.
     static let percentKeyTail = formSuffixes + keyQuote + blanks + "%3[DdAa](?:%20)*+"
     static let plainValueCharacter = #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces + #"]|\\(?!["'`]))"#
+    /// …and, outside percent-encoded values, a `\` that starts an escaped line break as a
+    /// header's value sees one (or is right before a later rule's placeholder) ends it too.
+    static let unquotedValueCharacter =
+        #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces
+        + #"]|\\(?!["'`]|(?:r(?:\\n)?+|n)(?![ \t]|\\t)|\[redacted-(?:email|token)\]))"#
     static let percentValueStop = #"%(?:[01][0-9A-Fa-f]|2[02679Cc]|3[BbCcEe]|5[Dd]|60|7[DdFf])"#
     /// A `%` without two hex digits ends every percent-encoded value.
     static let malformedPercent = "%(?![0-9A-Fa-f]{2})"
@@ -789,7 +811,21 @@ public struct LogCorpus {
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
         ])
-        switch Int.random(in: 0..<21, using: &generator) {
+        switch Int.random(in: 0..<22, using: &generator) {
+        case 21:
+            // The tenth session: constructors (Rust's `Some("…")`, Haskell's `Just`), Python string
+            // prefixes before a value's quote, and unquoted values before escaped line breaks.
+            let opener = pick([
+                "", "Some(", "Ok(Secret(", "Just ", "Just", "Summer(", "Some( ", "X(b", "Err(<", "Optional(Some(",
+                "\\String::from(", "Aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa(", "Some(Just ", "Just \u{1B}[1m",
+            ])
+            let prefix = pick(["", "", "u", "b", "rb", "F", "bbb", "ub", "r\\"])
+            let quote = pick(["\"", "'", "", "\\\"", "`"])
+            let tail = pick(["\\r\\n", "\\n", "\\r", "\\n ", "\\r\\n\\t", "\\\\n", "\\n\\n", "", "\\"])
+            return pick(["{\"h\":\"", "{u'", "", "{'"]) + key + pick([": ", "=", "': ", "\": "]) + opener + prefix
+                + quote + value + pick([quote, ""]) + pick(["", ")", "))"]) + tail
+                + pick(["Host: a.example", "alice@example.com", "[redacted-token]", "Cookie: sid=x", "", value])
+                + pick(["\"}", "}", ""])
         case 20:
             // A URL inside a header's or quoted value, and what follows it (the ninth session).
             let url = pick(["https://h.example/p", "https://h.example", "s3://@/x", "https%3A%2F%2Fh.example%2Fp"])

@@ -63,11 +63,9 @@ struct LogSanitizerReview6Tests {
         ]
     )
     func pythonPrefixedValue(_ input: String) {
-        withKnownIssue("rule 2 reads a string prefix letter as an unquoted value that ends at the quote") {
-            let once = Review6.redact(input)
-            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-            #expect(once.contains("db.example.com") || !input.contains("db.example.com"))
-        }
+        let once = Review6.redact(input)
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(once.contains("db.example.com") || !input.contains("db.example.com"))
         // The protection that exists: without the prefix the quoted value goes whole.
         let plain = input.replacingOccurrences(of: "u'", with: "'").replacingOccurrences(of: "rb'", with: "'")
             .replacingOccurrences(of: "b'", with: "'").replacingOccurrences(of: "r'", with: "'")
@@ -645,10 +643,8 @@ struct LogSanitizerReview6Tests {
         ]
     )
     func valueOverEscapedLineBreak(_ input: String, _ secret: String) {
-        withKnownIssue("an unquoted value runs over an escaped line break to the next blank") {
-            let once = Review6.redact(input)
-            #expect(!once.contains(secret), "\(once.debugDescription)")
-        }
+        let once = Review6.redact(input)
+        #expect(!once.contains(secret), "\(once.debugDescription)")
         // With real line breaks each line's value goes.
         let real = input.replacingOccurrences(of: #"\r\n"#, with: "\r\n").replacingOccurrences(of: #"\n"#, with: "\n")
         #expect(!Review6.leaks(real, secret), "\(Review6.redact(real).debugDescription)")
@@ -694,11 +690,9 @@ struct LogSanitizerReview6Tests {
         ]
     )
     func rustOptionValue(_ input: String, _ secret: String) {
-        withKnownIssue("`Some(`, `Ok(` and `Just` are no openers") {
-            let once = Review6.redact(input)
-            #expect(!once.contains(secret), "\(once.debugDescription)")
-            #expect(once.contains("db.example.com") || !input.contains("db.example.com"))
-        }
+        let once = Review6.redact(input)
+        #expect(!once.contains(secret), "\(once.debugDescription)")
+        #expect(once.contains("db.example.com") || !input.contains("db.example.com"))
         // Swift's spelling of the same optional is an opener, and the secret goes.
         let swift = input.replacingOccurrences(of: "Some(Secret(", with: "Optional(Optional(").replacingOccurrences(
             of: "Some(", with: "Optional("

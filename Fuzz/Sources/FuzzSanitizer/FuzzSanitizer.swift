@@ -38,6 +38,11 @@ let seeded: [(line: String, secret: String)] = [
     // The ninth session: a JSON-escaped base64 secret, a percent-encoded email.
     ("{\"k\":\"wJalrXUtnFEMI\\/K7MDENG\\/bPxRfiCYzq7SEEDesc64\"}", "zq7SEEDesc64"),
     ("login email=alice.zq7SEEDpctmail%40example.com ok", "zq7SEEDpctmail"),
+    // The tenth session: constructors and Python string prefixes before a value, an unquoted
+    // value ended by an escaped line break.
+    ("Config { password: Some(\"zq7SEEDsome\"), token: Ok(Secret(\"zq7SEEDok\")) }", "zq7SEED"),
+    ("{u'password': u'zq7SEEDpyu', 'token': rb'zq7SEEDpyrb'} password: Just \"zq7SEEDjust\"", "zq7SEED"),
+    ("{\"h\":\"X-Api-Key: k3y\\r\\nCookie: sid=zq7SEEDcrlf\\r\\nHost: a.example\"}", "zq7SEEDcrlf"),
     // The ninth session: strings escaped once and twice that end in an escaped backslash, a Python
     // string holding both quotes in a JSON string.
     (

@@ -205,9 +205,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var v = separator + 1
         if v < end, v != stop, text.byte(separator) == UInt8(ascii: "="), text.byte(v) == UInt8(ascii: ">") { v += 1 }
         v = blanksEnd(from: v, end: end, stop: stop)
-        // Openers the value sits in: `Optional(` (Swift's interpolation of an optional), `<`; blanks
-        // may follow each. Then a `{` or `[` (not a placeholder's) starts a structure: a JSON object
-        // or array, a Python dict or list, which goes whole.
+        // Openers the value sits in: `Optional(` (Swift's interpolation of an optional), a
+        // constructor before what a value opens with (`Some("`, `Ok(Secret("`: Rust's `{:?}`),
+        // Haskell's `Just` and blanks before one, `<`; blanks may follow each. Then a `{` or `[`
+        // (not a placeholder's) starts a structure: a JSON object or array, a Python dict or list,
+        // which goes whole.
         while v < end, v != stop {
             let byte = text.byte(v)
             if byte == UInt8(ascii: "{")
@@ -219,6 +221,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 v += 1
             } else if byte == UInt8(ascii: "O"), exactly("Optional(", at: v, end: end) {
                 v += 9
+            } else if text.has(v, Classes.upper), let after = constructorEnd(at: v, limit: min(end, stop)) {
+                v = after
             } else {
                 break
             }
@@ -242,6 +246,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                     escapes = run
                     v += run + 1
                 }
+            } else if let prefixed = stringPrefixQuote(at: v, limit: min(end, stop)) {
+                // A Python string prefix (`u'`, `b"`, `rb'`) belongs to the opening quote, and stays.
+                quote = text.byte(prefixed)
+                v = prefixed + 1
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`") {
                 if kind == .header, v + 1 < end, v + 1 != stop, text.byte(v + 1) == byte,
                     !keyQuoted(keyStart: keyStart, separator: separator)
@@ -267,7 +275,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             (valueEnd, length) = headerEnd(from: v, end: end, stop: stop)
         } else if let placeholder {
             // A placeholder's `]` would end an unquoted value: what follows it is measured alone.
-            (valueEnd, length) = unquotedEnd(from: placeholder, end: end, stop: stop)
+            (valueEnd, length) = unquotedEnd(from: placeholder, end: end, stop: stop, valueStart: v)
         } else {
             (valueEnd, length) = schemeValueEnd(from: v, end: end, stop: stop)
         }
@@ -295,6 +303,52 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
         guard length > 0 else { return (nil, resume) }
         return (LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret), resume)
+    }
+
+    /// After a constructor's name at `v` (an ASCII upper-case letter and up to 31 `[A-Za-z0-9_]`)
+    /// and `(`, or after `Just` and blanks, the position after them when what follows opens a
+    /// value (`valueOpens`), else nil. A bare word and `(` before anything else (`Summer(2024)`)
+    /// is the value's own text, which goes whole.
+    @inline(__always) func constructorEnd(at v: Int, limit: Int) -> Int? {
+        if exactly("Just", at: v, end: limit), case let after = blanksEnd(from: v + 4, end: limit, stop: limit),
+            after > v + 4, valueOpens(at: after, limit: limit)
+        {
+            return after
+        }
+        var p = v + 1
+        let bound = min(limit, v + 32)
+        while p < bound, text.has(p, Classes.alphanumeric) || text.byte(p) == UInt8(ascii: "_") { p += 1 }
+        guard p < limit, text.byte(p) == UInt8(ascii: "("), valueOpens(at: p + 1, limit: limit) else { return nil }
+        return p + 1
+    }
+
+    /// Whether the byte at `q` is one a constructor's value opens with: a quote, `\`, `[`, `{`,
+    /// `<`, an upper-case letter (another constructor), or a Python string prefix and its quote.
+    @inline(__always) func valueOpens(at q: Int, limit: Int) -> Bool {
+        guard q < limit else { return false }
+        switch text.byte(q) {
+        case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"), UInt8(ascii: "\\"), UInt8(ascii: "["),
+            UInt8(ascii: "{"), UInt8(ascii: "<"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            return true
+        default: return stringPrefixQuote(at: q, limit: limit) != nil
+        }
+    }
+
+    /// When one or two of `u b r f` (any case) at `v` are right before a `"` or `'`: that quote's
+    /// position (Python's `u'…'`, `b"…"`, `rb'…'`).
+    @inline(__always) func stringPrefixQuote(at v: Int, limit: Int) -> Int? {
+        @inline(__always) func prefixLetter(_ index: Int) -> Bool {
+            switch text.byte(index) | 0x20 {
+            case UInt8(ascii: "u"), UInt8(ascii: "b"), UInt8(ascii: "r"), UInt8(ascii: "f"): return true
+            default: return false
+            }
+        }
+        @inline(__always) func isQuote(_ index: Int) -> Bool {
+            index < limit && (text.byte(index) == UInt8(ascii: "\"") || text.byte(index) == UInt8(ascii: "'"))
+        }
+        guard v + 1 < limit, prefixLetter(v) else { return nil }
+        if isQuote(v + 1) { return v + 1 }
+        return prefixLetter(v + 1) && isQuote(v + 2) ? v + 2 : nil
     }
 
     /// Where a value of `kind` that stopped at `url` resumes: after the URL's end, the trailing
@@ -902,15 +956,21 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// An unquoted value: to white space, a control character, one of `&,;"'<>)]}` and backtick,
-    /// or a backslash before a quote.
-    func unquotedEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
+    /// a backslash before a quote, or an escaped line break that ends a header's value
+    /// (`escapedLineBreakEnds`) after `valueStart` (the value's first byte when nil).
+    func unquotedEnd(from start: Int, end: Int, stop: Int, valueStart: Int? = nil) -> (Int, Int) {
         let limit = min(end, stop)
+        let first = valueStart ?? start
         var p = start
         while p < limit {
             let byte = text.byte(p)
             if text.table[Int(byte)] & Classes.valueStop != 0 { break }
-            // A backslash before a quote ends the value too (`\"` closes a JSON string in a string).
-            if byte == UInt8(ascii: "\\"), p + 1 < limit, text.has(p + 1, Classes.quote) { break }
+            if byte == UInt8(ascii: "\\") {
+                // A backslash before a quote ends the value too (`\"` closes a JSON string in a
+                // string), and so does an escaped line break (a header block dumped in a string).
+                if p + 1 < limit, text.has(p + 1, Classes.quote) { break }
+                if p > first, escapedLineBreakEnds(at: p, limit: limit) { break }
+            }
             if byte >= 0x80, text.unicodeSpaceLength(at: p, end: end) > 0 { break }
             p += 1
         }

@@ -32,8 +32,12 @@
 ///    (`user[password]`, `password[]`, `password[0]`, `user[password][]`, `user%5Bpassword%5D`; a
 ///    placeholder's own `]` is none), optionally a closing quote (`"` after 0–15 backslashes, as JSON
 ///    escaped up to four times writes it, `'`, backtick, `%22`, `%27`),
-///    blanks, `=`, `=>` or `:`, blanks, openers the value sits in (`Optional(`, `<`, each with
-///    blanks after it), where blanks are spaces, tabs, Unicode spaces and ANSI colour codes
+///    blanks, `=`, `=>` or `:`, blanks, openers the value sits in (`Optional(`; a constructor, an
+///    ASCII upper-case letter, up to 31 `[A-Za-z0-9_]` and `(`, right before what a value opens
+///    with: a quote, `\`, `[`, `{`, `<`, an upper-case letter or a Python string prefix and its
+///    quote, as in Rust's `Some("…")`, `Ok(Secret("…"))`; Haskell's `Just` and blanks before one;
+///    `<`; each with blanks after it: a capitalised word and `(` before anything else, as in
+///    `Summer(2024)`, is the value's own text and goes; `Hunter2("x")` keeps `Hunter2(`), where blanks are spaces, tabs, Unicode spaces and ANSI colour codes
 ///    (`ESC [ [0-9;]{0,16} m`). Then a `{` or `[` (not a placeholder's) starts a structure (a JSON
 ///    object or array, a Python dict or list): what is inside it up to the bracket that closes it
 ///    (any of `}` `]` closes any of `{` `[`; `"` and `'` strings, where a backslash escapes, and
@@ -49,7 +53,9 @@
 ///    everything after the
 ///    opener to the line's end, URLs included; a header's structure always takes the rest of the
 ///    line (`Cookie: {"a":1}; sid=x`, `Authorization: {} Basic x`). Otherwise an
-///    optional opening quote (`"` after 0–15 backslashes, `'`, backtick; after a header's key with
+///    optional opening quote (`"` after 0–15 backslashes, `'`, backtick; one or two of `u b r f`,
+///    any case, right before a `"` or `'` are a Python string prefix, kept with it: `u'…'`, `rb"…"`,
+///    and the value is the quoted one, also when empty; after a header's key with
 ///    no closing quote, an empty `""`, `''`, two backticks or `\"\"` (the same 1–15 backslashes
 ///    before each quote) are passed over and the unquoted value after them is the value:
 ///    ``Cookie: ``sid=x``, `Cookie: \"\"sid=x`, but `{"cookie":"","u":"b"}` stays); the value →
@@ -62,7 +68,12 @@
 ///    an unquoted value: it opens the scheme's token, `Authorization: Basic " x"`), an inner string included (a `"`
 ///    or `'` string after `=`, `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a
 ///    `\"` string after `=`, not closed by a quote right before a URL, which is that URL's
-///    context); another unquoted value to white space, a Unicode space or one of ``&,;"'<>)]}` ``
+///    context); another unquoted value to white space, a Unicode space, one of ``&,;"'<>)]}` ``
+///    or an escaped line break as a header's value ends at one (not at its first byte, but right after a
+///    placeholder it starts with: a second pass must end it where the first did): a header block
+///    or a config dumped into a JSON string (`"X-Api-Key: k\r\nCookie: sid=x"`) is common, and a
+///    value that ran over `\r\n` took the next line's name and left its value; a plain secret with
+///    a literal `\n` in it keeps what follows it (`password=ab\ncd` → `[redacted-secret]\ncd`)
 ///    (`Bearer` or `Basic`, any case, then blanks and its token as rule 3 takes one: more names,
 ///    then a run, or one in `"…"`, `'…'`, `\"…\"` (1–15 backslashes, the same before each quote)
 ///    or `<…>` with blanks after the opener and before the closer (its closing quote not one right
@@ -226,6 +237,9 @@
 ///   a quote are read ahead once (`schemeQuoteEnd`), then once more by the value's own scan. An
 ///   escaped opening quote's backslashes are counted up to sixteen, and when no token follows it
 ///   rule 2 reads them once more as a plain run.
+/// - A value's openers are read once, forward: a constructor's name is read at most 32 bytes
+///   ahead, with one or three bytes after its `(` (or after `Just`'s blanks), and is then passed
+///   over or ends the openers; a string prefix is two bytes and its quote.
 /// - A value that resumes after a URL: the URL goes out, the next URL is looked for ahead from its
 ///   end (the same forward search), and the rest of the value is scanned from after what ended the
 ///   URL, once; the pass resumes after it.
@@ -245,8 +259,8 @@
 /// the empty quoted string a header's value may start with, and after a URL a value resumed at:
 /// what ended the URL stays, so a second pass ends the URL in the same place and finds the rest a
 /// placeholder); a form key's
-/// `]` never closes a placeholder, and a header value is not ended by an escaped line break it
-/// starts with, and is ended by a `\` right before `[redacted-email]` or `[redacted-token]`: what
+/// `]` never closes a placeholder, and a header value (or another unquoted one) is not ended by
+/// an escaped line break it starts with, and is ended by a `\` right before `[redacted-email]` or `[redacted-token]`: what
 /// a first pass leaves of an escaped line break whose `n` or `r` starts an email or a token (no
 /// other rule's match starts there: a URL whose scheme does stops the value itself, a bearer
 /// token needs no letter before `bearer`, a UUID a hex digit, a pin `sha256`). A URL in a `"` or
