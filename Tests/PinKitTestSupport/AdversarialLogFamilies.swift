@@ -59,6 +59,9 @@ public enum AdversarialLogFamilies {
             // token as a value, apostrophes in a structure.
             ("empty quotes before a header value", "Cookie: \"\""), ("scheme and quoted token", "token=Bearer \"a\" "),
             ("apostrophes in a structure", "token={a'b "), ("header value around a URL", "Cookie: a=https://h/p "),
+            // The tenth session's nginx `\x22` quotes.
+            ("hex-quoted key repeated", "\\x22token\\x22:\\x22"), ("hex quotes in a value", "password=\\x22a\\x27"),
+            ("\\xHH before bearer", "\\x22Bearer\\x22"),
             ("random upper-case hex", ""),
         ]
         return families

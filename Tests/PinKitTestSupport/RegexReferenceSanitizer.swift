@@ -57,8 +57,8 @@ public enum RegexReferenceSanitizer {
     static let formSuffixes =
         #"(?:(?:(?<!\[redacted-token|\[redacted-secret)\]|%5[Dd]|(?:\[|%5[Bb])[0-9]{0,6}"# + formClose + ")(?:"
         + formSuffix + "){0,3}+)?+"
-    /// A key's closing quote, also percent-encoded (`%22`, `%27`).
-    static let keyQuote = #"(?:\\{0,15}"|'|`|%2[27])?+"#
+    /// A key's closing quote, also percent-encoded (`%22`, `%27`) or hex-escaped (`\x22`, `\x27`).
+    static let keyQuote = #"(?:\\{0,15}"|'|`|%2[27]|\\[xX]2[27])?+"#
     /// A key's form suffixes and closing quote, the separator (`=>` too), and the openers a value
     /// may sit in (`Optional(`, `<`).
     static let keyTail =
@@ -93,14 +93,17 @@ public enum RegexReferenceSanitizer {
     /// A value that is a placeholder and nothing more is left alone (see `credentials(_:)`).
     static let placeholderValue = regex(#"^\[redacted-[a-z]+\]\z"#)
     static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
-    /// Not a structure: quoted values (groups 4–11) or, for `unquoted`, group 12.
+    /// Not a structure: quoted values (groups 4–11) or, for `unquoted`, group 12; a value opened by
+    /// nginx's `\x22` (group 13) or `\x27` (group 14) runs to the same escape.
     static func values(unquoted: String) -> String {
         #"(?!\{|\[(?!redacted-))(?:(\\{1,15})"((?!\4"|\\{0,15}["'`]\uE000|[\r\n\uE000]|\z)(?:(?!(?<!\\)(?:\4\4\\\\)*+\4")"#
             + stopBeforeURL + #"[^\r\n\uE000])*+(?:"# + stopBeforeURL
             + #"(?=(?:\4\4\\\\)*+\4")(?:\4\4\\\\)*+)?+)|(")((?:"# + stopBeforeURL
             + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(')((?:"# + stopBeforeURL
             + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)((?:"# + stopBeforeURL
-            + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`])("# + unquoted + "))"
+            + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`]|\\[xX]2[27])("# + unquoted + ")"
+            + #"|\\[xX]22((?:(?!\\[xX]22)"# + stopBeforeURL + #"[^\r\n\uE000])+)|\\[xX]27((?:(?!\\[xX]27)"#
+            + stopBeforeURL + #"[^\r\n\uE000])+))"#
     }
     /// One step of an unquoted header value: an inner string, or a byte that does not end it.
     static let headerUnit =
@@ -174,7 +177,7 @@ public enum RegexReferenceSanitizer {
 
     // MARK: Rules 3–7
     static let bearer = regex(
-        #"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}|\\[nrt]))(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:+]|%20|["#
+        #"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}|\\[nrt]|\\[xX][0-9A-Fa-f]{2}))(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:+]|%20|["#
             + spaces
             + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"B+(?:"(?!\uE000))?|'B+(?:'(?!\uE000))?|<B+>?|B+)"#.replacingOccurrences(
                 of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|["# + invisible + "])+"))
@@ -473,8 +476,8 @@ public enum RegexReferenceSanitizer {
             // Each expression with the groups its value may be in (group 2: a placeholder).
             // (An empty value, `[]`, resumes after the URL right after it, or is none.)
             let expressions = [
-                (emptyQuoteHeaderCredential, [1]), (headerCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
-                (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
+                (emptyQuoteHeaderCredential, [1]), (headerCredential, [1, 2, 3, 5, 7, 9, 11, 12, 13, 14]),
+                (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12, 13, 14]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]), (emptyHeaderBeforeURL, []),
                 (emptyQuotesHeaderBeforeURL, []), (emptyQuotedBeforeURL, []),
             ]
@@ -719,7 +722,16 @@ public struct LogCorpus {
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
         ])
-        switch Int.random(in: 0..<21, using: &generator) {
+        switch Int.random(in: 0..<26, using: &generator) {
+        case 25:
+            // nginx's `escape=default`: `"` written `\x22` (tenth session), around keys and values,
+            // also unclosed, empty, before a URL, and `\xHH` before `bearer`.
+            let quote = pick(["\\x22", "\\X22", "\\x27", "\\x2", "\\x22\\x22"])
+            let close = pick([quote, "\\x22", "\\x27", "", "\"", "\\x22\\x22"])
+            return pick(["{", "\"{", "", "\\x22"]) + quote + key + pick([quote, close, ""]) + blank
+                + pick([":", "=", "%3A", "%3D"]) + blank + pick([quote, "", "\"", "\\x22 "]) + value
+                + pick([close, " ", "https://h.example/p" + close, "\"https://h.example\"", "\\n"])
+                + pick(["}", ",\\x22auth\\x22:\\x22Bearer " + value + close + "}", " x", ""])
         case 20:
             // A URL inside a header's or quoted value, and what follows it (the ninth session).
             let url = pick(["https://h.example/p", "https://h.example", "s3://@/x", "https%3A%2F%2Fh.example%2Fp"])

@@ -168,12 +168,15 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return nil
     }
 
-    /// Whether `%XX` (two hex digits) or `\n`, `\r`, `\t` ends right before `s`, inside the region.
+    /// Whether `%XX` or `\xHH` (two hex digits, nginx's escape) or `\n`, `\r`, `\t` ends right before
+    /// `s`, inside the region.
     @inline(__always) func afterEncodedByte(_ s: Int, _ regionStart: Int) -> Bool {
-        if s - 3 >= regionStart, text.byte(s - 3) == UInt8(ascii: "%"), text.has(s - 2, Classes.hex),
-            text.has(s - 1, Classes.hex)
-        {
-            return true
+        if s - 3 >= regionStart, text.has(s - 2, Classes.hex), text.has(s - 1, Classes.hex) {
+            let lead = text.byte(s - 3)
+            if lead == UInt8(ascii: "%") { return true }
+            if lead | 0x20 == UInt8(ascii: "x"), s - 4 >= regionStart, text.byte(s - 4) == UInt8(ascii: "\\") {
+                return true
+            }
         }
         guard s - 2 >= regionStart, text.byte(s - 2) == UInt8(ascii: "\\") else { return false }
         let letter = text.byte(s - 1)

@@ -31,7 +31,8 @@
 ///    `]`, `[]` or `[` + up to six digits + `]`, where `[` may be `%5B` and `]` `%5D`, any case
 ///    (`user[password]`, `password[]`, `password[0]`, `user[password][]`, `user%5Bpassword%5D`; a
 ///    placeholder's own `]` is none), optionally a closing quote (`"` after 0–15 backslashes, as JSON
-///    escaped up to four times writes it, `'`, backtick, `%22`, `%27`),
+///    escaped up to four times writes it, `'`, backtick, `%22`, `%27`, nginx's `\x22`, `\x27`,
+///    `x` in either case),
 ///    blanks, `=`, `=>` or `:`, blanks, openers the value sits in (`Optional(`, `<`, each with
 ///    blanks after it), where blanks are spaces, tabs, Unicode spaces and ANSI colour codes
 ///    (`ESC [ [0-9;]{0,16} m`). Then a `{` or `[` (not a placeholder's) starts a structure (a JSON
@@ -51,7 +52,9 @@
 ///    optional opening quote (`"` after 0–15 backslashes, `'`, backtick; after a header's key with
 ///    no closing quote, an empty `""`, `''` or two backticks are passed over and the unquoted value
 ///    after them is the value: ``Cookie: ``sid=x``, but `{"cookie":"","u":"b"}` stays); the value →
-///    `[redacted-secret]`. A quoted value runs to its closing quote (after backslashes, a run that
+///    `[redacted-secret]`. A value opened by `\x22` or `\x27` (`x` in either case) runs to the same
+///    escape, a line break, or before the next URL (and the quote right before one), and does not
+///    resume after it. A quoted value runs to its closing quote (after backslashes, a run that
 ///    closes it as in a structure, whose escaped backslashes are the value's; or a line break); an
 ///    unquoted header value to a line break (also `\r` or `\n` written as escapes, or a `\` right
 ///    before `[redacted-email]` or `[redacted-token]`, which is what rules 4 and 7 leave of one when
@@ -83,7 +86,7 @@
 ///    digits (`password%3Dx%26n%3D1`, `%22password%22%3A%22x%22`); a value after it that starts
 ///    with a placeholder is left alone.
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit (but
-///    after a percent-encoded byte `%XX` or an escaped `\n`, `\r`, `\t`) or a placeholder, then
+///    after a percent-encoded byte `%XX`, an escaped `\xHH` or `\n`, `\r`, `\t`) or a placeholder, then
 ///    separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
 ///    (`Bearer bearer x` is one match), an optional `"`, `'` or `<`, the token
