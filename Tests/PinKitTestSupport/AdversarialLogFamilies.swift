@@ -61,7 +61,9 @@ public enum AdversarialLogFamilies {
             ("apostrophes in a structure", "token={a'b "), ("header value around a URL", "Cookie: a=https://h/p "),
             // The tenth session's nginx `\x22` quotes.
             ("hex-quoted key repeated", "\\x22token\\x22:\\x22"), ("hex quotes in a value", "password=\\x22a\\x27"),
-            ("\\xHH before bearer", "\\x22Bearer\\x22"),
+            ("\\xHH before bearer", "\\x22Bearer\\x22"), ("Basic repeated", "Basic "),
+            ("Basic and a word with basic", "Basic a.basic "),
+            ("Basic and a long lower-case word", "Basic aaaaaaaaaaaaaaaa "),
             ("random upper-case hex", ""),
         ]
         return families

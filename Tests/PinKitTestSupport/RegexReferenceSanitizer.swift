@@ -176,11 +176,20 @@ public enum RegexReferenceSanitizer {
             + percentKeyTail + "(?:" + percentValues(unquotedStop: percentValueStop) + ")")
 
     // MARK: Rules 3–7
+    /// Rule 3's separators after `bearer` or `basic`, and a token's characters.
+    static let bearerSeparator = #"(?:[ \t\x0B\f:+]|%20|["# + spaces + #"]|\x1B\[[0-9;]{0,16}m)"#
+    static let bearerToken = #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|["# + invisible + "])"
+    /// `bearer` and its token, or an unlabelled `basic` and a token (not a scheme's name) that holds
+    /// a digit, `+ / =`, or a lower-case letter and an upper-case one after its first character.
     static let bearer = regex(
-        #"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}|\\[nrt]|\\[xX][0-9A-Fa-f]{2}))(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:+]|%20|["#
-            + spaces
-            + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"B+(?:"(?!\uE000))?|'B+(?:'(?!\uE000))?|<B+>?|B+)"#.replacingOccurrences(
-                of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|["# + invisible + "])+"))
+        #"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}|\\[nrt]|\\[xX][0-9A-Fa-f]{2}))(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:(?:[Bb][Ee][Aa][Rr][Ee][Rr]"#
+            + bearerSeparator
+            + #"++)+(?:"B+(?:"(?!\uE000))?|'B+(?:'(?!\uE000))?|<B+>?|B+)"#.replacingOccurrences(
+                of: "B+", with: bearerToken + "+")
+            + "|[Bb][Aa][Ss][Ii][Cc]" + bearerSeparator + "++(?!(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"
+            + bearerSeparator + ")"
+            + #"(?=T*?(?:[0-9+=]|\\{0,15}/)|T*?[a-z]T*?[A-Z]|TT*?[A-Z]T*?[a-z])T++)"#.replacingOccurrences(
+                of: "T", with: bearerToken))
     /// A local part starts outside a percent-encoded byte, and holds no encoded `=` or `&`.
     static let email = regex(
         #"(?<!%|%[0-9A-Fa-f])(?:[A-Za-z0-9._+!#$*^~-]|%(?!3[Dd]|26)|[^\x00-\x7F"# + spaces
@@ -722,7 +731,16 @@ public struct LogCorpus {
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
         ])
-        switch Int.random(in: 0..<26, using: &generator) {
+        switch Int.random(in: 0..<27, using: &generator) {
+        case 26:
+            // An unlabelled Basic credential (tenth session), and words after Basic that stay.
+            return pick(["", "\"", "x", "auth header ", "%20", "\\x22", "\\n", "[redacted-token]", "_"])
+                + pick(["Basic", "basic", "BASIC", "Basic Basic", "Basic bearer", "bAsIc"])
+                + pick([" ", "\t", "+", ":", "\u{A0}", "%20", "", "\u{1B}[1m"])
+                + pick([
+                    value, "YWxpY2U6aHVudGVyMg==", "auth", "Authentication", "aB", "Ab", "ab\u{200B}C", "a\\/b", "x.y",
+                ])
+                + pick(["", "\"", " ok", "https://h.example/p"])
         case 25:
             // nginx's `escape=default`: `"` written `\x22` (tenth session), around keys and values,
             // also unclosed, empty, before a URL, and `\xHH` before `bearer`.

@@ -132,7 +132,12 @@ struct WordRules<Counter: LogSanitizerCounting> {
             if s > regionStart, text.has(s - 1, Classes.alphanumeric), !afterEncodedByte(s, regionStart) { continue }
             if s > regionStart, text.byte(s - 1) == UInt8(ascii: "]"), followsPlaceholder(s, regionStart) { continue }
             // Most candidates are a word that starts with `b` and goes on with something else.
-            guard text.byte(s + 1) | 0x20 == UInt8(ascii: "e"), var p = bearerGroupEnd(s, end) else { continue }
+            let second = text.byte(s + 1) | 0x20
+            if second == UInt8(ascii: "a") {
+                if let match = basicMatch(s, end) { return match }
+                continue
+            }
+            guard second == UInt8(ascii: "e"), var p = bearerGroupEnd(s, end) else { continue }
             var lastGroup = s
             var groups = 1
             while let next = bearerGroupEnd(p, end) {
@@ -217,11 +222,44 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return false
     }
 
-    /// The end of "bearer" (any case) and its separators (ASCII spaces and tabs, `:`, `%20`, `+` (a
-    /// form-encoded space), Unicode spaces, ANSI colour codes; at least one) at `p`, or nil.
-    func bearerGroupEnd(_ p: Int, _ end: Int) -> Int? {
-        guard text.matches("bearer", at: p, end: end) else { return nil }
-        var q = p + 6
+    /// An unlabelled HTTP Basic credential at `s` (where `ba` is, in any case): `basic` and its
+    /// separators (as `bearer`'s), then a token (as a bearer token, not a scheme's name and its
+    /// separators) that holds a digit, `+`, `/` or `=`, or a lower-case letter and an upper-case
+    /// one after its first character, so "Basic auth", "using Basic with user" and "Basic
+    /// Authentication" stay. The token is read once forwards (and once more for its letters); a
+    /// failed candidate's token holds no `basic` that a later candidate could start at (a
+    /// candidate needs a byte that is no letter or digit before it and a separator after it).
+    @inline(never) func basicMatch(_ s: Int, _ end: Int) -> Match? {
+        guard let tokenStart = bearerGroupEnd(s, end, word: "basic"),
+            bearerGroupEnd(tokenStart, end) == nil, bearerGroupEnd(tokenStart, end, word: "basic") == nil
+        else { return nil }
+        let tokenEnd = bearerTokenEnd(from: tokenStart, end)
+        var lower = false
+        var upper = false
+        var p = tokenStart
+        while p < tokenEnd {
+            let byte = text.byte(p)
+            if byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") {
+                lower = true
+            } else if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") {
+                if p > tokenStart { upper = true }
+            } else if text.has(p, Classes.digit) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+                || byte == UInt8(ascii: "=")
+            {
+                return Match(start: s, end: tokenEnd, placeholder: .bearer)
+            }
+            p += 1
+        }
+        return lower && upper ? Match(start: s, end: tokenEnd, placeholder: .bearer) : nil
+    }
+
+    /// The end of "bearer" (or `word`; any case) and its separators (ASCII spaces and tabs, `:`,
+    /// `%20`, `+` (a form-encoded space), Unicode spaces, ANSI colour codes; at least one) at `p`,
+    /// or nil.
+    func bearerGroupEnd(_ p: Int, _ end: Int, word: StaticString = "bearer") -> Int? {
+        guard text.matches(word, at: p, end: end) else { return nil }
+        let wordEnd = p + word.utf8CodeUnitCount
+        var q = wordEnd
         while q < end {
             let byte = text.byte(q)
             if byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C || byte == UInt8(ascii: ":")
@@ -238,7 +276,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 break
             }
         }
-        return q > p + 6 ? q : nil
+        return q > wordEnd ? q : nil
     }
 
     // MARK: Rule 4: email addresses
@@ -828,8 +866,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             let before = ByteBlock.load(base, block &- 1)
             let bytes = ByteBlock.load(base, block)
             let after = ByteBlock.load(base, block &+ 1)
-            let foldedAfter = after | fold
-            be .|= ((bytes | fold) .== V(repeating: 0x62)) .& (foldedAfter .== V(repeating: 0x65))
+            // `be` or `ba` in any case: `| 0x24` maps exactly `a A e E` to `e`.
+            be .|= ((bytes | fold) .== V(repeating: 0x62)) .& ((after | V(repeating: 0x24)) .== V(repeating: 0x65))
             at .|= bytes .== V(repeating: 0x40)
             percent .|= (before .== V(repeating: 0x25)) .& (bytes .== V(repeating: 0x34))
                 .& (after .== V(repeating: 0x30))
@@ -856,7 +894,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         // Each finder fresh, so its answer is either untouched or "nothing from `start` on";
         // chosen without a branch (whether a trigger is in a line changes from line to line).
         @inline(__always) func mark(_ present: Bool) -> Int { present ? Int.max : start }
-        let bearerAtFirst = first | 0x20 == 0x62 && second | 0x20 == 0x65
+        let bearerAtFirst = first | 0x20 == 0x62 && second | 0x24 == 0x65
         state.bearerStart.exhaustedFrom = mark(ByteBlock.any(be) || bearerAtFirst)
         state.at.exhaustedFrom = mark(ByteBlock.any(at) || first == 0x40 || final == 0x40)
         // The `4` of a `%40` is at neither end.

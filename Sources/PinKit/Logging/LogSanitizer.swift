@@ -91,7 +91,11 @@
 ///    codes), repeated
 ///    (`Bearer bearer x` is one match), an optional `"`, `'` or `<`, the token
 ///    `[A-Za-z0-9._~+/=-]+` (a `/` also written `\/`, or after up to 15 backslashes) with invisible separators, and the matching closing quote (not one
-///    right before a URL, which is that URL's context) → `[redacted-bearer]`.
+///    right before a URL, which is that URL's context) → `[redacted-bearer]`. Likewise an
+///    unlabelled HTTP Basic credential: `basic` (any case, the same places), its separators, then
+///    (not `bearer` or `basic` and a separator) a token of the same characters, no quote, that
+///    holds a digit, `+ / =` (`\/` too), or a lower-case letter and an upper-case one after its
+///    first character (so `Basic auth` and `Basic Authentication` stay) → `[redacted-bearer]`.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
 ///    (not starting with `'` nor inside a percent-encoded byte, and holding no encoded `=` or `&`,
 ///    `%3D` or `%26`, so a form encoded twice keeps its fields), `@` or its percent-encoded `%40` (the last of a local part's `%40`s
@@ -144,8 +148,10 @@
 ///   whole input (each trigger belongs to one rule, whose regions come left to right): a trigger
 ///   found past a region's end waits there for the rule's next region. (The old scanner searched
 ///   the rest of the line for `b` once per `B`: quadratic.) The bearer rule's finder compares
-///   sixteen positions at a time against `b` and the next sixteen against `e`, both lowered, so it
-///   stops only at `be` in any case (`BearerStartFinder`, remembered like the others). Before the
+///   sixteen positions at a time against `b` and the next sixteen against `e` (lowered, `| 0x20`
+///   and `| 0x24`), so it stops only at `be` or `ba` in any case (`BearerStartFinder`, remembered
+///   like the others); a `basic` candidate's token is read forwards once and its bytes once more,
+///   and a failed one holds no later candidate but one after a non-alphanumeric byte inside it. Before the
 ///   word rules' first region, one pass over the rest of the input (blocks of sixteen, each read
 ///   with the blocks one byte before and after it; only the last overlaps the one before) tests
 ///   the six finders' triggers at once and marks the finders whose trigger is absent as searched
