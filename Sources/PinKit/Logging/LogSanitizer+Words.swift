@@ -134,7 +134,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             // Most candidates are a word that starts with `b` and goes on with something else.
             let second = text.byte(s + 1) | 0x20
             if second == UInt8(ascii: "a") {
-                if let match = basicMatch(s, end) { return match }
+                // Most `ba` words are no `basic` (`back`, `bad`, `batch`): one more byte rejects them.
+                if text.byte(s + 2) | 0x20 == UInt8(ascii: "s"), let match = basicMatch(s, end) { return match }
                 continue
             }
             guard second == UInt8(ascii: "e"), var p = bearerGroupEnd(s, end) else { continue }
@@ -230,8 +231,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// failed candidate's token holds no `basic` that a later candidate could start at (a
     /// candidate needs a byte that is no letter or digit before it and a separator after it).
     @inline(never) func basicMatch(_ s: Int, _ end: Int) -> Match? {
-        guard let tokenStart = bearerGroupEnd(s, end, word: "basic"),
-            bearerGroupEnd(tokenStart, end) == nil, bearerGroupEnd(tokenStart, end, word: "basic") == nil
+        guard let tokenStart = basicGroupEnd(s, end), bearerGroupEnd(tokenStart, end) == nil,
+            basicGroupEnd(tokenStart, end) == nil
         else { return nil }
         let tokenEnd = bearerTokenEnd(from: tokenStart, end)
         var lower = false
@@ -253,13 +254,24 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return lower && upper ? Match(start: s, end: tokenEnd, placeholder: .bearer) : nil
     }
 
-    /// The end of "bearer" (or `word`; any case) and its separators (ASCII spaces and tabs, `:`,
-    /// `%20`, `+` (a form-encoded space), Unicode spaces, ANSI colour codes; at least one) at `p`,
-    /// or nil.
-    func bearerGroupEnd(_ p: Int, _ end: Int, word: StaticString = "bearer") -> Int? {
-        guard text.matches(word, at: p, end: end) else { return nil }
-        let wordEnd = p + word.utf8CodeUnitCount
-        var q = wordEnd
+    /// The end of "basic" (any case) and its separators (as `bearer`'s) at `p`, or nil.
+    func basicGroupEnd(_ p: Int, _ end: Int) -> Int? {
+        guard text.matches("basic", at: p, end: end) else { return nil }
+        let q = separatorsEnd(from: p + 5, end)
+        return q > p + 5 ? q : nil
+    }
+
+    /// The end of "bearer" (any case) and its separators (ASCII spaces and tabs, `:`, `%20`, `+` (a
+    /// form-encoded space), Unicode spaces, ANSI colour codes; at least one) at `p`, or nil.
+    func bearerGroupEnd(_ p: Int, _ end: Int) -> Int? {
+        guard text.matches("bearer", at: p, end: end) else { return nil }
+        let q = separatorsEnd(from: p + 6, end)
+        return q > p + 6 ? q : nil
+    }
+
+    /// The end of rule 3's separators from `start`.
+    @inline(__always) func separatorsEnd(from start: Int, _ end: Int) -> Int {
+        var q = start
         while q < end {
             let byte = text.byte(q)
             if byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C || byte == UInt8(ascii: ":")
@@ -276,7 +288,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 break
             }
         }
-        return q > wordEnd ? q : nil
+        return q
     }
 
     // MARK: Rule 4: email addresses
