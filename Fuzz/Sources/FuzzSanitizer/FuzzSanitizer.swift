@@ -38,6 +38,9 @@ let seeded: [(line: String, secret: String)] = [
     // The ninth session: a JSON-escaped base64 secret, a percent-encoded email.
     ("{\"k\":\"wJalrXUtnFEMI\\/K7MDENG\\/bPxRfiCYzq7SEEDesc64\"}", "zq7SEEDesc64"),
     ("login email=alice.zq7SEEDpctmail%40example.com ok", "zq7SEEDpctmail"),
+    // The tenth session: nginx's `\x22` quotes, an unlabelled Basic token.
+    ("\"{\\x22password\\x22:\\x22zq7SEEDnginx\\x22}\"", "zq7SEEDnginx"),
+    ("\"curl/8.5.0\" \"Basic zq7SEEDbasic==\"", "zq7SEEDbasic"),
     // The ninth session: strings escaped once and twice that end in an escaped backslash, a Python
     // string holding both quotes in a JSON string.
     (
