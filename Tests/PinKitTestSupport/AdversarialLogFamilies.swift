@@ -79,6 +79,11 @@ public enum AdversarialLogFamilies {
             ("long constructor names", "token=Aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa("),
             ("constructor before a plain byte", "secret=Summer(2"), ("Just repeated", "password: Just "),
             ("string prefixes", "password=rb'"), ("unquoted values before escaped line breaks", "token=a\\r\\n"),
+            // The tenth session's nginx `\x22` quotes.
+            ("hex-quoted key repeated", "\\x22token\\x22:\\x22"), ("hex quotes in a value", "password=\\x22a\\x27"),
+            ("\\xHH before bearer", "\\x22Bearer\\x22"), ("Basic repeated", "Basic "),
+            ("Basic and a word with basic", "Basic a.basic "),
+            ("Basic and a long lower-case word", "Basic aaaaaaaaaaaaaaaa "),
             ("random upper-case hex", ""),
         ]
         return families

@@ -57,8 +57,8 @@ public enum RegexReferenceSanitizer {
     static let formSuffixes =
         #"(?:(?:(?<!\[redacted-token|\[redacted-secret)\]|%5[Dd]|(?:\[|%5[Bb])[0-9]{0,6}"# + formClose + ")(?:"
         + formSuffix + "){0,3}+)?+"
-    /// A key's closing quote, also percent-encoded (`%22`, `%27`).
-    static let keyQuote = #"(?:\\{0,15}"|'|`|%2[27])?+"#
+    /// A key's closing quote, also percent-encoded (`%22`, `%27`) or hex-escaped (`\x22`, `\x27`).
+    static let keyQuote = #"(?:\\{0,15}"|'|`|%2[27]|\\[xX]2[27])?+"#
     /// What a constructor's value opens with: a quote, `\`, `[`, `{`, `<`, an upper-case letter
     /// (another constructor), or a Python string prefix and its quote.
     static let valueOpens = #"(?:["'`\\\[{<A-Z]|[uUbBrRfF]{1,2}["'])"#
@@ -106,14 +106,17 @@ public enum RegexReferenceSanitizer {
     /// A value that is a placeholder and nothing more is left alone (see `credentials(_:)`).
     static let placeholderValue = regex(#"^\[redacted-[a-z]+\]\z"#)
     static let notPlaceholder = #"(?!\[redacted-[a-z]+\])"#
-    /// Not a structure: quoted values (groups 4–11) or, for `unquoted`, group 12.
+    /// Not a structure: quoted values (groups 4–11) or, for `unquoted`, group 12; a value opened by
+    /// nginx's `\x22` (group 13) or `\x27` (group 14) runs to the same escape.
     static func values(unquoted: String) -> String {
         #"(?!\{|\[(?!redacted-))(?:(\\{1,15})"((?!\4"|\\{0,15}["'`]\uE000|[\r\n\uE000]|\z)(?:(?!(?<!\\)(?:\4\4\\\\)*+\4")"#
             + stopBeforeURL + #"[^\r\n\uE000])*+(?:"# + stopBeforeURL
             + #"(?=(?:\4\4\\\\)*+\4")(?:\4\4\\\\)*+)?+)|"# + stringPrefix + #"(")((?:"# + stopBeforeURL
             + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|"# + stringPrefix + #"(')((?:"# + stopBeforeURL
             + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)((?:"# + stopBeforeURL
-            + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`]|[uUbBrRfF]{1,2}["'])("# + unquoted + "))"
+            + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`]|[uUbBrRfF]{1,2}["']|\\[xX]2[27])("# + unquoted + ")"
+            + #"|\\[xX]22((?:(?!\\[xX]22)"# + stopBeforeURL + #"[^\r\n\uE000])+)|\\[xX]27((?:(?!\\[xX]27)"#
+            + stopBeforeURL + #"[^\r\n\uE000])+))"#
     }
     /// One step of an unquoted header value: an inner string, or a byte that does not end it.
     static let headerUnit =
@@ -208,15 +211,23 @@ public enum RegexReferenceSanitizer {
             + percentKeyTail + "(?:" + percentValues(unquotedStop: percentValueStop) + ")")
 
     // MARK: Rules 3–7
+    /// Rule 3's separators after `bearer` or `basic`, and a token's characters.
+    static let bearerSeparator = #"(?:[ \t\x0B\f:+]|%20|["# + spaces + #"]|\x1B\[[0-9;]{0,16}m)"#
+    static let bearerToken = #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|"# + encodedBase64 + "|[" + invisible + "])"
+    /// `bearer` and its token, or an unlabelled `basic` and a token (not a scheme's name) that holds
+    /// a digit, `+ / =`, or a lower-case letter and an upper-case one after its first character.
     static let bearer = regex(
-        #"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}|\\[nrt]))(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:[Bb][Ee][Aa][Rr][Ee][Rr](?:[ \t\x0B\f:+]|%20|["#
-            + spaces
-            + #"]|\x1B\[[0-9;]{0,16}m)++)+(?:"S?B+(?:S?"(?!\uE000))?|(?<esc>\\{1,15})"S?B+(?:S?\k<esc>"(?!\uE000))?|'S?B+(?:S?'(?!\uE000))?|<S?B+(?:S?>)?|B+)"#
+        #"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}|\\[nrt]|\\[xX][0-9A-Fa-f]{2}))(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:(?:[Bb][Ee][Aa][Rr][Ee][Rr]"#
+            + bearerSeparator
+            + #"++)+(?:"S?B+(?:S?"(?!\uE000))?|(?<esc>\\{1,15})"S?B+(?:S?\k<esc>"(?!\uE000))?|'S?B+(?:S?'(?!\uE000))?|<S?B+(?:S?>)?|B+)"#
             // Blanks may pad a quoted token (rule 2's blanks); an escaped `"` opens one that the same
             // backslashes and `"` close.
             .replacingOccurrences(of: "S?", with: "(?:[ \t" + spaces + "]|" + colour + ")*+")
-            .replacingOccurrences(
-                of: "B+", with: #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|"# + encodedBase64 + "|[" + invisible + "])+"))
+            .replacingOccurrences(of: "B+", with: bearerToken + "+")
+            + "|[Bb][Aa][Ss][Ii][Cc]" + bearerSeparator + "++(?!(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"
+            + bearerSeparator + ")"
+            + #"(?=T*?(?:[0-9+=]|\\{0,15}/)|T*?[a-z]T*?[A-Z]|TT*?[A-Z]T*?[a-z])T++)"#.replacingOccurrences(
+                of: "T", with: bearerToken))
     /// `/`, `+` or `=` percent-encoded once or twice: one base64 character (rules 3 and 7).
     static let encodedBase64 = #"%(?:25)?(?:2[FfBb]|3[Dd])"#
     /// A local part starts outside a percent-encoded byte (once or twice), and holds no encoded `=`
@@ -565,8 +576,10 @@ public enum RegexReferenceSanitizer {
             // Each expression with the groups its value may be in (group 2: a placeholder).
             // (An empty value, `[]`, resumes after the URL right after it, or is none.)
             let expressions = [
-                (emptyQuoteHeaderCredential, [2]), (headerCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
-                (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12]),
+                // (valueCredential's unquoted value holds the scheme token's `esc` group, 13: its
+                // `\x22` and `\x27` values are groups 14 and 15.)
+                (emptyQuoteHeaderCredential, [2]), (headerCredential, [1, 2, 3, 5, 7, 9, 11, 12, 13, 14]),
+                (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]), (emptyHeaderBeforeURL, []),
                 (emptyQuotesHeaderBeforeURL, []), (emptyQuotedBeforeURL, []),
             ]
@@ -811,7 +824,25 @@ public struct LogCorpus {
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
         ])
-        switch Int.random(in: 0..<22, using: &generator) {
+        switch Int.random(in: 0..<27, using: &generator) {
+        case 26:
+            // An unlabelled Basic credential (tenth session), and words after Basic that stay.
+            return pick(["", "\"", "x", "auth header ", "%20", "\\x22", "\\n", "[redacted-token]", "_"])
+                + pick(["Basic", "basic", "BASIC", "Basic Basic", "Basic bearer", "bAsIc"])
+                + pick([" ", "\t", "+", ":", "\u{A0}", "%20", "", "\u{1B}[1m"])
+                + pick([
+                    value, "YWxpY2U6aHVudGVyMg==", "auth", "Authentication", "aB", "Ab", "ab\u{200B}C", "a\\/b", "x.y",
+                ])
+                + pick(["", "\"", " ok", "https://h.example/p"])
+        case 25:
+            // nginx's `escape=default`: `"` written `\x22` (tenth session), around keys and values,
+            // also unclosed, empty, before a URL, and `\xHH` before `bearer`.
+            let quote = pick(["\\x22", "\\X22", "\\x27", "\\x2", "\\x22\\x22"])
+            let close = pick([quote, "\\x22", "\\x27", "", "\"", "\\x22\\x22"])
+            return pick(["{", "\"{", "", "\\x22"]) + quote + key + pick([quote, close, ""]) + blank
+                + pick([":", "=", "%3A", "%3D"]) + blank + pick([quote, "", "\"", "\\x22 "]) + value
+                + pick([close, " ", "https://h.example/p" + close, "\"https://h.example\"", "\\n"])
+                + pick(["}", ",\\x22auth\\x22:\\x22Bearer " + value + close + "}", " x", ""])
         case 21:
             // The tenth session: constructors (Rust's `Some("…")`, Haskell's `Just`), Python string
             // prefixes before a value's quote, and unquoted values before escaped line breaks.

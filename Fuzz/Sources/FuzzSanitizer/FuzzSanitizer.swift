@@ -43,6 +43,9 @@ let seeded: [(line: String, secret: String)] = [
     ("Config { password: Some(\"zq7SEEDsome\"), token: Ok(Secret(\"zq7SEEDok\")) }", "zq7SEED"),
     ("{u'password': u'zq7SEEDpyu', 'token': rb'zq7SEEDpyrb'} password: Just \"zq7SEEDjust\"", "zq7SEED"),
     ("{\"h\":\"X-Api-Key: k3y\\r\\nCookie: sid=zq7SEEDcrlf\\r\\nHost: a.example\"}", "zq7SEEDcrlf"),
+    // The tenth session: nginx's `\x22` quotes, an unlabelled Basic token.
+    ("\"{\\x22password\\x22:\\x22zq7SEEDnginx\\x22}\"", "zq7SEEDnginx"),
+    ("\"curl/8.5.0\" \"Basic zq7SEEDbasic==\"", "zq7SEEDbasic"),
     // The ninth session: strings escaped once and twice that end in an escaped backslash, a Python
     // string holding both quotes in a JSON string.
     (

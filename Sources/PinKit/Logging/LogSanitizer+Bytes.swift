@@ -647,11 +647,11 @@ struct CachedFinder {
     }
 }
 
-/// The next `be` in any ASCII case (where a bearer keyword can start), remembered like
-/// ``CachedFinder``'s byte. Sixteen positions a step: the bytes at `i…i+15` against `b` and those
-/// at `i+1…i+16` against `e`, each lowered with `| 0x20` (which maps only `B` to `b` and only `E`
-/// to `e`). A `b` not followed by `e` (most of them: `b.`, `by`, `ab`) costs nothing beyond the
-/// block compare, and one search finds both cases.
+/// The next `be` or `ba` in any ASCII case (where a bearer or basic keyword can start), remembered
+/// like ``CachedFinder``'s byte. Sixteen positions a step: the bytes at `i…i+15` against `b` and
+/// those at `i+1…i+16` against `e`, the first lowered with `| 0x20` (which maps only `B` to `b`),
+/// the second with `| 0x24` (which maps only `a A e E` to `e`). A `b` followed by neither (most of
+/// them: `b.`, `by`, `ab`) costs nothing beyond the block compare, and one search finds all cases.
 struct BearerStartFinder {
     var found: Int = -1
     var exhaustedFrom: Int = Int.max
@@ -663,8 +663,10 @@ struct BearerStartFinder {
         let fold = ByteBlock.Bytes(repeating: 0x20)
         let b = ByteBlock.Bytes(repeating: UInt8(ascii: "b"))
         let e = ByteBlock.Bytes(repeating: UInt8(ascii: "e"))
+        // `be` (bearer) or `ba` (basic), any case: `| 0x24` maps exactly `a A e E` to `e`.
+        let ae = ByteBlock.Bytes(repeating: 0x24)
         @inline(__always) func pairs(_ at: Int) -> ByteBlock.Lanes {
-            ((ByteBlock.load(base, at) | fold) .== b) .& ((ByteBlock.load(base, at &+ 1) | fold) .== e)
+            ((ByteBlock.load(base, at) | fold) .== b) .& ((ByteBlock.load(base, at &+ 1) | ae) .== e)
         }
         // A pair starts at most at end - 2: the blocks cover starts [index, end - 1).
         var index = from
@@ -688,7 +690,7 @@ struct BearerStartFinder {
                 }
             } else {
                 while index &+ 1 < end {
-                    if base[index] | 0x20 == UInt8(ascii: "b"), base[index &+ 1] | 0x20 == UInt8(ascii: "e") {
+                    if base[index] | 0x20 == UInt8(ascii: "b"), base[index &+ 1] | 0x24 == UInt8(ascii: "e") {
                         found = index
                         return index
                     }

@@ -22,12 +22,18 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// `keyMayEnd(before:bound:)` where the byte before `k` is `]`, `2` or `7`: a form suffix, or a
-    /// percent-encoded closing quote (`%22`, `%27`) and then form suffixes. Out of line: rare.
+    /// percent-encoded (`%22`, `%27`) or hex-escaped (`\x22`, `\x27`) closing quote and then form
+    /// suffixes. Out of line: rare.
     @inline(never) func keyMayEndAfterSuffix(_ k: Int, bound: Int) -> Bool {
         var k = k
         if text.byte(k - 1) != UInt8(ascii: "]") {
-            guard k - 3 >= bound, percentQuote(at: k - 3, end: k) != nil else { return false }
-            k -= 3
+            if k - 3 >= bound, percentQuote(at: k - 3, end: k) != nil {
+                k -= 3
+            } else if k - 4 >= bound, hexQuote(at: k - 4, end: k) != nil {
+                k -= 4
+            } else {
+                return false
+            }
         }
         k = bracketStart(before: k, bound: bound)
         return k > bound && text.has(k - 1, Classes.keyEnd)
@@ -64,6 +70,16 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             text.byte(index + 1) == UInt8(ascii: "2")
         else { return nil }
         let digit = text.byte(index + 2)
+        return digit == UInt8(ascii: "2") ? UInt8(ascii: "\"") : digit == UInt8(ascii: "7") ? UInt8(ascii: "'") : nil
+    }
+
+    /// The quote a `\x22` or `\x27` (`x` in either case) at `index` (below `end`) escapes, or nil:
+    /// nginx's access log (`escape=default`) writes `"` so.
+    @inline(__always) func hexQuote(at index: Int, end: Int) -> UInt8? {
+        guard index >= 0, index + 4 <= end, text.byte(index) == UInt8(ascii: "\\"),
+            text.lowered(index + 1) == UInt8(ascii: "x"), text.byte(index + 2) == UInt8(ascii: "2")
+        else { return nil }
+        let digit = text.byte(index + 3)
         return digit == UInt8(ascii: "2") ? UInt8(ascii: "\"") : digit == UInt8(ascii: "7") ? UInt8(ascii: "'") : nil
     }
 
@@ -123,7 +139,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// where it starts and its kind, or nil.
     func key(before separator: Int, gapStart: Int) -> (start: Int, kind: Kind)? {
         // Backwards: [ \t]*, an optional closing quote of the key (", \", ' or a backtick, or `%22`,
-        // `%27`), optional form suffixes (`user[password]`, `password[0]`, `user%5Bpassword%5D`), the key.
+        // `%27`, `\x22`, `\x27`), optional form suffixes (`user[password]`, `password[0]`, `user%5Bpassword%5D`), the key.
         var k = blanksStart(before: separator, bound: gapStart)
         if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\"") {
             k = backslashesStart(before: k - 1, bound: gapStart)
@@ -131,6 +147,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             k -= 1
         } else if k - 3 >= gapStart, percentQuote(at: k - 3, end: k) != nil {
             k -= 3
+        } else if k - 4 >= gapStart, hexQuote(at: k - 4, end: k) != nil {
+            k -= 4
         }
         let suffixesEnd = k
         k = bracketStart(before: k, bound: gapStart)
@@ -231,9 +249,14 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var quote: UInt8?
         // The backslashes of an escaped opening quote (`\"`, or `\\\"` in JSON escaped twice).
         var escapes = 0
+        // A `\x22` or `\x27` (nginx's escaped quote) opens a value that runs to the same escape.
+        var hex: UInt8?
         if v < end, v != stop {
             let byte = text.byte(v)
-            if byte == UInt8(ascii: "\\"), case let run = backslashRun(from: v, limit: min(end, stop)),
+            if byte == UInt8(ascii: "\\"), let escaped = hexQuote(at: v, end: min(end, stop)) {
+                hex = escaped
+                v += 4
+            } else if byte == UInt8(ascii: "\\"), case let run = backslashRun(from: v, limit: min(end, stop)),
                 run <= Self.maximumEscapes, v + run < end, v + run != stop, text.byte(v + run) == UInt8(ascii: "\"")
             {
                 if kind == .header, emptyEscapedQuotes(at: v, run: run, limit: min(end, stop)),
@@ -267,7 +290,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let placeholder = placeholderEnd(at: v, end: end, stop: stop)
         let valueEnd: Int
         let length: Int
-        if escapes > 0 {
+        if let hex {
+            (valueEnd, length) = hexQuotedEnd(from: v, end: end, quote: hex, stop: stop)
+        } else if escapes > 0 {
             (valueEnd, length) = escapedValueEnd(from: v, end: end, stop: stop, escapes: escapes)
         } else if let quote {
             (valueEnd, length) = SanitizerScan.quotedEnd(text, from: v, end: end, quote: quote, stop: stop)
@@ -280,7 +305,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             (valueEnd, length) = schemeValueEnd(from: v, end: end, stop: stop)
         }
         var resume: Resume?
-        if stop != Int.max, valueEnd == stop || SanitizerScan.quoteBeforeURL(text, at: valueEnd, end: end, stop: stop) {
+        if hex == nil, stop != Int.max,
+            valueEnd == stop || SanitizerScan.quoteBeforeURL(text, at: valueEnd, end: end, stop: stop)
+        {
             if escapes > 0 {
                 resume = v == stop ? nil : .escaped(escapes)
             } else if let quote {
@@ -440,10 +467,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// Whether the key that starts at `keyStart` ends with a closing quote before the separator at
-    /// `separator` (`"cookie":`, `'cookie'=`, `cookie%22:`), as a JSON or dictionary key does.
+    /// `separator` (`"cookie":`, `'cookie'=`, `cookie%22:`, `cookie\x22:`), as a JSON or dictionary key does.
     func keyQuoted(keyStart: Int, separator: Int) -> Bool {
         let k = blanksStart(before: separator, bound: keyStart)
         return (k > keyStart && text.has(k - 1, Classes.quote)) || percentQuote(at: k - 3, end: k) != nil
+            || hexQuote(at: k - 4, end: k) != nil
     }
 
     /// The length of the run of backslashes at `start` (below `limit`), counted up to one more than
@@ -452,6 +480,21 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var p = start
         while p < limit, p - start <= Self.maximumEscapes, text.byte(p) == UInt8(ascii: "\\") { p += 1 }
         return p - start
+    }
+
+    /// The end of a value opened by `\x22` or `\x27` (`quote`: the quote it escapes): the same
+    /// escape, a line break, `stop` or the backslashes and quote right before it, or `end`.
+    @inline(never) func hexQuotedEnd(from start: Int, end: Int, quote: UInt8, stop: Int) -> (Int, Int) {
+        let limit = min(end, stop)
+        var p = start
+        while p < limit {
+            if p + 16 >= stop, SanitizerScan.quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
+            let byte = text.byte(p)
+            if byte == 0x0A || byte == 0x0D { break }
+            if byte == UInt8(ascii: "\\"), hexQuote(at: p, end: limit) == quote { break }
+            p += 1
+        }
+        return (p, p - start)
     }
 
     /// The end of a value opened by `escapes` backslashes and `"`: the first run of backslashes

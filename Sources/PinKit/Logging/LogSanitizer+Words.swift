@@ -132,7 +132,13 @@ struct WordRules<Counter: LogSanitizerCounting> {
             if s > regionStart, text.has(s - 1, Classes.alphanumeric), !afterEncodedByte(s, regionStart) { continue }
             if s > regionStart, text.byte(s - 1) == UInt8(ascii: "]"), followsPlaceholder(s, regionStart) { continue }
             // Most candidates are a word that starts with `b` and goes on with something else.
-            guard text.byte(s + 1) | 0x20 == UInt8(ascii: "e"), var p = bearerGroupEnd(s, end) else { continue }
+            let second = text.byte(s + 1) | 0x20
+            if second == UInt8(ascii: "a") {
+                // Most `ba` words are no `basic` (`back`, `bad`, `batch`): one more byte rejects them.
+                if text.byte(s + 2) | 0x20 == UInt8(ascii: "s"), let match = basicMatch(s, end) { return match }
+                continue
+            }
+            guard second == UInt8(ascii: "e"), var p = bearerGroupEnd(s, end) else { continue }
             var lastGroup = s
             var groups = 1
             while let next = bearerGroupEnd(p, end) {
@@ -204,12 +210,15 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return p
     }
 
-    /// Whether `%XX` (two hex digits) or `\n`, `\r`, `\t` ends right before `s`, inside the region.
+    /// Whether `%XX` or `\xHH` (two hex digits, nginx's escape) or `\n`, `\r`, `\t` ends right before
+    /// `s`, inside the region.
     @inline(__always) func afterEncodedByte(_ s: Int, _ regionStart: Int) -> Bool {
-        if s - 3 >= regionStart, text.byte(s - 3) == UInt8(ascii: "%"), text.has(s - 2, Classes.hex),
-            text.has(s - 1, Classes.hex)
-        {
-            return true
+        if s - 3 >= regionStart, text.has(s - 2, Classes.hex), text.has(s - 1, Classes.hex) {
+            let lead = text.byte(s - 3)
+            if lead == UInt8(ascii: "%") { return true }
+            if lead | 0x20 == UInt8(ascii: "x"), s - 4 >= regionStart, text.byte(s - 4) == UInt8(ascii: "\\") {
+                return true
+            }
         }
         guard s - 2 >= regionStart, text.byte(s - 2) == UInt8(ascii: "\\") else { return false }
         let letter = text.byte(s - 1)
@@ -254,11 +263,55 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return false
     }
 
+    /// An unlabelled HTTP Basic credential at `s` (where `ba` is, in any case): `basic` and its
+    /// separators (as `bearer`'s), then a token (as a bearer token, not a scheme's name and its
+    /// separators) that holds a digit, `+`, `/` or `=`, or a lower-case letter and an upper-case
+    /// one after its first character, so "Basic auth", "using Basic with user" and "Basic
+    /// Authentication" stay. The token is read once forwards (and once more for its letters); a
+    /// failed candidate's token holds no `basic` that a later candidate could start at (a
+    /// candidate needs a byte that is no letter or digit before it and a separator after it).
+    @inline(never) func basicMatch(_ s: Int, _ end: Int) -> Match? {
+        guard let tokenStart = basicGroupEnd(s, end), bearerGroupEnd(tokenStart, end) == nil,
+            basicGroupEnd(tokenStart, end) == nil
+        else { return nil }
+        let tokenEnd = bearerTokenEnd(from: tokenStart, end)
+        var lower = false
+        var upper = false
+        var p = tokenStart
+        while p < tokenEnd {
+            let byte = text.byte(p)
+            if byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") {
+                lower = true
+            } else if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") {
+                if p > tokenStart { upper = true }
+            } else if text.has(p, Classes.digit) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+                || byte == UInt8(ascii: "=")
+            {
+                return Match(start: s, end: tokenEnd, placeholder: .bearer)
+            }
+            p += 1
+        }
+        return lower && upper ? Match(start: s, end: tokenEnd, placeholder: .bearer) : nil
+    }
+
+    /// The end of "basic" (any case) and its separators (as `bearer`'s) at `p`, or nil.
+    func basicGroupEnd(_ p: Int, _ end: Int) -> Int? {
+        guard text.matches("basic", at: p, end: end) else { return nil }
+        let q = separatorsEnd(from: p + 5, end)
+        return q > p + 5 ? q : nil
+    }
+
     /// The end of "bearer" (any case) and its separators (ASCII spaces and tabs, `:`, `%20`, `+` (a
     /// form-encoded space), Unicode spaces, ANSI colour codes; at least one) at `p`, or nil.
     func bearerGroupEnd(_ p: Int, _ end: Int) -> Int? {
         guard text.matches("bearer", at: p, end: end) else { return nil }
-        var q = p + 6
+        let q = separatorsEnd(from: p + 6, end)
+        return q > p + 6 ? q : nil
+    }
+
+    /// The end of rule 3's separators from `start`.
+    @inline(__always) func separatorsEnd(from start: Int, _ end: Int) -> Int {
+        var q = start
         while q < end {
             let byte = text.byte(q)
             if byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C || byte == UInt8(ascii: ":")
@@ -275,7 +328,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 break
             }
         }
-        return q > p + 6 ? q : nil
+        return q
     }
 
     // MARK: Rule 4: email addresses
@@ -1059,8 +1112,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             let before = ByteBlock.load(base, block &- 1)
             let bytes = ByteBlock.load(base, block)
             let after = ByteBlock.load(base, block &+ 1)
-            let foldedAfter = after | fold
-            be .|= ((bytes | fold) .== V(repeating: 0x62)) .& (foldedAfter .== V(repeating: 0x65))
+            // `be` or `ba` in any case: `| 0x24` maps exactly `a A e E` to `e`.
+            be .|= ((bytes | fold) .== V(repeating: 0x62)) .& ((after | V(repeating: 0x24)) .== V(repeating: 0x65))
             at .|= bytes .== V(repeating: 0x40)
             // The `4` of `%40`, or of `%2540` (after a `5`: more than the finder's `%` needs).
             percent .|= ((before .== V(repeating: 0x25)) .| (before .== V(repeating: 0x35)))
@@ -1088,7 +1141,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         // Each finder fresh, so its answer is either untouched or "nothing from `start` on";
         // chosen without a branch (whether a trigger is in a line changes from line to line).
         @inline(__always) func mark(_ present: Bool) -> Int { present ? Int.max : start }
-        let bearerAtFirst = first | 0x20 == 0x62 && second | 0x20 == 0x65
+        let bearerAtFirst = first | 0x20 == 0x62 && second | 0x24 == 0x65
         state.bearerStart.exhaustedFrom = mark(ByteBlock.any(be) || bearerAtFirst)
         state.at.exhaustedFrom = mark(ByteBlock.any(at) || first == 0x40 || final == 0x40)
         // The `4` of a `%40` or `%2540` is at neither end.

@@ -31,7 +31,8 @@
 ///    `]`, `[]` or `[` + up to six digits + `]`, where `[` may be `%5B` and `]` `%5D`, any case
 ///    (`user[password]`, `password[]`, `password[0]`, `user[password][]`, `user%5Bpassword%5D`; a
 ///    placeholder's own `]` is none), optionally a closing quote (`"` after 0–15 backslashes, as JSON
-///    escaped up to four times writes it, `'`, backtick, `%22`, `%27`),
+///    escaped up to four times writes it, `'`, backtick, `%22`, `%27`, nginx's `\x22`, `\x27`,
+///    `x` in either case),
 ///    blanks, `=`, `=>` or `:`, blanks, openers the value sits in (`Optional(`; a constructor, an
 ///    ASCII upper-case letter, up to 31 `[A-Za-z0-9_]` and `(`, right before what a value opens
 ///    with: a quote, `\`, `[`, `{`, `<`, an upper-case letter or a Python string prefix and its
@@ -59,7 +60,9 @@
 ///    no closing quote, an empty `""`, `''`, two backticks or `\"\"` (the same 1–15 backslashes
 ///    before each quote) are passed over and the unquoted value after them is the value:
 ///    ``Cookie: ``sid=x``, `Cookie: \"\"sid=x`, but `{"cookie":"","u":"b"}` stays); the value →
-///    `[redacted-secret]`. A quoted value runs to its closing quote (after backslashes, a run that
+///    `[redacted-secret]`. A value opened by `\x22` or `\x27` (`x` in either case) runs to the same
+///    escape, a line break, or before the next URL (and the quote right before one), and does not
+///    resume after it. A quoted value runs to its closing quote (after backslashes, a run that
 ///    closes it as in a structure, whose escaped backslashes are the value's; or a line break); an
 ///    unquoted header value to a line break (also `\r` or `\n` written as escapes, or a `\` right
 ///    before `[redacted-email]` or `[redacted-token]`, which is what rules 4 and 7 leave of one when
@@ -99,7 +102,7 @@
 ///    digits (`password%3Dx%26n%3D1`, `%22password%22%3A%22x%22`); a value after it that starts
 ///    with a placeholder is left alone.
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit (but
-///    after a percent-encoded byte `%XX` or an escaped `\n`, `\r`, `\t`) or a placeholder, then
+///    after a percent-encoded byte `%XX`, an escaped `\xHH` or `\n`, `\r`, `\t`) or a placeholder, then
 ///    separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
 ///    (`Bearer bearer x` is one match), an optional `"`, `\"` (1–15 backslashes), `'` or `<` and
@@ -107,7 +110,11 @@
 ///    `[A-Za-z0-9._~+/=-]+` (a `/` also written `\/`, or after up to 15 backslashes; `/ + =` also
 ///    percent-encoded as in rule 7) with invisible separators, and blanks and the matching closing
 ///    quote (the same backslashes before it; not one
-///    right before a URL, which is that URL's context) → `[redacted-bearer]`.
+///    right before a URL, which is that URL's context) → `[redacted-bearer]`. Likewise an
+///    unlabelled HTTP Basic credential: `basic` (any case, the same places), its separators, then
+///    (not `bearer` or `basic` and a separator) a token of the same characters, no quote, that
+///    holds a digit, `+ / =` (`\/` too), or a lower-case letter and an upper-case one after its
+///    first character (so `Basic auth` and `Basic Authentication` stay) → `[redacted-bearer]`.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
 ///    (not starting with `'` nor inside a percent-encoded byte, `%XX` or `%25XX`, and holding no
 ///    encoded `=` or `&`, `%3D`, `%26`, `%253D` or `%2526`, so a form encoded twice or three times
@@ -172,8 +179,10 @@
 ///   whole input (each trigger belongs to one rule, whose regions come left to right): a trigger
 ///   found past a region's end waits there for the rule's next region. (The old scanner searched
 ///   the rest of the line for `b` once per `B`: quadratic.) The bearer rule's finder compares
-///   sixteen positions at a time against `b` and the next sixteen against `e`, both lowered, so it
-///   stops only at `be` in any case (`BearerStartFinder`, remembered like the others). Before the
+///   sixteen positions at a time against `b` and the next sixteen against `e` (lowered, `| 0x20`
+///   and `| 0x24`), so it stops only at `be` or `ba` in any case (`BearerStartFinder`, remembered
+///   like the others); a `basic` candidate's token is read forwards once and its bytes once more,
+///   and a failed one holds no later candidate but one after a non-alphanumeric byte inside it. Before the
 ///   word rules' first region, one pass over the rest of the input (blocks of sixteen, each read
 ///   with the blocks one byte before and after it; only the last overlaps the one before) tests
 ///   the six finders' triggers at once and marks the finders whose trigger is absent as searched
