@@ -85,7 +85,9 @@ struct LogSanitizerValueStartTests {
         arguments: [
             (#"{"h":"Cookie: \"\"sid=hunter2"}"#, #"{"h":"Cookie: \"\"[redacted-secret]"}"#),
             (
-                #"{"h":"Authorization: \"\" Basic hunter2", "n": 1}"#,
+                // (`Digest`: rule 3 takes an unlabelled `Basic` token since the tenth session, so
+                // the quoted-key control below would lose it too.)
+                #"{"h":"Authorization: \"\" Digest hunter2", "n": 1}"#,
                 #"{"h":"Authorization: \"\"[redacted-secret]", "n": 1}"#
             ),
             (#""{\"h\":\"Cookie: \\\"\\\"sid=hunter2\"}""#, #""{\"h\":\"Cookie: \\\"\\\"[redacted-secret]\"}""#),
