@@ -225,6 +225,26 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
         return unicodeSpaceLength(at: index - 2, end: index + 1) == 3 ? 3 : 0
     }
 
+    /// The end of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) from `start` (not
+    /// past `stop`; `Int.max`: none). Rules 2 and 3 share it: the blanks around a key's separator, and
+    /// those that may pad a scheme's quoted token after its opening quote and before its closing one.
+    @inline(__always) func blanksEnd(from start: Int, end: Int, stop: Int) -> Int {
+        var v = start
+        while v < end, v != stop {
+            let value = byte(v)
+            if value == 0x20 || value == 0x09 {
+                v += 1
+            } else if value >= 0x80, case let length = unicodeSpaceLength(at: v, end: min(end, stop)), length > 0 {
+                v += length
+            } else if value == 0x1B, case let length = colourCodeLength(at: v, end: min(end, stop)), length > 0 {
+                v += length
+            } else {
+                break
+            }
+        }
+        return v
+    }
+
     /// The length of an ANSI colour code (SGR: ESC, `[`, at most 16 of `[0-9;]`, `m`) at `index`
     /// (below `end`), or 0. Logs captured from a terminal carry them around keys and values.
     @inline(__always) func colourCodeLength(at index: Int, end: Int) -> Int {

@@ -222,7 +222,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // the value.
         var v = separator + 1
         if v < end, v != stop, text.byte(separator) == UInt8(ascii: "="), text.byte(v) == UInt8(ascii: ">") { v += 1 }
-        v = blanksEnd(from: v, end: end, stop: stop)
+        v = text.blanksEnd(from: v, end: end, stop: stop)
         // Openers the value sits in: `Optional(` (Swift's interpolation of an optional), a
         // constructor before what a value opens with (`Some("`, `Ok(Secret("`: Rust's `{:?}`),
         // Haskell's `Just` and blanks before one, `<`; blanks may follow each. Then a `{` or `[`
@@ -244,7 +244,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             } else {
                 break
             }
-            v = blanksEnd(from: v, end: end, stop: stop)
+            v = text.blanksEnd(from: v, end: end, stop: stop)
         }
         var quote: UInt8?
         // The backslashes of an escaped opening quote (`\"`, or `\\\"` in JSON escaped twice).
@@ -337,7 +337,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// value (`valueOpens`), else nil. A bare word and `(` before anything else (`Summer(2024)`)
     /// is the value's own text, which goes whole.
     @inline(__always) func constructorEnd(at v: Int, limit: Int) -> Int? {
-        if exactly("Just", at: v, end: limit), case let after = blanksEnd(from: v + 4, end: limit, stop: limit),
+        if exactly("Just", at: v, end: limit), case let after = text.blanksEnd(from: v + 4, end: limit, stop: limit),
             after > v + 4, valueOpens(at: after, limit: limit)
         {
             return after
@@ -746,25 +746,6 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
     }
 
-    /// The end of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) from `start` (not
-    /// past `stop`).
-    @inline(__always) func blanksEnd(from start: Int, end: Int, stop: Int) -> Int {
-        var v = start
-        while v < end, v != stop {
-            let byte = text.byte(v)
-            if byte == 0x20 || byte == 0x09 {
-                v += 1
-            } else if byte >= 0x80, case let length = text.unicodeSpaceLength(at: v, end: min(end, stop)), length > 0 {
-                v += length
-            } else if byte == 0x1B, case let length = text.colourCodeLength(at: v, end: min(end, stop)), length > 0 {
-                v += length
-            } else {
-                break
-            }
-        }
-        return v
-    }
-
     /// The start of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) that end at `k`
     /// (not below `bound`).
     @inline(__always) func blanksStart(before k: Int, bound: Int) -> Int {
@@ -881,12 +862,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// the header is in (rule 1's context) and end the value before the token. Read once, forward.
     @inline(__always) func schemeQuoteEnd(from start: Int, end: Int, stop: Int) -> Int? {
         let limit = min(end, stop)
-        var p = blanksEnd(from: start, end: end, stop: stop)
+        var p = text.blanksEnd(from: start, end: end, stop: stop)
         var names = 0
         while p + 5 < limit, text.lowered(p) == UInt8(ascii: "b") {
             let length =
                 text.matches("bearer", at: p, end: limit) ? 6 : text.matches("basic", at: p, end: limit) ? 5 : 0
-            guard length > 0, case let next = blanksEnd(from: p + length, end: end, stop: stop), next > p + length
+            guard length > 0, case let next = text.blanksEnd(from: p + length, end: end, stop: stop), next > p + length
             else { return nil }
             p = next
             names += 1
@@ -898,7 +879,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         } else if text.byte(p) != UInt8(ascii: "\"") && text.byte(p) != UInt8(ascii: "'") {
             return nil
         }
-        let token = blanksEnd(from: p + 1, end: end, stop: stop)
+        let token = text.blanksEnd(from: p + 1, end: end, stop: stop)
         return token < limit && startsUnquoted(at: token, limit: limit, end: end) ? p + 1 : nil
     }
 
@@ -948,7 +929,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         guard isSchemeName(from: start, to: valueEnd) else { return (valueEnd, length) }
         var taken = valueEnd
         while true {
-            let next = blanksEnd(from: taken, end: end, stop: stop)
+            let next = text.blanksEnd(from: taken, end: end, stop: stop)
             guard next > taken, next < limit else { break }
             let opener = text.byte(next)
             var closer: UInt8? =
@@ -959,7 +940,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             var escapes = opener == UInt8(ascii: "\\") ? escapedQuoteRun(at: next, limit: limit) : 0
             if escapes > 0 { closer = UInt8(ascii: "\"") }
             // Blanks may pad a quoted token: `Bearer " x "`.
-            let runStart = closer == nil ? next : blanksEnd(from: next + escapes + 1, end: end, stop: stop)
+            let runStart = closer == nil ? next : text.blanksEnd(from: next + escapes + 1, end: end, stop: stop)
             var (runEnd, runLength) = unquotedEnd(from: runStart, end: end, stop: stop)
             if runLength == 0, escapes > 0 {
                 // No token after the escaped quote: the backslashes before its last are a run.
@@ -970,7 +951,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if let closer {
                 taken = runEnd
                 // The closing quote, unless it is the context of a URL right after it.
-                let close = blanksEnd(from: runEnd, end: end, stop: stop) + escapes
+                let close = text.blanksEnd(from: runEnd, end: end, stop: stop) + escapes
                 if close < limit, text.byte(close) == closer, closer == UInt8(ascii: ">") || close + 1 != stop,
                     escapes == 0 || escapedQuoteRun(at: close - escapes, limit: limit) == escapes
                 {

@@ -165,7 +165,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 default: break
                 }
                 // Blanks may pad a quoted token: `Bearer " x "`.
-                if closer != nil { tokenStart = blanksEnd(from: tokenStart + escapes + 1, end) }
+                if closer != nil {
+                    tokenStart = text.blanksEnd(from: tokenStart + escapes + 1, end: end, stop: Int.max)
+                }
             }
             var tokenEnd = bearerTokenEnd(from: tokenStart, end)
             if tokenEnd == tokenStart {
@@ -174,7 +176,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 guard groups >= 2 else { continue }
                 return Match(start: s, end: bearerTokenEnd(from: lastGroup, end), placeholder: .bearer)
             }
-            if let closer, case let close = blanksEnd(from: tokenEnd, end) + escapes, close < end,
+            if let closer, case let close = text.blanksEnd(from: tokenEnd, end: end, stop: Int.max) + escapes,
+                close < end,
                 text.byte(close) == closer, close + 1 != state.urlStart || closer == UInt8(ascii: ">"),
                 escapes == 0 || backslashes(from: close - escapes, to: close)
             {
@@ -189,25 +192,6 @@ struct WordRules<Counter: LogSanitizerCounting> {
     @inline(__always) func backslashes(from start: Int, to end: Int) -> Bool {
         for index in start..<end where text.byte(index) != UInt8(ascii: "\\") { return false }
         return true
-    }
-
-    /// The end of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) from `start`: what
-    /// may pad a quoted token after its opening quote and before its closing one (rule 2's blanks).
-    @inline(__always) func blanksEnd(from start: Int, _ end: Int) -> Int {
-        var p = start
-        while p < end {
-            let byte = text.byte(p)
-            if byte == 0x20 || byte == 0x09 {
-                p += 1
-            } else if byte >= 0x80, case let length = text.unicodeSpaceLength(at: p, end: end), length > 0 {
-                p += length
-            } else if byte == 0x1B, case let length = text.colourCodeLength(at: p, end: end), length > 0 {
-                p += length
-            } else {
-                break
-            }
-        }
-        return p
     }
 
     /// Whether `%XX` or `\xHH` (two hex digits, nginx's escape) or `\n`, `\r`, `\t` ends right before
