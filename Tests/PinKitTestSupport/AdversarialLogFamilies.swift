@@ -84,6 +84,13 @@ public enum AdversarialLogFamilies {
             ("\\xHH before bearer", "\\x22Bearer\\x22"), ("Basic repeated", "Basic "),
             ("Basic and a word with basic", "Basic a.basic "),
             ("Basic and a long lower-case word", "Basic aaaaaaaaaaaaaaaa "),
+            // The eleventh session's URL ends at an escaped tab (after `bearer`: not), values resumed
+            // after an escaped line break, `\uXXXX` in emails, git remotes (a quote run read again).
+            ("URLs ended by escaped tabs", "https://h/p\\t"), ("escaped tabs after bearer", "https://h/?a=Bearer\\t"),
+            ("quoted value over URLs and escaped line breaks", "token=\"x https://h/p\\r\\n"),
+            ("escaped non-ASCII emails chained", "\\u00e9@b\\u00fc.c"),
+            ("escaped characters before @", "\\u00e9\\u00e9@"),
+            ("git remotes repeated", "git@h.io:"), ("quoted git remotes", "''git@h.io:'"),
             ("random upper-case hex", ""),
         ]
         return families

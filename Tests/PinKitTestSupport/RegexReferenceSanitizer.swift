@@ -33,11 +33,11 @@ public enum RegexReferenceSanitizer {
     static let backtickQuoted = regex(#"[^`\r\n]*"#)
     static let running = regex(
         #"(?:[^\x00-\x20\x7F"'`\\"# + spaces + #"]|["'`](?!"# + closing + #")|\\(?!["'`]"# + closing
-            + #"|[rn]|\[redacted-(?:email|token)\]))*"#)
+            + #"|[rnt]|\[redacted-(?:email|token)\]))*"#)
     static let trailingPunctuation = regex(#"[.,;:!?]*\z"#)
     static let authorityEnd = regex(#"[/?#\\]|%2[Ff]|%3[Ff]|%23|%25(?:2[Ff]|3[Ff]|23)"#)
     static let bearerBeforeSpace = regex(#"[^A-Za-z0-9][Bb][Ee][Aa][Rr][Ee][Rr]:?\z"#)
-    static let bearerSpaces = regex(#"[ \t\x0B\f"# + spaces + "]+")
+    static let bearerSpaces = regex(#"(?:[ \t\x0B\f"# + spaces + #"]|\\t)+"#)
     static let authority = regex(#"^(?:[^/?#\\%]|%(?!2[Ff]|3[Ff]|23|25(?:2[Ff]|3[Ff]|23)))*"#)
     static let userInfo = regex(#"(?s)^.*(?:@|%40|%2540)"#)
     static let bracketHost = regex(#"^\[[^\[\]]*\]"#)
@@ -162,7 +162,10 @@ public enum RegexReferenceSanitizer {
     /// After a URL in running text: the trailing punctuation rule 1 left out and what ended it.
     /// …or a quote (after a backslash or not) that closed it, and the byte that made it close.
     static let afterRunningQuote = regex(#"[.,;:!?]*+(\\?)(["'`])[\x00-\x09\x0B\x0C\x0E-\x20\x7F,;}\])>]"#)
-    static let afterRunningURL = regex(#"[.,;:!?]*+(?:[\x00-\x09\x0B\x0C\x0E-\x20\x7F)\]}>]|["# + spaces + "])")
+    static let afterRunningURL = regex(
+        #"[.,;:!?]*+(?:[\x00-\x09\x0B\x0C\x0E-\x20\x7F)\]}>]|["# + spaces + #"]|\\t)"#)
+    /// …or an escaped line break, which a quoted value runs over (`\r\n` as one).
+    static let afterEscapedLineBreak = regex(#"[.,;:!?]*+\\(?:r(?:\\n)?+|n)"#)
     static let valueCredential = regex(
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
             + keyTail + "(?:" + structure(header: false) + "|"
@@ -232,13 +235,19 @@ public enum RegexReferenceSanitizer {
     static let encodedBase64 = #"%(?:25)?(?:2[FfBb]|3[Dd])"#
     /// A local part starts outside a percent-encoded byte (once or twice), and holds no encoded `=`
     /// or `&` (once or twice). A domain label may hold percent-encoded bytes 80–FF (once or twice).
+    /// Both may hold a JSON `\uXXXX` escape of a non-ASCII character other than a Unicode space.
     static let email = regex(
         #"(?<!%|%[0-9A-Fa-f]|%25|%25[0-9A-Fa-f])(?:[A-Za-z0-9._+!#$*^~-]|%(?!3[Dd]|26|253[Dd]|2526)|[^\x00-\x7F"#
             + spaces
-            + #"])(?:[A-Za-z0-9._+!#$'*^~-]|%(?!3[Dd]|26|253[Dd]|2526)|[^\x00-\x7F"# + spaces
-            + #"])*(?:@|%40|%2540)"#
+            + "]|" + escapedNonASCII + #")(?:[A-Za-z0-9._+!#$'*^~-]|%(?!3[Dd]|26|253[Dd]|2526)|[^\x00-\x7F"# + spaces
+            + "]|" + escapedNonASCII + #")*(?:@|%40|%2540)"#
             + "L+(?:\\.L+)+".replacingOccurrences(
-                of: "L", with: #"(?:[A-Za-z0-9-]|%(?:25)?[89A-Fa-f][0-9A-Fa-f]|[^\x00-\x7F"# + spaces + "])"))
+                of: "L",
+                with: #"(?:[A-Za-z0-9-]|%(?:25)?[89A-Fa-f][0-9A-Fa-f]|[^\x00-\x7F"# + spaces + "]|" + escapedNonASCII
+                    + ")"))
+    /// `\u` and four hex digits of a code point from U+0080 on that is not a Unicode space.
+    static let escapedNonASCII =
+        #"\\u(?!0085|00[Aa]0|1680|200[0-9Aa]|202[89Ff]|205[Ff]|3000)(?:00[89A-Fa-f][0-9A-Fa-f]|0[1-9A-Fa-f][0-9A-Fa-f]{2}|[1-9A-Fa-f][0-9A-Fa-f]{3})"#
     static let uuid = regex(
         "H(?:I*H){7}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){11}"
             .replacingOccurrences(of: "H", with: "[0-9A-Fa-f]").replacingOccurrences(
@@ -311,6 +320,27 @@ public enum RegexReferenceSanitizer {
         return NSRange(location: start, length: end - start)
     }
 
+    /// Whether rule 4's match `range` in `seen` is an scp-style git remote (`git@github.com:org/x`):
+    /// the local part `git`, after quotes or not, not after another local-part character (looking
+    /// back no further than `cursor`), and the domain followed by `:`.
+    static func isGitRemote(_ range: NSRange, in seen: String, cursor: Int) -> Bool {
+        let ns = seen as NSString
+        let end = range.location + range.length
+        guard range.length > 4, ns.substring(with: NSRange(location: range.location, length: 4)) == "git@",
+            end < ns.length, ns.character(at: end) == 0x3A
+        else { return false }
+        var start = range.location
+        while start > cursor, ns.character(at: start - 1) == 0x27 { start -= 1 }
+        guard start > cursor else { return true }
+        let before = ns.character(at: start - 1)
+        if before >= 0x80 { return spaceUnits.contains(before) }
+        return !"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._%+!#$'*^~-".utf16.contains(before)
+    }
+
+    /// The Unicode spaces (`spaces`), as UTF-16 code units: none is a local-part character.
+    static let spaceUnits: Set<unichar> = Set(
+        [0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000] + (0x2000...0x200A).map { unichar($0) })
+
     private enum Piece {
         case open(String)
         case done(String)
@@ -337,11 +367,17 @@ public enum RegexReferenceSanitizer {
                 var seen = fragment
                 if index + 1 < pieces.count, case .url = pieces[index + 1] { seen += "\u{E000}" }
                 var cursor = 0
-                while cursor < ns.length,
+                var search = 0
+                while search < ns.length,
                     let match = expression.firstMatch(
                         in: seen, options: [.withTransparentBounds],
-                        range: NSRange(location: cursor, length: ns.length - cursor))
+                        range: NSRange(location: search, length: ns.length - search))
                 {
+                    if expression === email, isGitRemote(match.range, in: seen, cursor: cursor) {
+                        // No later start before its `@` is an email either: the search goes on after it.
+                        search = match.range.location + 4
+                        continue
+                    }
                     let range = expression === email ? widenedEmail(match.range, in: seen, cursor: cursor) : match.range
                     if range.location > cursor {
                         next.append(
@@ -349,6 +385,7 @@ public enum RegexReferenceSanitizer {
                     }
                     next.append(.done(replacement ?? ns.substring(with: range)))
                     cursor = range.location + range.length
+                    search = cursor
                 }
                 if cursor < ns.length { next.append(.open(ns.substring(from: cursor))) }
             }
@@ -524,6 +561,10 @@ public enum RegexReferenceSanitizer {
         }
         let length = anchoredLength(afterRunningURL, ns as String, from: after)
         if length > 0 { return after + length }
+        // (A header's value ends at an escaped line break, and after a quote that ended the URL.)
+        if case .header = kind { return nil }
+        let lineBreak = anchoredLength(afterEscapedLineBreak, ns as String, from: after)
+        if lineBreak > 0 { return after + lineBreak }
         guard
             let quote = afterRunningQuote.firstMatch(
                 in: ns as String, options: [.anchored, .withTransparentBounds],
@@ -824,7 +865,48 @@ public struct LogCorpus {
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
         ])
-        switch Int.random(in: 0..<27, using: &generator) {
+        switch Int.random(in: 0..<28, using: &generator) {
+        case 27:
+            // The eleventh session (urls3): a URL in running text ended by an escaped tab or line
+            // break, and a value that resumes after it; emails with `\uXXXX` escapes; git remotes.
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                let url = pick(["https://h.example/p", "https://h.example", "https://h.example/p.", "s3://@/x"])
+                let end = pick(["\\t", "\\n", "\\r\\n", "\\r", "\\\\n", "\\t\\t", "\\n\\t", "\\x"])
+                let rest = pick([
+                    value, "sid=" + value, "Cookie: sid=" + value, "X-Api-Key: " + value, "", "\"", "\\\"",
+                ])
+                let open = pick([
+                    "{\"" + key + "\":\"x ", key + ": ", "{'" + key + "': 'x ", key + "=\\\"x ", "{\"m\":\"u=",
+                ])
+                return open + pick(["", "a=", "?auth=Bearer"]) + url + pick(["", "?auth=Bearer", "?q=bearer:"]) + end
+                    + rest
+                    + pick(["\"}", "'}", "\\\"", "", " ok"])
+            case 1:
+                let escape = pick([
+                    "\\u00fc", "\\u00E9", "\\u00a0", "\\u0041", "\\u200b", "\\ud83d\\ude91", "\\u00f", "\\\\u00e9",
+                    "\\U00e9", "\\u3000", "\\u0085",
+                ])
+                let local = pick([
+                    "alice", "j" + escape + "rg", escape + "x", "x" + escape, "'" + escape, "a%40" + escape, "", escape,
+                ])
+                let domain = pick([
+                    "b" + escape + "cher.de", "example.com", "x." + escape, escape + ".io", "m" + escape + "ller.de",
+                    "a.b" + escape,
+                ])
+                return pick(["{\"email\": \"", "", "user ", "\\n", "%40", "[redacted-email]"]) + local
+                    + pick(["@", "%40", escape + "@"]) + domain
+                    + pick(["\", \"event\": \"signup\"}", "", ".", "-wJalrXUtnFEMI/K7MDENG/bPxRfiCY"])
+            default:
+                let local = pick([
+                    "git", "'git", "''git", "xgit", "Git", "a.git", "git%40x", "\u{A0}git", "\u{200B}git", "gi",
+                    "[redacted-email]git", "%3Dgit",
+                ])
+                return pick(["", "fatal: from ", "'", "x@y.io ", "\"", "ok\t", "a@b.c"]) + local + pick(["@", "%40"])
+                    + pick(["github.com", "h.example", "10.0.0.1", "host", "b\u{FC}cher.de"])
+                    + pick([":org/repo.git", ": Permission denied", ":", "", "/x", ":22"])
+                    + pick(["", "'", " ok", "\""])
+            }
         case 26:
             // An unlabelled Basic credential (tenth session), and words after Basic that stay.
             return pick(["", "\"", "x", "auth header ", "%20", "\\x22", "\\n", "[redacted-token]", "_"])

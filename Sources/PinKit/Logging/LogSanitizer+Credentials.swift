@@ -380,7 +380,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// Where a value of `kind` that stopped at `url` resumes: after the URL's end, the trailing
     /// `.,;:!?` rule 1 left outside it and what ended it: in running text white space (not a line
-    /// break), a Unicode space, a closing bracket, or, inside a quoted value, a quote (or `\` and a
+    /// break), a Unicode space, a closing bracket, an escaped tab `\t`, or, inside a quoted value, an
+    /// escaped line break (`\r`, `\n`, `\r\n`: the value runs over it) or a quote (or `\` and a
     /// quote) that is not the value's closing one, with the byte after it that made it close; after
     /// a quote (or `\"`), that quote (or `\"`) closing the URL's string. Nil at a line break, the
     /// end, or a quote that ends the URL in running text and closes the value (or the string a
@@ -410,6 +411,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             return p + 1
         }
         if byte >= 0x80, case let length = text.unicodeSpaceLength(at: p, end: end), length > 0 { return p + length }
+        if byte == UInt8(ascii: "\\"), p + 1 < end, case let next = text.byte(p + 1),
+            next == UInt8(ascii: "t") || next == UInt8(ascii: "r") || next == UInt8(ascii: "n")
+        {
+            // An escaped tab ended the URL as white space does. An escaped line break ended it too,
+            // but only a quoted value runs over one (a header's value ends there): `\r\n` as one.
+            if next == UInt8(ascii: "t") { return p + 2 }
+            if case .header = kind { return nil }
+            return next == UInt8(ascii: "r") && escapedNewline(at: p + 2, end: end) ? p + 4 : p + 2
+        }
         // A quote that closed the URL in running text: inside a quoted value, one that does not
         // close the value is part of it, and so is the byte after it (kept: it made the quote close).
         // In a value opened by one backslash and `"`, a `\"` closes it; in one opened by more, a
@@ -430,6 +440,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             text.has(q + 1, Classes.afterClosingQuote)
         else { return nil }
         return q + 2
+    }
+
+    /// Whether `\n` is at `p` (below `end`).
+    @inline(__always) func escapedNewline(at p: Int, end: Int) -> Bool {
+        p + 1 < end && text.byte(p) == UInt8(ascii: "\\") && text.byte(p + 1) == UInt8(ascii: "n")
     }
 
     /// The rest of a value of `kind` from `start` (after a URL): to its own end or the next URL

@@ -288,7 +288,8 @@ struct URLRule<Counter: LogSanitizerCounting> {
             case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"):
                 if SanitizerScan.closes(text, quoteAt: p, end: end, stop: Int.max) { break scan }
             case UInt8(ascii: "\\"):
-                if body.authorityEnd == Int.max {
+                let inPath = body.authorityEnd != Int.max
+                if !inPath {
                     body.authorityEnd = p
                     plain = URLRule.pathPlain
                 }
@@ -306,6 +307,13 @@ struct URLRule<Counter: LogSanitizerCounting> {
                         || (next == UInt8(ascii: "[") && text.laterRulePlaceholder(at: p + 1, end: end))
                 {
                     break scan
+                }
+                // An escaped tab (a tab-separated record in a JSON string) ends it as a tab does,
+                // but not right after `bearer` in the path.
+                if p + 1 < end, text.byte(p + 1) == UInt8(ascii: "t") {
+                    guard inPath, let next = bearerContinuation(start, p, end) else { break scan }
+                    p = next
+                    continue
                 }
             case 0x20, 0x09, 0x0B, 0x0C:
                 guard body.authorityEnd != Int.max, let next = bearerContinuation(start, p, end) else { break scan }
@@ -325,9 +333,9 @@ struct URLRule<Counter: LogSanitizerCounting> {
     /// …and in its path, query and fragment: those and `/ ? # % @`.
     static var pathPlain: UnsafePointer<UInt8> { URLPlainBytes.path }
 
-    /// In running text, white space right after `bearer` or `bearer:` (not inside a word) in a
-    /// URL's path, query or fragment does not end the URL: `?auth=Bearer tok` goes with it. The
-    /// position after the spaces, or nil. (A host never continues, so a second pass agrees.)
+    /// In running text, white space (escaped tabs, `\t`, too) right after `bearer` or `bearer:`
+    /// (not inside a word) in a URL's path, query or fragment does not end the URL:
+    /// `?auth=Bearer tok` goes with it. The position after the spaces, or nil. (A host never continues, so a second pass agrees.)
     func bearerContinuation(_ bodyStart: Int, _ space: Int, _ end: Int) -> Int? {
         var q = space
         if q > bodyStart, text.byte(q - 1) == UInt8(ascii: ":") { q -= 1 }
@@ -340,6 +348,8 @@ struct URLRule<Counter: LogSanitizerCounting> {
                 p += 1
             } else if byte >= 0x80, case let length = text.unicodeSpaceLength(at: p, end: end), length > 0 {
                 p += length
+            } else if byte == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "t") {
+                p += 2
             } else {
                 break
             }

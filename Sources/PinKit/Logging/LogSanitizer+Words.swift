@@ -332,6 +332,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         let byte = text.byte(index)
         if byte < 0x80 {
             if text.has(index, Classes.label) { return 1 }
+            if byte == UInt8(ascii: "\\") { return escapedNonASCII(index, end) }
             return byte == UInt8(ascii: "%") ? encodedHighByte(index, end) : 0
         }
         return text.unicodeSpaceLength(at: index, end: end) > 0 ? 0 : 1
@@ -348,11 +349,31 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return q &+ 2 &- p
     }
 
-    /// The length of an email local-part character at `p` reading forwards (`ascii` class, or a
-    /// non-ASCII byte not starting a Unicode space: one byte a step), or 0.
+    /// The length of a JSON `\uXXXX` escape at `p` (which holds a `\`, below `end`) of a non-ASCII
+    /// character other than a Unicode space (Python's `json.dumps` writes every non-ASCII character
+    /// so): 6, else 0. Rule 4 reads it as the character it stands for. Out of line: rare.
+    @inline(never) func escapedNonASCII(_ p: Int, _ end: Int) -> Int {
+        guard p &+ 5 < end, text.byte(p &+ 1) == UInt8(ascii: "u") else { return 0 }
+        var value: UInt32 = 0
+        for index in (p &+ 2)...(p &+ 5) {
+            let byte = text.byte(index)
+            guard text.has(index, Classes.hex) else { return 0 }
+            value = value &<< 4 | UInt32(byte <= UInt8(ascii: "9") ? byte &- 0x30 : (byte | 0x20) &- 0x57)
+        }
+        switch value {
+        case 0..<0x80, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return 0
+        default: return 6
+        }
+    }
+
+    /// The length of an email local-part character at `p` reading forwards (`ascii` class, a
+    /// non-ASCII byte not starting a Unicode space: one byte a step, or an escaped one), or 0.
     @inline(__always) func localLength(at p: Int, _ end: Int) -> Int {
         let byte = text.byte(p)
-        if byte < 0x80 { return text.has(p, Classes.emailLocal) ? 1 : 0 }
+        if byte < 0x80 {
+            if text.has(p, Classes.emailLocal) { return 1 }
+            return byte == UInt8(ascii: "\\") ? escapedNonASCII(p, end) : 0
+        }
         return text.unicodeSpaceLength(at: p, end: end) > 0 ? 0 : 1
     }
 
@@ -404,11 +425,16 @@ struct WordRules<Counter: LogSanitizerCounting> {
             var localStart = separator
             // The local part cannot reach back past the region's start or the last match, nor over
             // an encoded `=` or `&` (a form encoded twice keeps its fields).
-            while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1,
+            // (An escaped non-ASCII character's `u` and digits are local-part characters: at its `\`,
+            // the five bytes after it, already read, are read once more.)
+            while localStart > from,
+                emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1
+                    || (text.byte(localStart - 1) == UInt8(ascii: "\\") && escapedNonASCII(localStart - 1, end) > 0),
                 !encodedFieldSeparator(localStart - 1, end)
             {
                 localStart -= 1
             }
+            let runStart = localStart
             // The local part does not start with a quote ("'alice@x.com'" keeps its quotes), nor
             // inside a percent-encoded byte (after `%` or `%` and a hex digit).
             while localStart < separator,
@@ -435,7 +461,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
             if q < end, text.byte(q) == UInt8(ascii: "@"), q > localStart {
                 var valid = false
                 let stop = domainEnd(q + 1, end, valid: &valid)
-                if valid { matchEnd = stop }
+                if valid, !gitRemote(run: runStart, at: q, domainEnd: stop, end) { matchEnd = stop }
             }
             if matchEnd >= 0 {
                 let match = Match(start: localStart, end: matchEnd, placeholder: .email)
@@ -448,6 +474,23 @@ struct WordRules<Counter: LogSanitizerCounting> {
             search = q + 1
         }
         return nil
+    }
+
+    /// Whether the run of local-part characters from `run` to the `@` at `at` is `git` (after
+    /// quotes: `'git@…'`) and the domain (ending at `domainEnd`, before `end`) is followed by `:`: an
+    /// scp-style git remote (`git@github.com:org/repo.git`), whose local part is a service's account,
+    /// no one's address. The host stays, and the search goes on after the `@` (no later start in the
+    /// run is an email). Reads the run once more.
+    @inline(__always) func gitRemote(run: Int, at: Int, domainEnd: Int, _ end: Int) -> Bool {
+        guard at &- run >= 3, domainEnd < end, text.byte(domainEnd) == UInt8(ascii: ":"),
+            exactly("git", at: at &- 3, end: at)
+        else { return false }
+        var p = run
+        while p < at &- 3 {
+            guard text.byte(p) == UInt8(ascii: "'") else { return false }
+            p &+= 1
+        }
+        return true
     }
 
     /// An email's match widened over a token glued to it: when the base64 run that ends at its start
