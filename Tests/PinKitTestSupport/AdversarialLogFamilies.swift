@@ -84,6 +84,14 @@ public enum AdversarialLogFamilies {
             ("\\xHH before bearer", "\\x22Bearer\\x22"), ("Basic repeated", "Basic "),
             ("Basic and a word with basic", "Basic a.basic "),
             ("Basic and a long lower-case word", "Basic aaaaaaaaaaaaaaaa "),
+            // The eleventh session's header contexts (a look-back over a name's prefix), nginx's
+            // escaped line breaks, a header array member, name–value pairs (a look-back over a pair).
+            ("quoted header names with prefixes", "'X-Forwarded-Cookie: a\" "),
+            ("escaped line breaks before names", "\\x0D\\x0AAbCdEfGhIjKlMnOpQrStUvWxYz-Cookie:"),
+            ("hex line breaks in a value", "Cookie: a\\x0D\\x0A\\x0A\\x0"),
+            ("header array members", "{\"cookie\":[\"a\"],"),
+            ("name-value pairs", "{\"name\":\"DB_PASSWORD\",\"value\":\"x\"},"),
+            ("pair names without a value", "\"name\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaapassword\",\"value\":"),
             ("random upper-case hex", ""),
         ]
         return families
