@@ -91,6 +91,14 @@ public enum AdversarialLogFamilies {
             ("escaped non-ASCII emails chained", "\\u00e9@b\\u00fc.c"),
             ("escaped characters before @", "\\u00e9\\u00e9@"),
             ("git remotes repeated", "git@h.io:"), ("quoted git remotes", "''git@h.io:'"),
+            // The eleventh session's header contexts (a look-back over a name's prefix), nginx's
+            // escaped line breaks, a header array member, name–value pairs (a look-back over a pair).
+            ("quoted header names with prefixes", "'X-Forwarded-Cookie: a\" "),
+            ("escaped line breaks before names", "\\x0D\\x0AAbCdEfGhIjKlMnOpQrStUvWxYz-Cookie:"),
+            ("hex line breaks in a value", "Cookie: a\\x0D\\x0A\\x0A\\x0"),
+            ("header array members", "{\"cookie\":[\"a\"],"),
+            ("name-value pairs", "{\"name\":\"DB_PASSWORD\",\"value\":\"x\"},"),
+            ("pair names without a value", "\"name\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaapassword\",\"value\":"),
             ("random upper-case hex", ""),
         ]
         return families

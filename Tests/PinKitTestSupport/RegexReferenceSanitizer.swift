@@ -118,31 +118,61 @@ public enum RegexReferenceSanitizer {
             + #"|\\[xX]22((?:(?!\\[xX]22)"# + stopBeforeURL + #"[^\r\n\uE000])+)|\\[xX]27((?:(?!\\[xX]27)"#
             + stopBeforeURL + #"[^\r\n\uE000])+))"#
     }
-    /// One step of an unquoted header value: an inner string, or a byte that does not end it.
-    static let headerUnit =
-        #"(?:(?<=[=\[({])"[^"\r\n\\\uE000]*"(?!\uE000)|(?<=[=\[({])'[^'\r\n\\\uE000]*'(?!\uE000)|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"(?!\uE000)|[^\r\n"'`\\\uE000]|["'`](?!"#
-        + closing + #")|\\(?!(?:r(?:\\n)?+|n)(?![ \t]|\\t)|\[redacted-(?:email|token)\]|["'`]"# + closing + "))"
+    /// One step of an unquoted header value: an inner string, or a byte that does not end it. A
+    /// quote (or `\` and a quote) ends the value of a header in a string where it closes one, and of
+    /// a header in running text only right before a URL.
+    static func headerUnit(inString: Bool) -> String {
+        let closes = inString ? closing : #"\uE000"#
+        return
+            #"(?:(?<=[=\[({])"[^"\r\n\\\uE000]*"(?!\uE000)|(?<=[=\[({])'[^'\r\n\\\uE000]*'(?!\uE000)|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"(?!\uE000)|[^\r\n"'`\\\uE000]|["'`](?!"#
+            + closes
+            + #")|\\(?!(?:r(?:\\n)?+|n|[xX]0[Dd](?:\\[xX]0[Aa])?+|[xX]0[Aa])(?![ \t]|\\t)|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\]|["'`]"#
+            + closes + "))"
+    }
     /// An unquoted header value: units, where a `"` (also escaped) or `'` after scheme names (`Bearer`, `Basic`),
     /// each followed by blanks, and before blanks and a byte that does not end an unquoted value
     /// opens the scheme's token (`Authorization: Basic " x"`) and closes nothing; or a value that
     /// starts with an escaped line break.
-    static let headerValue: String = {
+    static func headerValue(inString: Bool) -> String {
         let blank = "(?:[ \t" + spaces + "]|" + colour + ")"
         let name = "(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"
         return "(?:" + blank + "*+(?:" + name + blank + #"++)++(?:["']|\\{1,15}")(?="# + blank + "*+"
             + plainValueCharacter
-            + #")|\\(?=[rn]|\[redacted-(?:email|token)\]))?"# + headerUnit + "+"
-    }()
-    static let headerCredential = regex(
-        #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + keyTail + "(?:"
-            + structure(header: true) + "|" + values(unquoted: headerValue) + ")")
+            + #")|\\(?=[rn]|[xX]0[AaDd]|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\]))?"#
+            + headerUnit(inString: inString) + "+"
+    }
+    /// What stands right before a header's name (its key and up to 24 letters and `-`) when the
+    /// header sits in a string: a quote, or an escaped line break (`\n`, `\r`, nginx's `\x0A`, `\x0D`).
+    static let headerContext = #"(?:["'`]|\\[nr]|\\[xX]0[AaDd])[A-Za-z-]{0,24}"#
+    static let headerContextAtEnd = regex(headerContext + #"\z"#)
+    /// Where the string a header whose key starts at `location` sits in starts (its quote or escaped
+    /// line break), or nil.
+    static func headerContextStart(_ text: String, at location: Int) -> Int? {
+        let from = max(0, location - 28)
+        return headerContextAtEnd.firstMatch(in: text, range: NSRange(location: from, length: location - from))?
+            .range.location
+    }
+    /// A header in a string (`inString`) or in running text, after a key with a closing quote or
+    /// without: a structure after a quoted key (a JSON member) ends at its closing bracket, after
+    /// another key it takes the rest of the line (groups 1–3); other values as a value's (4–14).
+    static func headerCredential(inString: Bool, quotedKey: Bool) -> NSRegularExpression {
+        regex(
+            (inString ? "(?<=" : "(?<!") + headerContext + ")" + headerKey + formSuffixes
+                + (quotedKey ? #"(?:\\{0,15}"|'|`|%2[27]|\\[xX]2[27])"# : "") + blanks + "(?:=>?+|:)" + blanks + openers
+                + "(?:" + structure(header: !quotedKey) + "|" + values(unquoted: headerValue(inString: inString)) + ")")
+    }
+    static let headerCredentials = [(true, true), (true, false), (false, true), (false, false)].map {
+        headerCredential(inString: $0, quotedKey: $1)
+    }
     /// A header after a key with no closing quote, whose value starts with an empty quoted string
     /// (``Cookie: ``sid=x``), also one escaped as JSON writes it (`Cookie: \"\"sid=x`, the same
     /// backslashes before each quote): the unquoted value after it (group 2).
-    static let emptyQuoteHeaderCredential = regex(
-        #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + formSuffixes + blanks
-            + "(?:=>?+|:)" + blanks + openers
-            + #"(?:""|''|``|(\\{1,15})"\1")("# + headerValue + ")")
+    static func emptyQuoteHeaderCredential(inString: Bool) -> NSRegularExpression {
+        regex(
+            (inString ? "(?<=" : "(?<!") + headerContext + ")" + headerKey + formSuffixes + blanks + "(?:=>?+|:)"
+                + blanks + openers + #"(?:""|''|``|(\\{1,15})"\1")("# + headerValue(inString: inString) + ")")
+    }
+    static let emptyQuoteHeaderCredentials = [true, false].map { emptyQuoteHeaderCredential(inString: $0) }
     static let headerKey = #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"#
     static let valueKey =
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
@@ -155,7 +185,8 @@ public enum RegexReferenceSanitizer {
         headerKey + formSuffixes + blanks + "(?:=>?+|:)" + blanks + openers
             + #"(?:""|''|``|(\\{1,15})"\1")(?=(?:\\{0,15}["'`])?\uE000)"#)
     static let emptyQuotedBeforeURL = regex(
-        "(?:" + headerKey + "|" + valueKey + ")" + keyTail + #"(?:(\\{1,15}")|"# + stringPrefix + #"(")|"#
+        "(?:" + headerKey + "|" + valueKey + "|" + pairKey + ")" + keyTail + #"(?:(\\{1,15}")|"# + stringPrefix
+            + #"(")|"#
             + stringPrefix + #"(')|(`))(?=\\{0,15}["'`]\uE000)"#)
     /// A value's end right before a URL (or the quote, and backslashes, right before one).
     static let beforeURL = regex(#"(?:\\{0,15}["'`])?\uE000"#)
@@ -166,25 +197,48 @@ public enum RegexReferenceSanitizer {
         #"[.,;:!?]*+(?:[\x00-\x09\x0B\x0C\x0E-\x20\x7F)\]}>]|["# + spaces + #"]|\\t)"#)
     /// …or an escaped line break, which a quoted value runs over (`\r\n` as one).
     static let afterEscapedLineBreak = regex(#"[.,;:!?]*+\\(?:r(?:\\n)?+|n)"#)
-    static let valueCredential = regex(
-        #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
-            + keyTail + "(?:" + structure(header: false) + "|"
-            + values(
-                unquoted:
-                    // A scheme's name, blanks and its token, as rule 3 takes one (after more names,
-                    // quoted, also by an escaped `"`, or in `<…>`, blanks inside the quotes), is one
-                    // value.
-                    // A run (R, or S: R or nothing) may start with an escaped line break, which
-                    // ends it anywhere else (C), but not right after a placeholder.
-                    #"\[redacted-[a-z]+\]C*+|N(?!C)(?:BN(?!C))*+(?:B(?:"(?:B)?+R(?:(?:B)?+"(?!\uE000)S)?+|(?<esc>\\{1,15})"(?:B)?+R(?:(?:B)?+\k<esc>"(?!\uE000)S)?+|'(?:B)?+R(?:(?:B)?+'(?!\uE000)S)?+|<(?:B)?+R(?:(?:B)?+>S)?+|R))?+|R"#
-                    // (B first and N last: the expansions of N and C hold a `B`, of R and S a `C`,
-                    // none an `N`, `R` or `S`.)
-                    .replacingOccurrences(of: "B", with: "(?:[ \\t" + spaces + "]|" + colour + ")++")
-                    .replacingOccurrences(of: "S", with: "(?:R)?+")
-                    .replacingOccurrences(of: "R", with: #"(?:\\(?=[rn]|\[redacted-(?:email|token)\])|C)C*+"#)
-                    .replacingOccurrences(of: "C", with: unquotedValueCharacter)
-                    .replacingOccurrences(of: "N", with: #"(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"#))
-            + ")")
+    static let valueCredential = valueExpression(
+        key:
+            #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
+    )
+    /// A name–value pair's `value` member (HAR, Kubernetes `env`): right after a `name` or `key`
+    /// member whose string ends in a credential key (after up to 32 `[A-Za-z0-9_.-]`), every quote
+    /// `"` or every one `\"`, a space at most around each `:` and `,`.
+    static let pairCredential = valueExpression(key: pairKey)
+    static let pairKey: String = {
+        let member =
+            #"Q(?:[Nn][Aa][Mm][Ee]|[Kk][Ee][Yy])Q ?: ?Q[A-Za-z0-9_.\-]{0,32}(?:"# + valueKey + "|" + headerKey
+            + ")Q ?, ?Q"
+        let context =
+            "(?<=" + member.replacingOccurrences(of: "Q", with: "\"") + "|"
+            + member.replacingOccurrences(of: "Q", with: #"\\""#) + ")"
+        return context + "[Vv][Aa][Ll][Uu][Ee]"
+    }()
+    /// A value credential after `key`: a structure (groups 1–3) or a value (4–15).
+    static func valueExpression(key: String) -> NSRegularExpression {
+        regex(
+            key + keyTail + "(?:" + structure(header: false) + "|"
+                + values(
+                    unquoted:
+                        // A scheme's name, blanks and its token, as rule 3 takes one (after more names,
+                        // quoted, also by an escaped `"`, or in `<…>`, blanks inside the quotes), is one
+                        // value.
+                        // A run (R, or S: R or nothing) may start with an escaped line break, which
+                        // ends it anywhere else (C), but not right after a placeholder.
+                        #"\[redacted-[a-z]+\]C*+|N(?!C)(?:BN(?!C))*+(?:B(?:"(?:B)?+R(?:(?:B)?+"(?!\uE000)S)?+|(?<esc>\\{1,15})"(?:B)?+R(?:(?:B)?+\k<esc>"(?!\uE000)S)?+|'(?:B)?+R(?:(?:B)?+'(?!\uE000)S)?+|<(?:B)?+R(?:(?:B)?+>S)?+|R))?+|R"#
+                        // (B first and N last: the expansions of N and C hold a `B`, of R and S a `C`,
+                        // none an `N`, `R` or `S`.)
+                        .replacingOccurrences(of: "B", with: "(?:[ \\t" + spaces + "]|" + colour + ")++")
+                        .replacingOccurrences(of: "S", with: "(?:R)?+")
+                        .replacingOccurrences(
+                            of: "R",
+                            with:
+                                #"(?:\\(?=[rn]|[xX]0[AaDd]|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\])|C)C*+"#
+                        )
+                        .replacingOccurrences(of: "C", with: unquotedValueCharacter)
+                        .replacingOccurrences(of: "N", with: #"(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"#))
+                + ")")
+    }
 
     /// After a percent-encoded separator (`%3D`, `%3A`, any case): `%20`s, an optional `%22` or
     /// `%27`, then a placeholder, a value up to the same encoded quote, or an unquoted value up to
@@ -196,7 +250,7 @@ public enum RegexReferenceSanitizer {
     /// header's value sees one (or is right before a later rule's placeholder) ends it too.
     static let unquotedValueCharacter =
         #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces
-        + #"]|\\(?!["'`]|(?:r(?:\\n)?+|n)(?![ \t]|\\t)|\[redacted-(?:email|token)\]))"#
+        + #"]|\\(?!["'`]|(?:r(?:\\n)?+|n|[xX]0[Dd](?:\\[xX]0[Aa])?+|[xX]0[Aa])(?![ \t]|\\t)|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\]))"#
     static let percentValueStop = #"%(?:[01][0-9A-Fa-f]|2[02679Cc]|3[BbCcEe]|5[Dd]|60|7[DdFf])"#
     /// A `%` without two hex digits ends every percent-encoded value.
     static let malformedPercent = "%(?![0-9A-Fa-f]{2})"
@@ -498,14 +552,15 @@ public enum RegexReferenceSanitizer {
 
     /// How a header's unquoted value or a quoted value that stopped at a URL goes on after it.
     private enum Resume {
-        case header
+        /// A header's unquoted value, of a header in a string or not.
+        case header(Bool)
         case quoted(String)
         case escaped(Int)
 
         /// The rest of such a value, from where it resumes.
         var rest: NSRegularExpression {
             switch self {
-            case .header: return regex(headerValue)
+            case .header(let inString): return regex(headerValue(inString: inString))
             case .quoted("'"):
                 return regex("(?:" + stopBeforeURL + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+"#)
             case .quoted("`"): return regex("(?:" + stopBeforeURL + #"[^`\r\n\uE000])+"#)
@@ -524,24 +579,28 @@ public enum RegexReferenceSanitizer {
     }
 
     /// The kind of value `match` of `expression` holds, when it is one that resumes after a URL.
-    private static func resumeKind(_ match: NSTextCheckingResult, _ expression: NSRegularExpression) -> Resume? {
+    private static func resumeKind(
+        _ match: NSTextCheckingResult, _ expression: NSRegularExpression, _ text: String, cursor: Int
+    ) -> Resume? {
         func has(_ group: Int) -> Bool { match.range(at: group).location != NSNotFound }
+        let header = Resume.header((headerContextStart(text, at: match.range.location) ?? -1) >= cursor)
         if expression === emptyHeaderBeforeURL || expression === emptyQuotesHeaderBeforeURL
-            || expression === emptyQuoteHeaderCredential
+            || emptyQuoteHeaderCredentials.contains(where: { $0 === expression })
         {
-            return .header
+            return header
         }
         if expression === emptyQuotedBeforeURL {
             if has(1) { return .escaped(match.range(at: 1).length - 1) }
             return .quoted(has(2) ? "\"" : has(3) ? "'" : "`")
         }
-        guard expression === headerCredential || expression === valueCredential else { return nil }
+        let isHeader = headerCredentials.contains { $0 === expression }
+        guard isHeader || expression === valueCredential || expression === pairCredential else { return nil }
         // Group 4 holds the opening backslashes, without the quote.
         if has(5) { return .escaped(match.range(at: 4).length) }
         if has(7) { return .quoted("\"") }
         if has(9) { return .quoted("'") }
         if has(11) { return .quoted("`") }
-        return has(12) && expression === headerCredential ? .header : nil
+        return has(12) && isHeader ? header : nil
     }
 
     /// Where a value of `kind` that stopped at the URL whose U+E000 is at `url` resumes (after the
@@ -573,7 +632,8 @@ public enum RegexReferenceSanitizer {
         let escaped = quote.range(at: 1).length > 0
         let closing = ns.substring(with: quote.range(at: 2))
         switch kind {
-        case .header: return nil
+        // No quote closes the value of a header in running text.
+        case .header(let inString): if inString { return nil }
         case .quoted(let valueQuote): if closing == valueQuote, !escaped || valueQuote == "`" { return nil }
         // `\"` closes a value opened by one backslash and `"`; one backslash is too few for more.
         case .escaped(let count): if closing == "\"", escaped, count == 1 { return nil }
@@ -616,24 +676,48 @@ public enum RegexReferenceSanitizer {
             let range = NSRange(location: cursor, length: ns.length - cursor)
             // Each expression with the groups its value may be in (group 2: a placeholder).
             // (An empty value, `[]`, resumes after the URL right after it, or is none.)
-            let expressions = [
-                // (valueCredential's unquoted value holds the scheme token's `esc` group, 13: its
-                // `\x22` and `\x27` values are groups 14 and 15.)
-                (emptyQuoteHeaderCredential, [2]), (headerCredential, [1, 2, 3, 5, 7, 9, 11, 12, 13, 14]),
-                (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15]),
-                (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]), (emptyHeaderBeforeURL, []),
-                (emptyQuotesHeaderBeforeURL, []), (emptyQuotedBeforeURL, []),
-            ]
+            let expressions =
+                emptyQuoteHeaderCredentials.map { ($0, [2]) }
+                + headerCredentials.map { ($0, [1, 2, 3, 5, 7, 9, 11, 12, 13, 14]) } + [
+                    // (valueCredential's unquoted value holds the scheme token's `esc` group, 13: its
+                    // `\x22` and `\x27` values are groups 14 and 15.)
+                    (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15]),
+                    (pairCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15]),
+                    (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
+                    (emptyHeaderBeforeURL, []),
+                    (emptyQuotesHeaderBeforeURL, []), (emptyQuotedBeforeURL, []),
+                ]
             let candidates = expressions.compactMap { expression, groups in
-                expression.firstMatch(in: joined, options: [.withTransparentBounds], range: range).map {
+                // A header's context and a pair's name are read back no further than the previous
+                // match's end, as the scanner reads them no further than the previous span's.
+                let bounded =
+                    expression === pairCredential || headerCredentials.contains { $0 === expression }
+                    || emptyQuoteHeaderCredentials.contains { $0 === expression }
+                return expression.firstMatch(
+                    in: joined, options: bounded ? [] : [.withTransparentBounds], range: range
+                ).map {
                     ($0, groups, expression)
                 }
             }
             guard
                 let (match, groups, expression) = candidates.min(by: { $0.0.range.location < $1.0.range.location })
             else { break }
-            var resume = resumeKind(match, expression)
+            var resume = resumeKind(match, expression, joined, cursor: cursor)
             var valueEnd = match.range.location + match.range.length
+            // A header in a string: its quote or escaped line break goes with the key, kept (no later
+            // rule takes it), also when its value is empty before a URL.
+            let headerExpression =
+                expression === emptyHeaderBeforeURL || expression === emptyQuotesHeaderBeforeURL
+                || headerCredentials.contains { $0 === expression }
+                || emptyQuoteHeaderCredentials.contains { $0 === expression }
+                || (expression === emptyQuotedBeforeURL
+                    && (ns.substring(with: match.range).lowercased().hasPrefix("authorization")
+                        || ns.substring(with: match.range).lowercased().hasPrefix("cookie")))
+            let start =
+                headerExpression
+                ? max(cursor, headerContextStart(joined, at: match.range.location) ?? Int.max)
+                : match.range.location
+            let matchStart = min(start, match.range.location)
             /// The value resumes after each URL it stops at, up to its own end.
             func resumeAfterURLs() {
                 while let kind = resume,
@@ -658,10 +742,16 @@ public enum RegexReferenceSanitizer {
                 }
             }
             if groups.isEmpty {
+                if matchStart < match.range.location, resume != nil {
+                    copy(cursor, matchStart)
+                    result.append(
+                        .done(ns.substring(with: NSRange(location: matchStart, length: valueEnd - matchStart))))
+                    cursor = valueEnd
+                }
                 resumeAfterURLs()
                 continue
             }
-            copy(cursor, match.range.location)
+            copy(cursor, matchStart)
             // After a percent-encoded separator, a value that starts with a placeholder (group 2);
             // after another, one that is a placeholder and nothing more: kept with its key.
             let placeholder: Bool
@@ -678,13 +768,13 @@ public enum RegexReferenceSanitizer {
                         in: ns.substring(with: value), range: NSRange(location: 0, length: value.length)) != nil
             }
             if placeholder {
-                result.append(.done(ns.substring(with: match.range)))
+                result.append(
+                    .done(ns.substring(with: NSRange(location: matchStart, length: valueEnd - matchStart))))
                 cursor = match.range.location + match.range.length
                 resumeAfterURLs()
                 continue
             }
-            let prefix = ns.substring(
-                with: NSRange(location: match.range.location, length: value.location - match.range.location))
+            let prefix = ns.substring(with: NSRange(location: matchStart, length: value.location - matchStart))
             result.append(.done(prefix + "[redacted-secret]"))
             for index in value.location..<(value.location + value.length) where ns.character(at: index) == 0xE000 {
                 doneIndex += 1
@@ -865,7 +955,67 @@ public struct LogCorpus {
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
         ])
-        switch Int.random(in: 0..<28, using: &generator) {
+        switch Int.random(in: 0..<43, using: &generator) {
+        case 42:
+            // A name–value pair (eleventh session): HAR, Kubernetes `env`; quotes plain, escaped once
+            // or unevenly, spaces, names that are keys and that are not, members between, a URL value.
+            let q = pick(["\"", "\"", "\\\"", "\\\\\\\""])
+            let q2 = chance(85) ? q : pick(["\"", "\\\"", "'"])
+            let name = pick([
+                "DB_PASSWORD", "Cookie", "access_token", "password", "Host", "tokens", "x password",
+                "spring.datasource.password",
+                "A" + string(Self.base64url, 30...34) + "_token", "api-key", "PassWord", "secretx", "",
+            ])
+            return pick(["{", "[{", "", "{\"a\":1,", "x "]) + q
+                + pick(["name", "Name", "key", "KEY", "names", "xname"]) + q
+                + pick([":", ": ", " : ", "="]) + q2 + name + q + pick([",", ", ", " , ", ",\"t\":1,", ""]) + q2
+                + pick(["value", "Value", "VALUE", "values"]) + q + pick([":", ": ", "%3A"]) + q
+                + pick([value, "sid=" + value + "; theme=dark", "https://h.example/p", "", "{\"a\":1}"]) + q2
+                + pick(["}", "},{\"name\":\"Host\",\"value\":\"h.example\"}]", " ok", ""])
+        case 40:
+            // A header in a string or in running text (eleventh session): a quote, an escaped line
+            // break (nginx's `\x0D\x0A` too) or nothing right before its name, a name prefix up to
+            // the bound and past it, quotes and JSON inside its value, line breaks nginx writes after
+            // it, a bearer's closing quote glued before its name.
+            let name = pick([
+                "Cookie", "Set-Cookie", "Authorization", "cookie", "X-Forwarded-Cookie",
+                "AbCdEfGhIjKlMnOpQrStUvWx-Cookie",
+                "AbCdEfGhIjKlMnOpQrStUvWxY-Cookie",
+            ])
+            let before = pick([
+                "", "\"", "'", "`", "\\\"", "\\n", "\\r\\n", "\\x0D\\x0A", "\\X0a", "\\x0A", "x=", " ", "{\"h\":\"",
+                "\\\\n", "Bearer \"abc\"", "Bearer 'abc'", "\\x0D", "\\x0", "%22",
+            ])
+            let inner = pick([
+                value, "prefs={\"t\":\"d\"}; sid=" + value, "a=x'; sid=" + value,
+                "ret=https://h.example/x'; sid=" + value,
+                "a=\"x\"; s=" + value, "Bearer " + value + " secret={\"a\":\"x\"}", "\"\"" + value,
+                "ret='https://h.example/x' " + value,
+                "x\\\"; " + value, "",
+            ])
+            let after = pick([
+                "", "\"", "'", "\\x0D\\x0A", "\\x0D\\x0AHost: h.example", "\\x0A 1",
+                "\\x0A123456-1234-1234-1234-123456789abc",
+                "\\x0D\\x0Aalice@example.com", "\\x0ADeadbee-1234-1234-1234-123456789abc", "\\x0d\\x0a\\tx",
+                "\\xA0", "\\x0A" + string(Self.base64url, 30...34),
+            ])
+            return before + name + pick([": ", "=", ":", " => "]) + inner + after
+                + pick(["", "\"}", " ok", "\"", ",\"n\":\"h.example\"}"])
+        case 41:
+            // A header as a JSON (or Python) member whose value is an array or object (eleventh
+            // session): after a quoted key it closes at its bracket, after a bare key it takes the line.
+            return pick(["{", "{\"a\":1,", "[{", "{\\\"", "", "x "])
+                + pick([
+                    "\"Authorization\"", "\"cookie\"", "'Set-Cookie'", "Cookie", "\"X-Cookie\"", "cookie%22",
+                    "\\\"Cookie\\\"",
+                    "cookie\\x22",
+                ])
+                + pick([":", ": ", "=>", " = "]) + pick(["[", "{", "[\"", "[ ", "{ "])
+                + pick([
+                    "\"Bearer " + value + "\"", value, "\"a\",\"b\"", "\"x]\"", "{\"t\":1}", "'a', 'b'",
+                    "https://h.example/p",
+                ])
+                + pick(["]", "}", "", "]]", "\"]"]) + pick([",\"X-Host\":[\"h.example\"]}", " ok", "}", "", "; sid=x"])
         case 27:
             // The eleventh session (urls3): a URL in running text ended by an escaped tab or line
             // break, and a value that resumes after it; emails with `\uXXXX` escapes; git remotes.

@@ -62,7 +62,7 @@ struct LogSanitizerTests {
             ("form=user%3Dbob%26password%3Dabc", "form=user%3Dbob%26password%3D[redacted-secret]"),
             ("body=%7B%22token%22%3A%22abc%22%7D", "body=%7B%22token%22%3A%22[redacted-secret]%22%7D"),
             ("{\"token\":{\"value\":\"abc\"},\"n\":1}", "{\"token\":{[redacted-secret]},\"n\":1}"),
-            ("'set-cookie': ['a=1', 'sid=abc']", "'set-cookie': [[redacted-secret]"),
+            ("'set-cookie': ['a=1', 'sid=abc']", "'set-cookie': [[redacted-secret]]"),
             ("Cookie: {\"consent\":true}; sid=abc", "Cookie: {[redacted-secret]"),
             (
                 "{\"log\":\"{\\\"body\\\":\\\"{\\\\\\\"password\\\\\\\":\\\\\\\"abc\\\\\\\"}\\\"}\"}",
@@ -91,7 +91,7 @@ struct LogSanitizerTests {
             ("{\"k\":\"wJalrXUtnFEMI\\/K7MDENG\\/bPxRfiCYEXAMPLEKEY\"}", "{\"k\":\"[redacted-token]\"}"),
             // The tenth session's: quotes at a value's start.
             (#"{"h":"Cookie: \"\"sid=abc"}"#, #"{"h":"Cookie: \"\"[redacted-secret]"}"#),
-            (#"Authorization: Basic " abc""#, #"Authorization: [redacted-secret]""#),
+            (#"Authorization: Basic " abc""#, #"Authorization: [redacted-secret]"#),
             ("token={jos\u{E9}'s x} https://a.io/v1", "token={[redacted-secret]} https://a.io"),
         ]
     )

@@ -66,6 +66,14 @@ let seeded: [(line: String, secret: String)] = [
     ("user=zq7SEEDtwicemail%2540example.com to=zq7SEEDutf%40b%C3%BCcher.de", "zq7SEED"),
     ("bob@example.com-wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq7SEEDglued", "zq7SEEDglued"),
     ("wJalrXUtnFEMI/K7MDENG/zq7SEEDbefore+bob@example.com", "zq7SEEDbefore"),
+    // The eleventh session: a cookie holding JSON in running text, a header array member, a
+    // name-value pair (HAR, Kubernetes env), plain and escaped once.
+    ("Cookie: prefs={\"theme\":\"dark\"}; sid=zq7SEEDjsoncookie", "zq7SEEDjsoncookie"),
+    ("{\"Authorization\":[\"Bearer zq7SEEDarray\"],\"X-Host\":[\"a.example\"]}", "zq7SEEDarray"),
+    (
+        #"{"env":[{"name":"DB_PASSWORD","value":"zq7SEEDpair"}]} {\"name\":\"Cookie\",\"value\":\"sid=zq7SEEDpair2\"}"#,
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -182,8 +182,14 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 return nil
             }
         case UInt8(ascii: "e"):
-            guard key("cookie") else { return nil }
-            kind = .header
+            if key("cookie") {
+                kind = .header
+            } else if text.byte(separator) != UInt8(ascii: "%"), let pair = pairValueKey(end: k, gapStart: gapStart) {
+                keyStart = pair
+                kind = .value
+            } else {
+                return nil
+            }
         case UInt8(ascii: "d"):
             guard key("password") || key("passwd") else { return nil }
             kind = .value
@@ -199,10 +205,83 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (keyStart, kind)
     }
 
+    /// A name–value pair's `value` key (any case) that ends at `end`, as HAR files, Kubernetes and
+    /// ECS `env` lists and many config APIs write a credential: `{"name":"DB_PASSWORD","value":"x"}`,
+    /// `{"key":"access_token","value":"x"}`. Its start when the member right before it in the same
+    /// object is a `name` or `key` (any case) whose string ends in one of rule 2's keys (after up to
+    /// ``maximumPairNamePrefix`` of `[A-Za-z0-9_.-]`), every quote plain or escaped once alike (JSON
+    /// in a JSON string), a space at most around each `:` and `,`; else nil. Reads back at most
+    /// about 70 bytes, none below `gapStart`.
+    @inline(never) func pairValueKey(end: Int, gapStart: Int) -> Int? {
+        let start = end - 5
+        guard start - 1 >= gapStart, text.matches("value", at: start, end: end) else { return nil }
+        let escapes = start - 2 >= gapStart && text.byte(start - 2) == UInt8(ascii: "\\") ? 1 : 0
+        // The start of the quote (and its backslash) that ends at `q`, or nil.
+        func quote(endingAt q: Int) -> Int? {
+            let opening = q - 1 - escapes
+            guard opening >= gapStart, text.byte(q - 1) == UInt8(ascii: "\""),
+                escapes == 0 || text.byte(opening) == UInt8(ascii: "\\")
+            else { return nil }
+            return opening
+        }
+        func space(before p: Int) -> Int { p > gapStart && text.byte(p - 1) == 0x20 ? p - 1 : p }
+        func byte(_ byte: UInt8, before p: Int) -> Int? { p > gapStart && text.byte(p - 1) == byte ? p - 1 : nil }
+        guard let valueQuote = quote(endingAt: start),
+            let comma = byte(UInt8(ascii: ","), before: space(before: valueQuote)),
+            let nameClose = quote(endingAt: space(before: comma))
+        else { return nil }
+        // The name's credential key, then its prefix.
+        var keyword = -1
+        for key in LogSanitizer.credentialKeys
+        where nameClose - key.utf8.count >= gapStart && matches(key, at: nameClose - key.utf8.count, end: nameClose) {
+            keyword = nameClose - key.utf8.count
+            break
+        }
+        guard keyword >= 0 else { return nil }
+        var nameStart = keyword
+        let bound = max(gapStart, keyword - Self.maximumPairNamePrefix)
+        while nameStart > bound, text.has(nameStart - 1, Classes.alphanumeric) || isNameSymbol(nameStart - 1) {
+            nameStart -= 1
+        }
+        guard let nameOpen = quote(endingAt: nameStart),
+            let colon = byte(UInt8(ascii: ":"), before: space(before: nameOpen)),
+            case let memberEnd = space(before: colon), let memberClose = quote(endingAt: memberEnd)
+        else { return nil }
+        let member =
+            memberClose - 4 >= gapStart && matches("name", at: memberClose - 4, end: memberClose)
+            ? memberClose - 4
+            : memberClose - 3 >= gapStart && matches("key", at: memberClose - 3, end: memberClose)
+                ? memberClose - 3 : -1
+        guard member >= gapStart, quote(endingAt: member) != nil else { return nil }
+        return start
+    }
+
+    /// Whether the byte at `index` is `_`, `.` or `-` (in a pair's name, ``pairValueKey(end:gapStart:)``).
+    @inline(__always) func isNameSymbol(_ index: Int) -> Bool {
+        let byte = text.byte(index)
+        return byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+    }
+
+    /// The most `[A-Za-z0-9_.-]` before the credential key in a pair's name (`DB_`, `spring.datasource.`).
+    static var maximumPairNamePrefix: Int { 32 }
+
+    /// Whether the lower-case `word` is at `index` (below `end`), any ASCII case.
+    @inline(__always) func matches(_ word: String, at index: Int, end: Int) -> Bool {
+        let bytes = word.utf8
+        guard index + bytes.count <= end else { return false }
+        var p = index
+        for byte in bytes {
+            guard text.byte(p) | (text.has(p, Classes.letter) ? 0x20 : 0) == byte else { return false }
+            p += 1
+        }
+        return true
+    }
+
     /// How a header's unquoted value or a quoted value that stopped at a URL goes on after it
     /// (``resumption(after:end:)``, ``resumedValue(from:kind:stop:)``).
     enum Resume {
-        case header
+        /// A header's unquoted value; `inString`: the header sits in a string (``headerContext(keyStart:)``).
+        case header(inString: Bool)
         case quoted(UInt8)
         case escaped(Int)
     }
@@ -211,13 +290,18 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// `percent`); its value stops at `stop` (the next URL's start, `Int.max`: none), unless it is a
     /// structure that does not close before it. Nil when the value is empty. `resume`: the value is
     /// a header's or a quoted one that stopped at that URL (not the one whose opening quote is the
-    /// URL's context, which the URL's end closes), and goes on after it.
+    /// URL's context, which the URL's end closes), and goes on after it. `bound`: the previous
+    /// span's end (a header's context lies after it).
     func credential(
-        key: (start: Int, kind: Kind), separator: Int, percent: Bool, stop: Int
+        key: (start: Int, kind: Kind), separator: Int, percent: Bool, stop: Int, bound: Int
     ) -> (span: LogSanitizer.Span?, resume: Resume?) {
         if percent { return (percentCredential(key: key, separator: separator, stop: stop), nil) }
         let end = text.count
         let (keyStart, kind) = key
+        // A header in a string: its opening quote (or escaped line break) goes out with the key, so
+        // no later rule takes it and a second pass sees the header in the same string.
+        let context = kind == .header ? headerContext(keyStart: keyStart, bound: bound) : nil
+        let spanStart = context ?? keyStart
         // Forwards: the `>` of `=>` (Ruby, PHP, Perl), [ \t]*, openers, an optional opening quote,
         // the value.
         var v = separator + 1
@@ -233,7 +317,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if byte == UInt8(ascii: "{")
                 || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: min(end, stop)))
             {
-                return (structure(keyStart: keyStart, kind: kind, opener: v, end: end, stop: stop), nil)
+                // A header's structure after a quoted key (a JSON member, `{"Cookie":["a","b"]}`) ends
+                // at its closing bracket, as a value's does.
+                let toLineEnd = kind == .header && !keyQuoted(keyStart: keyStart, separator: separator)
+                return (structure(keyStart: spanStart, toLineEnd: toLineEnd, opener: v, end: end, stop: stop), nil)
             }
             if byte == UInt8(ascii: "<") {
                 v += 1
@@ -297,7 +384,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         } else if let quote {
             (valueEnd, length) = SanitizerScan.quotedEnd(text, from: v, end: end, quote: quote, stop: stop)
         } else if kind == .header {
-            (valueEnd, length) = headerEnd(from: v, end: end, stop: stop)
+            (valueEnd, length) = headerEnd(from: v, end: end, stop: stop, inString: context != nil)
         } else if let placeholder {
             // A placeholder's `]` would end an unquoted value: what follows it is measured alone.
             (valueEnd, length) = unquotedEnd(from: placeholder, end: end, stop: stop, valueStart: v)
@@ -313,7 +400,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             } else if let quote {
                 resume = v == stop ? nil : .quoted(quote)
             } else if kind == .header {
-                resume = .header
+                resume = .header(inString: context != nil)
             }
         }
         if let placeholder {
@@ -322,14 +409,20 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             // on after it (`password=[redacted-token]hunter2`) is a value like any other.
             if valueEnd == placeholder {
                 return (
-                    LogSanitizer.Span(start: keyStart, end: placeholder, keepEnd: placeholder, placeholder: .none),
+                    LogSanitizer.Span(start: spanStart, end: placeholder, keepEnd: placeholder, placeholder: .none),
                     resume
                 )
             }
-            return (LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret), resume)
+            return (LogSanitizer.Span(start: spanStart, end: valueEnd, keepEnd: v, placeholder: .secret), resume)
         }
-        guard length > 0 else { return (nil, resume) }
-        return (LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: v, placeholder: .secret), resume)
+        guard length > 0 else {
+            // An empty value that resumes after a URL: a header's context goes out kept all the same.
+            if let context, resume != nil {
+                return (LogSanitizer.Span(start: context, end: v, keepEnd: v, placeholder: .none), resume)
+            }
+            return (nil, resume)
+        }
+        return (LogSanitizer.Span(start: spanStart, end: valueEnd, keepEnd: v, placeholder: .secret), resume)
     }
 
     /// After a constructor's name at `v` (an ASCII upper-case letter and up to 31 `[A-Za-z0-9_]`)
@@ -423,8 +516,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // A quote that closed the URL in running text: inside a quoted value, one that does not
         // close the value is part of it, and so is the byte after it (kept: it made the quote close).
         // In a value opened by one backslash and `"`, a `\"` closes it; in one opened by more, a
-        // single backslash is too few.
-        if case .header = kind { return nil }
+        // single backslash is too few. No quote closes the value of a header that sits in no string.
+        if case .header(inString: true) = kind { return nil }
         var q = p
         if byte == UInt8(ascii: "\\"), q + 1 < end, text.has(q + 1, Classes.quote) { q += 1 }
         guard text.has(q, Classes.quote) else { return nil }
@@ -433,8 +526,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if text.byte(q) == valueQuote, q == p || valueQuote == UInt8(ascii: "`") { return nil }
         case .escaped(let escapes):
             if text.byte(q) == UInt8(ascii: "\""), q > p, escapes == 1 { return nil }
-        case .header:
-            return nil
+        case .header(let inString):
+            if inString { return nil }
         }
         guard q + 1 < end, case let after = text.byte(q + 1), after != 0x0A, after != 0x0D,
             text.has(q + 1, Classes.afterClosingQuote)
@@ -455,7 +548,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let valueEnd: Int
         let length: Int
         switch kind {
-        case .header: (valueEnd, length) = headerEnd(from: start, end: end, stop: stop)
+        case .header(let inString):
+            (valueEnd, length) = headerEnd(from: start, end: end, stop: stop, inString: inString)
         case .quoted(let quote):
             (valueEnd, length) = SanitizerScan.quotedEnd(text, from: start, end: end, quote: quote, stop: stop)
         case .escaped(let escapes):
@@ -540,14 +634,14 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// A value that is a structure: what is inside the `{` or `[` at `opener` and its closing
     /// bracket (strings skipped, at most ``structureDepth`` levels), or, when it does not close
     /// before the line's end or the next URL (`stop`), everything after it to the line's end, URLs
-    /// included. A header's structure always takes the rest of the line. A content that is a
-    /// placeholder and nothing more is left alone.
-    func structure(keyStart: Int, kind: Kind, opener: Int, end: Int, stop: Int) -> LogSanitizer.Span? {
+    /// included. With `toLineEnd` (a header's after a key with no closing quote) it always takes the
+    /// rest of the line. A content that is a placeholder and nothing more is left alone.
+    func structure(keyStart: Int, toLineEnd: Bool, opener: Int, end: Int, stop: Int) -> LogSanitizer.Span? {
         let start = opener + 1
         // A header's value runs to the end of its line whatever the structure does (what follows its
         // closing bracket is more of the header: `Cookie: {"a":1}; sid=x`, `Authorization: {} Basic x`).
         let valueEnd =
-            kind == .header
+            toLineEnd
             ? restOfLine(from: start, end: end)
             : structureClose(from: start, end: end, stop: stop) ?? restOfLine(from: start, end: end)
         guard valueEnd > start else { return nil }
@@ -801,6 +895,39 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return p + 1
     }
 
+    /// Where the string a header sits in starts, when it sits in one: a quote (`"`, `'`, backtick) or
+    /// an escaped line break (`\n`, `\r`, nginx's `\x0A`, `\x0D`, any case) right before the header's
+    /// name, which is its key and up to ``maximumNamePrefix`` letters and `-` before it
+    /// (`"Authorization: Bearer x"`, `{"h":"Set-Cookie: sid=x"}`, `…\r\nCookie: sid=x`). Nil for a
+    /// header in running text, whose value no quote closes. Reads back at most 28 bytes, none below
+    /// `bound` (the previous span's end).
+    @inline(never) func headerContext(keyStart: Int, bound: Int) -> Int? {
+        var p = keyStart
+        let limit = max(bound, keyStart - Self.maximumNamePrefix)
+        while p > limit, text.has(p - 1, Classes.letter) || text.byte(p - 1) == UInt8(ascii: "-") { p -= 1 }
+        guard p > bound else { return nil }
+        if text.has(p - 1, Classes.quote) { return p - 1 }
+        @inline(__always) func breakLetter(_ index: Int) -> Bool {
+            text.byte(index) == UInt8(ascii: "n") || text.byte(index) == UInt8(ascii: "r")
+        }
+        @inline(__always) func hexBreak(at index: Int) -> Bool {
+            text.byte(index) == UInt8(ascii: "\\") && text.lowered(index + 1) == UInt8(ascii: "x")
+                && text.byte(index + 2) == UInt8(ascii: "0")
+                && (text.lowered(index + 3) == UInt8(ascii: "a") || text.lowered(index + 3) == UInt8(ascii: "d"))
+        }
+        // The escape's letter is the name's first byte the scan passed (`\nX-Cookie`), or the scan
+        // stopped at the bound right after it.
+        if p < keyStart, text.byte(p - 1) == UInt8(ascii: "\\"), breakLetter(p) { return p - 1 }
+        if p - 2 >= bound, text.byte(p - 2) == UInt8(ascii: "\\"), breakLetter(p - 1) { return p - 2 }
+        if p < keyStart, p - 3 >= bound, hexBreak(at: p - 3) { return p - 3 }
+        if p - 4 >= bound, hexBreak(at: p - 4) { return p - 4 }
+        return nil
+    }
+
+    /// The most letters and `-` before a header's key that ``headerContext(keyStart:)`` passes
+    /// (`X-Forwarded-`): fewer than any later rule's match needs, so none of them could take a name.
+    static var maximumNamePrefix: Int { 24 }
+
     /// An unquoted header value: to a line break (or `\r`, `\n` written as escapes, as in a JSON
     /// string), or to a quote that closes the string it is in. An inner string is part of it, its
     /// closing quote too: a `"` or `'` string after `=`, `[`, `(` or `{` (`theme="dark"`,
@@ -808,7 +935,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// closing quote is right before a URL (that quote closes the value: the URL keeps the context
     /// that ends it, so a second pass agrees). A `"` or `'` after the value's scheme names and
     /// blanks (``schemeQuoteEnd(from:end:stop:)``) opens the scheme's quoted token, closing nothing.
-    func headerEnd(from start: Int, end: Int, stop: Int) -> (Int, Int) {
+    /// A header that sits in no string (`inString` false: no quote or escaped line break before its
+    /// name, ``headerContext(keyStart:)``) has no string to close: only the quote (or `\` and quote)
+    /// right before a URL ends its value, as that URL's context (`Cookie: prefs={"theme":"dark"}; sid=x`
+    /// goes whole).
+    func headerEnd(from start: Int, end: Int, stop: Int, inString: Bool) -> (Int, Int) {
         let limit = min(end, stop)
         var p = schemeQuoteEnd(from: start, end: end, stop: stop) ?? start
         while p < limit {
@@ -828,12 +959,13 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             }
             if byte == 0x0A || byte == 0x0D { break }
             if byte == UInt8(ascii: "\\"), p > start, escapedLineBreakEnds(at: p, limit: limit) { break }
-            if text.table[Int(byte)] & Classes.quote != 0, SanitizerScan.closes(text, quoteAt: p, end: end, stop: stop)
+            if text.table[Int(byte)] & Classes.quote != 0,
+                inString ? SanitizerScan.closes(text, quoteAt: p, end: end, stop: stop) : p + 1 == stop
             {
                 break
             }
             if byte == UInt8(ascii: "\\"), p + 1 < limit, text.has(p + 1, Classes.quote),
-                SanitizerScan.closes(text, quoteAt: p + 1, end: end, stop: stop)
+                inString ? SanitizerScan.closes(text, quoteAt: p + 1, end: end, stop: stop) : p + 2 == stop
             {
                 break
             }
@@ -842,8 +974,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (p, p - start)
     }
 
-    /// Whether the `\` at `p` starts an escaped line break (`\r\n`, `\r` or `\n`) that ends a
-    /// header value: one not followed by a space or tab (or `\t`), which would fold the header onto the next
+    /// Whether the `\` at `p` starts an escaped line break (`\r\n`, `\r` or `\n`, or nginx's
+    /// `\x0D\x0A`, `\x0D` or `\x0A`, any case) that ends a header value: one not followed by a space or tab (or `\t`), which would fold the header onto the next
     /// line (RFC 7230 §3.2.4). A value that starts with one is not ended by it (an empty value
     /// would leave the text after it to later rules, which a second pass would then see as the
     /// header's value). A `\` right before `[redacted-email]` or `[redacted-token]` ends it too: that
@@ -851,23 +983,45 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// (`Cookie: sid=1\nalice@example.com` → `Cookie: [redacted-secret]\[redacted-email]`), and a
     /// second pass must end the value where the first did. No other rule's match starts at the `r`
     /// or `n`: a URL whose scheme does is the value's stop, a bearer token needs no letter before
-    /// `bearer`, a UUID starts at a hex digit and a labelled pin at `sha256`.
+    /// `bearer`, a UUID starts at a hex digit and a labelled pin at `sha256`. A UUID may start at
+    /// the `0` or the letter of `\x0A` or `\x0D`, so `\x[redacted-uuid]` and `\x0[redacted-uuid]`
+    /// end it too.
     @inline(__always) func escapedLineBreakEnds(at p: Int, limit: Int) -> Bool {
         guard p + 1 < limit else { return false }
         let letter = text.byte(p + 1)
         if letter == UInt8(ascii: "[") { return text.laterRulePlaceholder(at: p + 1, end: limit) }
-        guard letter == UInt8(ascii: "r") || letter == UInt8(ascii: "n") else { return false }
         var after = p + 2
-        if letter == UInt8(ascii: "r"), after + 1 < limit, text.byte(after) == UInt8(ascii: "\\"),
-            text.byte(after + 1) == UInt8(ascii: "n")
-        {
-            after += 2
+        if letter | 0x20 == UInt8(ascii: "x") {
+            // nginx's `\x0D\x0A` (`escape=default`), any case; or what rule 5 leaves of one whose
+            // hex digits start a UUID (`\x0A123456-…` → `\x[redacted-uuid]`).
+            guard let hex = hexLineBreak(at: p, limit: limit) else {
+                let uuid = p + 2 < limit && text.byte(p + 2) == UInt8(ascii: "0") ? p + 3 : p + 2
+                return text.exactly("[redacted-uuid]", at: uuid, end: limit)
+            }
+            after = p + 4
+            if hex == UInt8(ascii: "d"), hexLineBreak(at: after, limit: limit) == UInt8(ascii: "a") { after += 4 }
+        } else {
+            guard letter == UInt8(ascii: "r") || letter == UInt8(ascii: "n") else { return false }
+            if letter == UInt8(ascii: "r"), after + 1 < limit, text.byte(after) == UInt8(ascii: "\\"),
+                text.byte(after + 1) == UInt8(ascii: "n")
+            {
+                after += 2
+            }
         }
         guard after < limit else { return true }
         let next = text.byte(after)
         if next == 0x20 || next == 0x09 { return false }
         // The fold's tab written as an escape too (`\r\n\t`).
         return !(next == UInt8(ascii: "\\") && after + 1 < limit && text.byte(after + 1) == UInt8(ascii: "t"))
+    }
+
+    /// `a` or `d` when a `\x0A` or `\x0D` (`x` and the letter in either case) starts at `p` (below `limit`).
+    @inline(never) func hexLineBreak(at p: Int, limit: Int) -> UInt8? {
+        guard p + 3 < limit, text.byte(p) == UInt8(ascii: "\\"), text.lowered(p + 1) == UInt8(ascii: "x"),
+            text.byte(p + 2) == UInt8(ascii: "0")
+        else { return nil }
+        let letter = text.lowered(p + 3)
+        return letter == UInt8(ascii: "a") || letter == UInt8(ascii: "d") ? letter : nil
     }
 
     /// After blanks and scheme names (`Bearer`, `Basic`, any ASCII case), each followed by blanks, at

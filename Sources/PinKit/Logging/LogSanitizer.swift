@@ -532,7 +532,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                         urls.next(from: candidate + 1, search: &ahead).map { ($0.separator, $0.span) } ?? (Int.max, nil)
                 }
                 let found = credentials.credential(
-                    key: key, separator: candidate, percent: percent, stop: aheadSpan?.start ?? Int.max)
+                    key: key, separator: candidate, percent: percent, stop: aheadSpan?.start ?? Int.max, bound: keyBound
+                )
                 if let credential = found.span {
                     gap(from: cursor, to: credential.start, state: &state)
                     emit(credential)
