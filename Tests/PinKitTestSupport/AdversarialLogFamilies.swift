@@ -99,6 +99,14 @@ public enum AdversarialLogFamilies {
             ("header array members", "{\"cookie\":[\"a\"],"),
             ("name-value pairs", "{\"name\":\"DB_PASSWORD\",\"value\":\"x\"},"),
             ("pair names without a value", "\"name\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaapassword\",\"value\":"),
+            // The eleventh session's quotes in other spellings (each occurrence of a spelling's first
+            // byte compared with it), doubled key quotes, `%20`s before a percent-encoded separator,
+            // and a percent-encoded scheme value's names.
+            ("\\u0022-quoted value with near spellings", "password:\\u0022a\\u002\\u0027&quot"),
+            ("&quot;-quoted keys repeated", "&quot;token&quot;:&quot;"),
+            ("doubled key quotes", "\"\"password\"\":\"\"a\"\"'"),
+            ("\\' quotes repeated", "\\'token\\': \\'"), ("%20 before a percent separator", "a%20%20%20%3D"),
+            ("percent scheme names", "token%3DBearer%20basic%20"),
             ("random upper-case hex", ""),
         ]
         return families

@@ -57,8 +57,16 @@ public enum RegexReferenceSanitizer {
     static let formSuffixes =
         #"(?:(?:(?<!\[redacted-token|\[redacted-secret)\]|%5[Dd]|(?:\[|%5[Bb])[0-9]{0,6}"# + formClose + ")(?:"
         + formSuffix + "){0,3}+)?+"
-    /// A key's closing quote, also percent-encoded (`%22`, `%27`) or hex-escaped (`\x22`, `\x27`).
-    static let keyQuote = #"(?:\\{0,15}"|'|`|%2[27]|\\[xX]2[27])?+"#
+    /// A key's closing quote, also doubled (`""`, `''`: CSV, SQL), after backslashes (`\"`, `\'`),
+    /// percent-encoded (`%22`, `%27`) or written in another escaping (`spelledQuote`).
+    static let keyQuote = closingKeyQuote + "?+"
+    /// The same quote, not optional.
+    static let closingKeyQuote = #"(?:""|''|\\{0,15}"|\\{0,15}'|`|%2[27]|"# + spelledQuote + ")"
+    /// A quote written in another escaping: nginx's `\x22`, `\x27`, JSON's `\u0022`, `\u0027`, HTML's
+    /// `&quot;`, `&apos;`, `&#34;`, `&#39;`, `&#x22;`, `&#x27;`.
+    static let spelledQuote = #"\\[xX]2[27]|\\u002[27]|&quot;|&apos;|&#3[49];|&#x2[27];"#
+    /// The separator: `=`, `=>` (Ruby, PHP, Perl), `:` or `:=` (Go, make).
+    static let separator = "(?:=>?+|:=?+)"
     /// What a constructor's value opens with: a quote, `\`, `[`, `{`, `<`, an upper-case letter
     /// (another constructor), or a Python string prefix and its quote.
     static let valueOpens = #"(?:["'`\\\[{<A-Z]|[uUbBrRfF]{1,2}["'])"#
@@ -73,7 +81,7 @@ public enum RegexReferenceSanitizer {
     /// A key's form suffixes and closing quote, the separator (`=>` too), and the openers a value
     /// may sit in.
     static let keyTail =
-        formSuffixes + keyQuote + blanks + "(?:=>?+|:)" + blanks + openers
+        formSuffixes + keyQuote + blanks + separator + blanks + openers
     /// A JSON object or array as the value (groups 1–3): what is inside the brackets when they
     /// close on the line before any URL, at most four levels deep (strings skipped; a `\"` string
     /// ends at a `\"` that does not end a longer run of backslashes); else the rest of the line,
@@ -114,10 +122,26 @@ public enum RegexReferenceSanitizer {
             + #"(?=(?:\4\4\\\\)*+\4")(?:\4\4\\\\)*+)?+)|"# + stringPrefix + #"(")((?:"# + stopBeforeURL
             + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|"# + stringPrefix + #"(')((?:"# + stopBeforeURL
             + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)((?:"# + stopBeforeURL
-            + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`]|[uUbBrRfF]{1,2}["']|\\[xX]2[27])("# + unquoted + ")"
+            + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`]|[uUbBrRfF]{1,2}["']|"# + spelledQuote + #"|\\'(?!\uE000))("#
+            + unquoted + ")"
             + #"|\\[xX]22((?:(?!\\[xX]22)"# + stopBeforeURL + #"[^\r\n\uE000])+)|\\[xX]27((?:(?!\\[xX]27)"#
-            + stopBeforeURL + #"[^\r\n\uE000])+))"#
+            + stopBeforeURL + #"[^\r\n\uE000])+)|"# + otherSpelledValue + ")"
     }
+    /// A value opened by a quote written in another escaping than nginx's (`sq`: `\u0022`, `&quot;`,
+    /// …, or Python's `\'` not right before a URL) runs to the same spelling (its group follows `sq`).
+    static let otherSpelledValue =
+        #"(?<sq>\\u002[27]|&quot;|&apos;|&#3[49];|&#x2[27];|\\'(?!\uE000))((?:(?!\k<sq>)"# + stopBeforeURL
+        + #"[^\r\n\uE000])+)"#
+    /// After a key whose closing quote is doubled (`""password"":`, as CSV writes a `"` in a field;
+    /// `''password'':` in SQL), a value opened by the same doubled quote runs to the next one
+    /// (group 2).
+    static func doubledCredential(key: String) -> NSRegularExpression {
+        regex(
+            key + formSuffixes + #"(?<dq>""|'')"# + blanks + separator + blanks + openers + #"\k<dq>((?:(?!\k<dq>)"#
+                + stopBeforeURL + #"[^\r\n\uE000])+)"#)
+    }
+    static let doubledHeaderCredential = doubledCredential(key: headerKey)
+    static let doubledValueCredential = doubledCredential(key: valueKey)
     /// One step of an unquoted header value: an inner string, or a byte that does not end it. A
     /// quote (or `\` and a quote) ends the value of a header in a string where it closes one, and of
     /// a header in running text only right before a URL.
@@ -158,7 +182,7 @@ public enum RegexReferenceSanitizer {
     static func headerCredential(inString: Bool, quotedKey: Bool) -> NSRegularExpression {
         regex(
             (inString ? "(?<=" : "(?<!") + headerContext + ")" + headerKey + formSuffixes
-                + (quotedKey ? #"(?:\\{0,15}"|'|`|%2[27]|\\[xX]2[27])"# : "") + blanks + "(?:=>?+|:)" + blanks + openers
+                + (quotedKey ? closingKeyQuote : "") + blanks + separator + blanks + openers
                 + "(?:" + structure(header: !quotedKey) + "|" + values(unquoted: headerValue(inString: inString)) + ")")
     }
     static let headerCredentials = [(true, true), (true, false), (false, true), (false, false)].map {
@@ -169,7 +193,7 @@ public enum RegexReferenceSanitizer {
     /// backslashes before each quote): the unquoted value after it (group 2).
     static func emptyQuoteHeaderCredential(inString: Bool) -> NSRegularExpression {
         regex(
-            (inString ? "(?<=" : "(?<!") + headerContext + ")" + headerKey + formSuffixes + blanks + "(?:=>?+|:)"
+            (inString ? "(?<=" : "(?<!") + headerContext + ")" + headerKey + formSuffixes + blanks + separator
                 + blanks + openers + #"(?:""|''|``|(\\{1,15})"\1")("# + headerValue(inString: inString) + ")")
     }
     static let emptyQuoteHeaderCredentials = [true, false].map { emptyQuoteHeaderCredential(inString: $0) }
@@ -182,7 +206,7 @@ public enum RegexReferenceSanitizer {
     /// before such a quote right before a URL, as before the URL itself.)
     static let emptyHeaderBeforeURL = regex(headerKey + keyTail + #"(?=\uE000|\\{1,15}['`]\uE000)"#)
     static let emptyQuotesHeaderBeforeURL = regex(
-        headerKey + formSuffixes + blanks + "(?:=>?+|:)" + blanks + openers
+        headerKey + formSuffixes + blanks + separator + blanks + openers
             + #"(?:""|''|``|(\\{1,15})"\1")(?=(?:\\{0,15}["'`])?\uE000)"#)
     static let emptyQuotedBeforeURL = regex(
         "(?:" + headerKey + "|" + valueKey + "|" + pairKey + ")" + keyTail + #"(?:(\\{1,15}")|"# + stringPrefix
@@ -244,7 +268,7 @@ public enum RegexReferenceSanitizer {
     /// `%27`, then a placeholder, a value up to the same encoded quote, or an unquoted value up to
     /// an encoded byte that ends one in plain text (a header value: an encoded line break); all
     /// also end where an unquoted value ends in plain text.
-    static let percentKeyTail = formSuffixes + keyQuote + blanks + "%3[DdAa](?:%20)*+"
+    static let percentKeyTail = formSuffixes + keyQuote + blanks + "(?:%20)*+%3[DdAa](?:%20)*+"
     static let plainValueCharacter = #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces + #"]|\\(?!["'`]))"#
     /// …and, outside percent-encoded values, a `\` that starts an escaped line break as a
     /// header's value sees one (or is right before a later rule's placeholder) ends it too.
@@ -255,10 +279,14 @@ public enum RegexReferenceSanitizer {
     /// A `%` without two hex digits ends every percent-encoded value.
     static let malformedPercent = "%(?![0-9A-Fa-f]{2})"
     static func percentValues(unquotedStop: String) -> String {
-        #"(%2[27])?+(\[redacted-[a-z]+\])|(%22)"# + notPlaceholder + "((?:(?!%22|" + malformedPercent + ")"
+        // An unquoted value's character; a scheme's name and `%20`s take the run after them.
+        let character = "(?:(?!" + unquotedStop + "|" + malformedPercent + ")" + plainValueCharacter + ")"
+        let scheme = #"(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"#
+        return
+            #"(%2[27])?+(\[redacted-[a-z]+\])|(%22)"# + notPlaceholder + "((?:(?!%22|" + malformedPercent + ")"
             + plainValueCharacter + ")+)|(%27)" + notPlaceholder + "((?:(?!%27|" + malformedPercent + ")"
-            + plainValueCharacter + ")+)|(?!%2[27])" + notPlaceholder + "((?:(?!" + unquotedStop + "|"
-            + malformedPercent + ")" + plainValueCharacter + ")+)"
+            + plainValueCharacter + ")+)|(?!%2[27])" + notPlaceholder + "((?:" + scheme + "(?:%20)++(?=" + character
+            + "))*+" + character + "+)"
     }
     static let percentHeaderCredential = regex(
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + percentKeyTail + "(?:"
@@ -274,7 +302,7 @@ public enum RegexReferenceSanitizer {
     /// `bearer` and its token, or an unlabelled `basic` and a token (not a scheme's name) that holds
     /// a digit, `+ / =`, or a lower-case letter and an upper-case one after its first character.
     static let bearer = regex(
-        #"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}|\\[nrt]|\\[xX][0-9A-Fa-f]{2}))(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:(?:[Bb][Ee][Aa][Rr][Ee][Rr]"#
+        #"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}|\\[nrt]|\\[xX][0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}))(?<!\[redacted-(?:bearer|url|email|uuid|token|secret)\])(?:(?:[Bb][Ee][Aa][Rr][Ee][Rr]"#
             + bearerSeparator
             + #"++)+(?:"S?B+(?:S?"(?!\uE000))?|(?<esc>\\{1,15})"S?B+(?:S?\k<esc>"(?!\uE000))?|'S?B+(?:S?'(?!\uE000))?|<S?B+(?:S?>)?|B+)"#
             // Blanks may pad a quoted token (rule 2's blanks); an escaped `"` opens one that the same
@@ -283,7 +311,9 @@ public enum RegexReferenceSanitizer {
             .replacingOccurrences(of: "B+", with: bearerToken + "+")
             + "|[Bb][Aa][Ss][Ii][Cc]" + bearerSeparator + "++(?!(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"
             + bearerSeparator + ")"
-            + #"(?=T*?(?:[0-9+=]|\\{0,15}/)|T*?[a-z]T*?[A-Z]|TT*?[A-Z]T*?[a-z])T++)"#.replacingOccurrences(
+            // (An encoded `/ + =` qualifies too: the scanner meets its digit.)
+            + #"(?=T*?(?:[0-9+=]|\\{0,15}/|%(?:25)?(?:2[FfBb]|3[Dd]))|T*?[a-z]T*?[A-Z]|TT*?[A-Z]T*?[a-z])T++)"#
+            .replacingOccurrences(
                 of: "T", with: bearerToken))
     /// `/`, `+` or `=` percent-encoded once or twice: one base64 character (rules 3 and 7).
     static let encodedBase64 = #"%(?:25)?(?:2[FfBb]|3[Dd])"#
@@ -677,12 +707,15 @@ public enum RegexReferenceSanitizer {
             // Each expression with the groups its value may be in (group 2: a placeholder).
             // (An empty value, `[]`, resumes after the URL right after it, or is none.)
             let expressions =
-                emptyQuoteHeaderCredentials.map { ($0, [2]) }
-                + headerCredentials.map { ($0, [1, 2, 3, 5, 7, 9, 11, 12, 13, 14]) } + [
+                // (A doubled key quote's expressions come first: at the same key they decide.)
+                [(doubledHeaderCredential, [2]), (doubledValueCredential, [2])]
+                + emptyQuoteHeaderCredentials.map { ($0, [2]) }
+                + headerCredentials.map { ($0, [1, 2, 3, 5, 7, 9, 11, 12, 13, 14, 16]) } + [
                     // (valueCredential's unquoted value holds the scheme token's `esc` group, 13: its
-                    // `\x22` and `\x27` values are groups 14 and 15.)
-                    (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15]),
-                    (pairCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15]),
+                    // `\x22` and `\x27` values are groups 14 and 15, and its other spelled quote's
+                    // value 17.)
+                    (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
+                    (pairCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
                     (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
                     (emptyHeaderBeforeURL, []),
                     (emptyQuotesHeaderBeforeURL, []), (emptyQuotedBeforeURL, []),
@@ -1057,6 +1090,23 @@ public struct LogCorpus {
                     + pick([":org/repo.git", ": Permission denied", ":", "", "/x", ":22"])
                     + pick(["", "'", " ok", "\""])
             }
+        case 28:
+            // The eleventh session: a quote written in another escaping (JSON's `\u0022`, HTML's
+            // entities, CSV's and SQL's doubled quotes, Python's `\'`) around keys and values, also
+            // unclosed, empty, mixed, before a URL and before `bearer`; `:=`; `%20` before `%3D`.
+            let quote = pick([
+                "\\u0022", "\\u0027", "&quot;", "&#34;", "&#39;", "&#x27;", "&apos;", "\"\"", "''", "\\'", "\\u002",
+                "&quot", "\\x22", "\\U0022", "&QUOT;",
+            ])
+            let close = pick([quote, quote, "\\u0022", "&quot;", "\"", "'", "\"\"", "\\'", "", "\\\\'"])
+            return pick(["{", "\"{", "", quote, "'{"]) + quote + key + pick([quote, close, ""]) + blank
+                + pick([":", "=", ":=", " := ", "%3A", "%20%3D%20", "%20%20%3A", "=>", ":=>"]) + blank
+                + pick([quote, "", "\"", close, quote + quote]) + pick(["", "", "Bearer%20", "basic%20%20Bearer%20"])
+                + value
+                + pick([close, " ", "https://h.example/p" + close, "\"https://h.example\"", "\\n", quote + quote])
+                + pick([
+                    "}", "," + quote + "auth" + quote + ":" + quote + "Bearer " + value + close + "}", " x", "", "\"}",
+                ])
         case 26:
             // An unlabelled Basic credential (tenth session), and words after Basic that stay.
             return pick(["", "\"", "x", "auth header ", "%20", "\\x22", "\\n", "[redacted-token]", "_"])

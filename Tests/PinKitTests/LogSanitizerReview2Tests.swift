@@ -67,7 +67,12 @@ struct LogSanitizerReview2Tests {
         let scheme = try NSRegularExpression(pattern: #"[A-Za-z][A-Za-z0-9+.\-]*://(?=\[redacted-url\])"#)
         let old = scheme.stringByReplacingMatches(
             in: once, range: NSRange(once.startIndex..., in: once), withTemplate: "")
-        #expect(old != once && Review2.redact(old) != old, "\(old.debugDescription)")
+        #expect(old != once, "\(old.debugDescription)")
+        // (Since the eleventh session `\'` opens a value, so the placeholder alone after it is a
+        // value that is a placeholder, which a second pass leaves: no longer a demonstration.)
+        if !input.contains(#"\'"#) {
+            #expect(Review2.redact(old) != old, "\(old.debugDescription)")
+        }
     }
 
     /// Every place a URL's start decides something about the text before it, with a URL that has no

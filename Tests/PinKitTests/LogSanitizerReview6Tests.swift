@@ -452,9 +452,13 @@ struct LogSanitizerReview6Tests {
     /// `PASSWORD :[redacted-secret] hunter2`. A fixed sanitizer outputs `PASSWORD := [redacted-secret]`.
     @Test("a := assignment")
     func colonEquals() {
-        withKnownIssue("`:` is the separator and `=` the value") {
-            #expect(!Review6.leaks("PASSWORD := hunter2", "hunter2"))
-        }
+        // Fixed (eleventh session): `:=` is a separator, as `=>` is.
+        #expect(Review6.redact("PASSWORD := hunter2") == "PASSWORD := [redacted-secret]")
+        #expect(Review6.redact("x:=1 token:=\"hunter2\" ok") == "x:=1 token:=\"[redacted-secret]\" ok")
+        #expect(Review6.redact("PASSWORD := [redacted-secret]") == "PASSWORD := [redacted-secret]")
+        // Read as `:` and a value, `=` alone would be the value and the secret after a blank stays:
+        // what the rule without `:=` leaves.
+        #expect(Review6.leaks("PASSWORD : = hunter2", "hunter2"))
         #expect(!Review6.leaks("PASSWORD = hunter2", "hunter2"))
     }
 
@@ -505,9 +509,19 @@ struct LogSanitizerReview6Tests {
         ]
     )
     func backslashedSingleQuotes(_ input: String) {
-        withKnownIssue("a backslash and ' is no quote to rule 2") {
-            #expect(!Review6.leaks(input, "hunter2"), "\(Review6.redact(input).debugDescription)")
-        }
+        // Fixed (eleventh session): `\'` closes a key as `\"` does, and opens a value that runs to
+        // the next `\'`; the text after it stays.
+        let once = Review6.redact(input)
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(once.contains(#"\'[redacted-secret]\'"#), "\(once.debugDescription)")
+        #expect(once.hasSuffix(#""hi"'"#) || once.hasSuffix(#""ok"}'"#), "\(once.debugDescription)")
+        #expect(Review6.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        // Escaped once more (the repr inside a JSON string: `\\'`), the value's quote is one rule 2
+        // does not read (one backslash opens a value), and the secret stays: the leak without the
+        // protection, and a residual.
+        let json = input.replacingOccurrences(of: #"\'"#, with: #"\\'"#)
+        #expect(Review6.leaks(json, "hunter2"), "\(Review6.redact(json).debugDescription)")
         // The same text with its `'` escaped the JSON way (`\"`) loses the secret.
         let double = input.replacingOccurrences(of: #"\'"#, with: #"\""#)
         #expect(!Review6.leaks(double, "hunter2"), "\(Review6.redact(double).debugDescription)")
@@ -520,9 +534,13 @@ struct LogSanitizerReview6Tests {
     @Test("a scheme value after a percent-encoded separator takes its token")
     func percentSchemeValue() {
         let input = "data=token%3DBearer%20AbCdEf0123ghIJ%26next%3D1"
-        withKnownIssue("schemeValueEnd is not used after %3D") {
-            #expect(Review6.redact(input) == "data=token%3D[redacted-secret]%26next%3D1")
-        }
+        // Fixed (eleventh session): a scheme's name and `%20`s take the run after them.
+        #expect(Review6.redact(input) == "data=token%3D[redacted-secret]%26next%3D1")
+        #expect(Review6.redact("x=Token%3Abasic%20%20BEARER%20AbCdEf0123ghIJ") == "x=Token%3A[redacted-secret]")
+        #expect(RegexReferenceSanitizer.redact(input) == Review6.redact(input))
+        // After an encoded tab (no blank to the rule) the name alone is the value, and the token
+        // after it stays: what the rule leaves without the scheme's reading.
+        #expect(Review6.leaks("data=token%3DBearer%09AbCdEf0123ghIJ%26next%3D1", "AbCdEf0123ghIJ"))
         #expect(!Review6.leaks("data=token=Bearer AbCdEf0123ghIJ&next=1", "AbCdEf0123ghIJ"))
     }
 
@@ -536,9 +554,13 @@ struct LogSanitizerReview6Tests {
         arguments: ["data=api_key%20%3D%20%22hunter2%22", "data=password%253Dhunter2%2526next%253D1"]
     )
     func percentSeparatorForms(_ input: String) {
-        withKnownIssue("rule 2 reads %3D right after the key, encoded once") {
+        // Fixed (eleventh session) for `%20` before `%3D`; a separator encoded twice is still none.
+        withKnownIssue("rule 2 reads %3D encoded once") {
             #expect(!Review6.leaks(input, "hunter2"), "\(Review6.redact(input).debugDescription)")
+        } when: {
+            input.contains("%253D")
         }
+        #expect(Review6.redact(Review6.redact(input)) == Review6.redact(input))
         #expect(!Review6.leaks("data=api_key%3D%22hunter2%22", "hunter2"))
     }
 
@@ -654,9 +676,25 @@ struct LogSanitizerReview6Tests {
         ]
     )
     func quoteInAnotherEscaping(_ input: String, _ secret: String, _ written: String, _ plain: String) {
-        withKnownIssue("rule 2 reads a quote as \", ', backtick, %22 or %27 after backslashes only") {
-            #expect(!Review6.leaks(input, secret), "\(Review6.redact(input).debugDescription)")
-        }
+        // Fixed (eleventh session): each spelling is a key's closing quote and a value's quotes, the
+        // value running to the same spelling (a doubled one after a doubled key quote), and `bearer`
+        // follows `\uHHHH` as it follows `\xHH`.
+        let once = Review6.redact(input)
+        #expect(!once.contains(secret), "\(once.debugDescription)")
+        #expect(
+            once.contains(written + "[redacted-secret]" + written)
+                || once.contains(written + "[redacted-bearer]" + written),
+            "\(once.debugDescription)")
+        #expect(Review6.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        // Written half-way (`\u002`, `&quot` without `;`, a single quote where CSV doubles it), the
+        // quote is none of these and the secret stays: the forms without the protection.
+        // (For a doubled quote: the key's closing quote single, after which `""` is an empty string.)
+        let broken =
+            written.count == 2
+            ? input.replacingOccurrences(of: "password" + written, with: "password" + written.prefix(1))
+            : input.replacingOccurrences(of: written, with: String(written.dropLast()))
+        #expect(Review6.leaks(broken, secret), "\(Review6.redact(broken).debugDescription)")
         // The same text with the quote written as a form rule 2 reads loses the secret.
         let readable = input.replacingOccurrences(of: written, with: plain)
         #expect(!Review6.leaks(readable, secret), "\(Review6.redact(readable).debugDescription)")
@@ -915,6 +953,12 @@ struct LogSanitizerReview6Tests {
     /// `{"query":"access_token\u003dhunter2\u0026page\u003d2"}` → unchanged. A fixed sanitizer
     /// outputs `{"body":"user\u003dalice\u0026password\u003d[redacted-secret]\u0026remember\u003d1"}`:
     /// `\u003d` and `\u003a` separate a key as `%3D` and `%3A` do, and `\u0026` ends the value.
+    /// (Eleventh session, left open: the value's side is cheap — `percentCredential`'s scan with
+    /// `\u0026` as a stop — but rules 1–2 meet their candidates through one finder for `:`, `=` and
+    /// `%`, and `\u003d` holds none of them. The fix needs a fourth trigger, the `\` of `\u003`, in
+    /// that finder: a `\` is common in JSON-escaped logs, so it is one more lane compare for every
+    /// byte and a rejected candidate at every `\"` and `\/`. That belongs with the finder's rewrite
+    /// into one classification pass (movemask bitmaps), where the lane is nearly free.)
     @Test(
         "Gson's \\u003d and \\u0026 in a logged form body",
         arguments: [

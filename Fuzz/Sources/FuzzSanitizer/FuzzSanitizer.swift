@@ -46,6 +46,12 @@ let seeded: [(line: String, secret: String)] = [
     // The tenth session: nginx's `\x22` quotes, an unlabelled Basic token.
     ("\"{\\x22password\\x22:\\x22zq7SEEDnginx\\x22}\"", "zq7SEEDnginx"),
     ("\"curl/8.5.0\" \"Basic zq7SEEDbasic==\"", "zq7SEEDbasic"),
+    // The eleventh session: quotes in other spellings, `:=`, a scheme's token after `%3D`.
+    ("{\"msg\":\"{\\u0022password\\u0022:\\u0022zq7SEEDu0022\\u0022}\"}", "zq7SEEDu0022"),
+    ("data-config=\"{&quot;token&quot;:&quot;zq7SEEDquot&quot;}\"", "zq7SEEDquot"),
+    ("info,\"{\"\"password\"\":\"\"zq7SEEDcsv\"\"}\",api", "zq7SEEDcsv"),
+    ("body: '{\\'password\\': \\'zq7SEEDrepr\\', \"n\": 1}'", "zq7SEEDrepr"),
+    ("PASSWORD := zq7SEEDgo", "zq7SEEDgo"), ("data=token%3DBearer%20zq7SEEDpct%26n%3D1", "zq7SEEDpct"),
     // The ninth session: strings escaped once and twice that end in an escaped backslash, a Python
     // string holding both quotes in a JSON string.
     (

@@ -70,7 +70,8 @@ extension LogSanitizer {
         static let colonFirst: UInt32 = 1 << 26
         static let percentFirst: UInt32 = 1 << 27
         /// What the text before a credential separator may end in: a key's last letter (`keyEnd`),
-        /// a form suffix's `]`, or the `2` or `7` of a key's encoded quote (`%22`, `%27`).
+        /// a form suffix's `]`, the `2` or `7` of a key's encoded quote (`%22`, `%27`, `\u0022`), the
+        /// `;` of an HTML one (`&quot;`), or the first quote of a doubled one (`""`, `''`).
         static let keyTailEnd: UInt32 = 1 << 28
         /// `\`: with a `/` after it (`\/`, as `JSONEncoder` writes `/`), a base64 character of rule 7.
         static let backslash: UInt32 = 1 << 29
@@ -104,7 +105,7 @@ extension LogSanitizer {
             mark(letters + digits, alphanumeric)
             mark("\"'`", quote)
             mark("nedtyNEDTY", keyEnd)
-            mark("nedtyNEDTY]27", keyTailEnd)
+            mark("nedtyNEDTY]27;\"'", keyTailEnd)
             for byte in 0x21...0x7E { table[byte] |= urlPlain }
             for byte in "/?#%([{<)]}>@\"'`\\".utf8 { table[Int(byte)] &= ~urlPlain }
             for byte in 0...0x20 { table[byte] |= control | afterClosingQuote | valueStop }

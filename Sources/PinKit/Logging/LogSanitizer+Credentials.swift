@@ -5,12 +5,13 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     typealias Classes = LogSanitizer.Classes
     typealias Kind = LogSanitizer.CredentialKind
 
-    /// Whether a key can end before the separator at `separator`: after `[ \t]*`, an optional
-    /// closing quote and optional form suffixes (``formSuffixesStart(before:bound:)``), the last
-    /// byte is one a key ends in (`n e d t y`, any case). A `%5D` ends in `d`, so it passes as it
-    /// is; a `]` (a form suffix) or the `2` or `7` of an encoded quote takes the look-back here.
+    /// Whether a key can end before the separator at `separator`: after `%20`s (before `%3D` or
+    /// `%3A`), `[ \t]*`, an optional closing quote and optional form suffixes
+    /// (``formSuffixesStart(before:bound:)``), the last byte is one a key ends in (`n e d t y`, any
+    /// case). A `%5D` ends in `d`, so it passes as it is; a `]` (a form suffix), the `2`, `7` or `;`
+    /// of a quote written in another way or a doubled quote's first takes the look-back here.
     @inline(__always) func keyMayEnd(before separator: Int, bound: Int) -> Bool {
-        var k = blanksStart(before: separator, bound: bound)
+        var k = blanksStart(before: percentBlanksStart(before: separator, bound: bound), bound: bound)
         if k > bound, text.has(k - 1, Classes.quote) {
             k = backslashesStart(before: k - 1, bound: bound)
         }
@@ -21,19 +22,17 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return classes & Classes.keyEnd != 0 || keyMayEndAfterSuffix(k, bound: bound)
     }
 
-    /// `keyMayEnd(before:bound:)` where the byte before `k` is `]`, `2` or `7`: a form suffix, or a
-    /// percent-encoded (`%22`, `%27`) or hex-escaped (`\x22`, `\x27`) closing quote and then form
-    /// suffixes. Out of line: rare.
+    /// `keyMayEnd(before:bound:)` where the byte before `k` is `]`, `2`, `7`, `;`, `"` or `'`: a form
+    /// suffix, or a closing quote written in another way (`spelledQuoteStart(before:bound:)`; the
+    /// first of a doubled `""` or `''`) and then form suffixes. Out of line: rare.
     @inline(never) func keyMayEndAfterSuffix(_ k: Int, bound: Int) -> Bool {
         var k = k
-        if text.byte(k - 1) != UInt8(ascii: "]") {
-            if k - 3 >= bound, percentQuote(at: k - 3, end: k) != nil {
-                k -= 3
-            } else if k - 4 >= bound, hexQuote(at: k - 4, end: k) != nil {
-                k -= 4
-            } else {
-                return false
-            }
+        let last = text.byte(k - 1)
+        if last == UInt8(ascii: "\"") || last == UInt8(ascii: "'") {
+            k -= 1
+        } else if last != UInt8(ascii: "]") {
+            guard let start = spelledQuoteStart(before: k, bound: bound) else { return false }
+            k = start
         }
         k = bracketStart(before: k, bound: bound)
         return k > bound && text.has(k - 1, Classes.keyEnd)
@@ -56,6 +55,20 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// Where a form key's closing bracket (`]` of `user[password]`, or `[]` of `password[]`)
     /// ending at `k` starts; `k` when there is none.
+
+    /// Before a percent-encoded separator at `separator`, where the `%20`s (encoded spaces) that end
+    /// at it start (not below `bound`); `separator` before any other. The run belongs to this
+    /// separator only (a key's check reads it, twice at most).
+    @inline(__always) func percentBlanksStart(before separator: Int, bound: Int) -> Int {
+        guard text.byte(separator) == UInt8(ascii: "%") else { return separator }
+        var k = separator
+        while k - 3 >= bound, text.byte(k - 1) == UInt8(ascii: "0"), text.byte(k - 2) == UInt8(ascii: "2"),
+            text.byte(k - 3) == UInt8(ascii: "%")
+        {
+            k -= 3
+        }
+        return k
+    }
 
     /// Whether a `%3D` or `%3A` (any case: a percent-encoded `=` or `:`) starts at `index`.
     @inline(__always) func isPercentSeparator(at index: Int, end: Int) -> Bool {
@@ -81,6 +94,67 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         else { return nil }
         let digit = text.byte(index + 3)
         return digit == UInt8(ascii: "2") ? UInt8(ascii: "\"") : digit == UInt8(ascii: "7") ? UInt8(ascii: "'") : nil
+    }
+
+    /// The length of a quote written in another escaping at `index` (below `end`), or 0: nginx's
+    /// `\x22`, `\x27` (`x` in either case); JSON's `\u0022`, `\u0027` (.NET's `System.Text.Json`,
+    /// Gson, Python's `ensure_ascii`); HTML's `&quot;`, `&apos;`, `&#34;`, `&#39;`, `&#x22;`,
+    /// `&#x27;`. (A `\'` is a quote after backslashes, as `\"` is; an opening one is a value's
+    /// spelled quote in `credential(key:separator:percent:stop:)`.)
+    @inline(__always) func spelledQuoteLength(at index: Int, end: Int) -> Int {
+        guard index >= 0, index + 4 <= end else { return 0 }
+        let first = text.byte(index)
+        if first == UInt8(ascii: "\\") {
+            if hexQuote(at: index, end: end) != nil { return 4 }
+            return text.byte(index + 1) == UInt8(ascii: "u") && exactly("00", at: index + 2, end: end)
+                && quoteDigits(at: index + 4, end: end) ? 6 : 0
+        }
+        guard first == UInt8(ascii: "&") else { return 0 }
+        if exactly("&quot;", at: index, end: end) || exactly("&apos;", at: index, end: end) { return 6 }
+        guard text.byte(index + 1) == UInt8(ascii: "#") else { return 0 }
+        if text.byte(index + 2) == UInt8(ascii: "x") {
+            return quoteDigits(at: index + 3, end: end) && index + 6 <= end
+                && text.byte(index + 5) == UInt8(ascii: ";") ? 6 : 0
+        }
+        return index + 5 <= end && text.byte(index + 4) == UInt8(ascii: ";")
+            && (exactly("34", at: index + 2, end: end) || exactly("39", at: index + 2, end: end)) ? 5 : 0
+    }
+
+    /// Whether `22` or `27` is at `index` (below `end`).
+    @inline(__always) func quoteDigits(at index: Int, end: Int) -> Bool {
+        index + 2 <= end && text.byte(index) == UInt8(ascii: "2")
+            && (text.byte(index + 1) == UInt8(ascii: "2") || text.byte(index + 1) == UInt8(ascii: "7"))
+    }
+
+    /// Where a key's closing quote written in another way that ends at `k` starts (not below
+    /// `bound`), or nil: `%22`, `%27`, or a spelled quote (``spelledQuoteLength(at:end:)``).
+    @inline(__always) func spelledQuoteStart(before k: Int, bound: Int) -> Int? {
+        guard k - 3 >= bound else { return nil }
+        let last = text.byte(k - 1)
+        if last == UInt8(ascii: ";") {
+            if k - 5 >= bound, spelledQuoteLength(at: k - 5, end: k) == 5 { return k - 5 }
+        } else if last == UInt8(ascii: "2") || last == UInt8(ascii: "7") {
+            if percentQuote(at: k - 3, end: k) != nil { return k - 3 }
+            if k - 4 >= bound, spelledQuoteLength(at: k - 4, end: k) == 4 { return k - 4 }
+        } else {
+            return nil
+        }
+        return k - 6 >= bound && spelledQuoteLength(at: k - 6, end: k) == 6 ? k - 6 : nil
+    }
+
+    /// Where a key's closing quote that ends at `k` starts (not below `bound`; `bound` when more
+    /// than ``maximumEscapes`` backslashes precede a `"` or `'`), or `k` when there is none: `"` or
+    /// `'` after 0–15 backslashes, a doubled `""` or `''` (CSV, SQL), a backtick, or one written in
+    /// another way (``spelledQuoteStart(before:bound:)``).
+    @inline(__always) func keyQuoteStart(before k: Int, bound: Int) -> Int {
+        guard k > bound else { return k }
+        let last = text.byte(k - 1)
+        if last == UInt8(ascii: "\"") || last == UInt8(ascii: "'") {
+            if k - 2 >= bound, text.byte(k - 2) == last { return k - 2 }
+            return backslashesStart(before: k - 1, bound: bound)
+        }
+        if last == UInt8(ascii: "`") { return k - 1 }
+        return spelledQuoteStart(before: k, bound: bound) ?? k
     }
 
     /// Where the form suffixes after a key start, when they end at `k`; `k` when there is none.
@@ -140,16 +214,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     func key(before separator: Int, gapStart: Int) -> (start: Int, kind: Kind)? {
         // Backwards: [ \t]*, an optional closing quote of the key (", \", ' or a backtick, or `%22`,
         // `%27`, `\x22`, `\x27`), optional form suffixes (`user[password]`, `password[0]`, `user%5Bpassword%5D`), the key.
-        var k = blanksStart(before: separator, bound: gapStart)
-        if k > gapStart, text.byte(k - 1) == UInt8(ascii: "\"") {
-            k = backslashesStart(before: k - 1, bound: gapStart)
-        } else if k > gapStart, text.byte(k - 1) == UInt8(ascii: "'") || text.byte(k - 1) == UInt8(ascii: "`") {
-            k -= 1
-        } else if k - 3 >= gapStart, percentQuote(at: k - 3, end: k) != nil {
-            k -= 3
-        } else if k - 4 >= gapStart, hexQuote(at: k - 4, end: k) != nil {
-            k -= 4
-        }
+        var k = keyQuoteStart(
+            before: blanksStart(before: percentBlanksStart(before: separator, bound: gapStart), bound: gapStart),
+            bound: gapStart)
         let suffixesEnd = k
         k = bracketStart(before: k, bound: gapStart)
         // A placeholder's own `]` closes no form key: `[redacted-token]:x` and `[redacted-token][0]=x`
@@ -305,7 +372,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // Forwards: the `>` of `=>` (Ruby, PHP, Perl), [ \t]*, openers, an optional opening quote,
         // the value.
         var v = separator + 1
-        if v < end, v != stop, text.byte(separator) == UInt8(ascii: "="), text.byte(v) == UInt8(ascii: ">") { v += 1 }
+        if v < end, v != stop,
+            text.byte(v) == (text.byte(separator) == UInt8(ascii: "=") ? UInt8(ascii: ">") : UInt8(ascii: "="))
+        {
+            // `=>` (Ruby, PHP, Perl) and `:=` (Go, make).
+            v += 1
+        }
         v = text.blanksEnd(from: v, end: end, stop: stop)
         // Openers the value sits in: `Optional(` (Swift's interpolation of an optional), a
         // constructor before what a value opens with (`Some("`, `Ok(Secret("`: Rust's `{:?}`),
@@ -336,13 +408,22 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var quote: UInt8?
         // The backslashes of an escaped opening quote (`\"`, or `\\\"` in JSON escaped twice).
         var escapes = 0
-        // A `\x22` or `\x27` (nginx's escaped quote) opens a value that runs to the same escape.
-        var hex: UInt8?
+        // A quote written in another way opens a value that runs to the same spelling (its opener's
+        // position and length): nginx's `\x22`, JSON's `\u0022`, HTML's `&quot;` and the others of
+        // `spelledQuoteLength(at:end:)`, Python's `\'` (not right before a URL, which the `'` is the
+        // context of), and a doubled `""` or `''` after a key whose closing quote is doubled (CSV, SQL).
+        var spelled: (opener: Int, length: Int)?
         if v < end, v != stop {
             let byte = text.byte(v)
-            if byte == UInt8(ascii: "\\"), let escaped = hexQuote(at: v, end: min(end, stop)) {
-                hex = escaped
-                v += 4
+            let limit = min(end, stop)
+            if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "&"),
+                case let length = spelledQuoteLength(at: v, end: limit), length > 0
+            {
+                spelled = (v, length)
+                v += length
+            } else if byte == UInt8(ascii: "\\"), v + 2 < limit, text.byte(v + 1) == UInt8(ascii: "'") {
+                spelled = (v, 2)
+                v += 2
             } else if byte == UInt8(ascii: "\\"), case let run = backslashRun(from: v, limit: min(end, stop)),
                 run <= Self.maximumEscapes, v + run < end, v + run != stop, text.byte(v + run) == UInt8(ascii: "\"")
             {
@@ -361,7 +442,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 quote = text.byte(prefixed)
                 v = prefixed + 1
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`") {
-                if kind == .header, v + 1 < end, v + 1 != stop, text.byte(v + 1) == byte,
+                if byte != UInt8(ascii: "`"), v + 2 < limit, text.byte(v + 1) == byte,
+                    keyDoubled(keyStart: keyStart, separator: separator, quote: byte)
+                {
+                    spelled = (v, 2)
+                    v += 2
+                } else if kind == .header, v + 1 < end, v + 1 != stop, text.byte(v + 1) == byte,
                     !keyQuoted(keyStart: keyStart, separator: separator)
                 {
                     // An empty quoted string at the start of a header's value (``Cookie: ``sid=x``,
@@ -377,8 +463,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let placeholder = placeholderEnd(at: v, end: end, stop: stop)
         let valueEnd: Int
         let length: Int
-        if let hex {
-            (valueEnd, length) = hexQuotedEnd(from: v, end: end, quote: hex, stop: stop)
+        if let spelled {
+            (valueEnd, length) = spelledQuotedEnd(
+                from: v, end: end, opener: spelled.opener, length: spelled.length, stop: stop)
         } else if escapes > 0 {
             (valueEnd, length) = escapedValueEnd(from: v, end: end, stop: stop, escapes: escapes)
         } else if let quote {
@@ -392,7 +479,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             (valueEnd, length) = schemeValueEnd(from: v, end: end, stop: stop)
         }
         var resume: Resume?
-        if hex == nil, stop != Int.max,
+        if spelled == nil, stop != Int.max,
             valueEnd == stop || SanitizerScan.quoteBeforeURL(text, at: valueEnd, end: end, stop: stop)
         {
             if escapes > 0 {
@@ -579,8 +666,14 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// `separator` (`"cookie":`, `'cookie'=`, `cookie%22:`, `cookie\x22:`), as a JSON or dictionary key does.
     func keyQuoted(keyStart: Int, separator: Int) -> Bool {
         let k = blanksStart(before: separator, bound: keyStart)
-        return (k > keyStart && text.has(k - 1, Classes.quote)) || percentQuote(at: k - 3, end: k) != nil
-            || hexQuote(at: k - 4, end: k) != nil
+        return keyQuoteStart(before: k, bound: keyStart) != k
+    }
+
+    /// Whether the key that starts at `keyStart` ends with a doubled `quote` before the separator at
+    /// `separator` (`""password"":`, as CSV writes a `"` inside a field; `''password'':` in SQL).
+    @inline(never) func keyDoubled(keyStart: Int, separator: Int, quote: UInt8) -> Bool {
+        let k = blanksStart(before: separator, bound: keyStart)
+        return k - 2 > keyStart && text.byte(k - 1) == quote && text.byte(k - 2) == quote
     }
 
     /// The length of the run of backslashes at `start` (below `limit`), counted up to one more than
@@ -591,19 +684,33 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return p - start
     }
 
-    /// The end of a value opened by `\x22` or `\x27` (`quote`: the quote it escapes): the same
-    /// escape, a line break, `stop` or the backslashes and quote right before it, or `end`.
-    @inline(never) func hexQuotedEnd(from start: Int, end: Int, quote: UInt8, stop: Int) -> (Int, Int) {
+    /// The end of a value opened by a quote written in another way (the `length` bytes at `opener`:
+    /// `\x22`, `\u0022`, `&quot;`, `\'`, a doubled `""`, …): the same spelling (the `x` of `\x22` in
+    /// either case), a line break, `stop` or the backslashes and quote right before it, or `end`.
+    @inline(never) func spelledQuotedEnd(from start: Int, end: Int, opener: Int, length: Int, stop: Int) -> (Int, Int) {
         let limit = min(end, stop)
+        let first = text.byte(opener)
         var p = start
         while p < limit {
             if p + 16 >= stop, SanitizerScan.quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
             let byte = text.byte(p)
             if byte == 0x0A || byte == 0x0D { break }
-            if byte == UInt8(ascii: "\\"), hexQuote(at: p, end: limit) == quote { break }
+            if byte == first, sameSpelling(at: p, opener: opener, length: length, limit: limit) { break }
             p += 1
         }
         return (p, p - start)
+    }
+
+    /// Whether the `length` bytes at `p` (below `limit`) are those at `opener`, the `x` of a `\x22`
+    /// in either case.
+    @inline(__always) func sameSpelling(at p: Int, opener: Int, length: Int, limit: Int) -> Bool {
+        guard p + length <= limit else { return false }
+        for offset in 1..<length {
+            let byte = text.byte(p + offset)
+            let expected = text.byte(opener + offset)
+            if byte != expected, !(length == 4 && offset == 1 && byte | 0x20 == expected | 0x20) { return false }
+        }
+        return true
     }
 
     /// The end of a value opened by `escapes` backslashes and `"`: the first run of backslashes
@@ -811,12 +918,33 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         if let placeholderEnd = placeholderEnd(at: v, end: end, stop: stop) {
             return LogSanitizer.Span(start: key.start, end: placeholderEnd, keepEnd: placeholderEnd, placeholder: .none)
         }
-        var p = v
+        var p = percentValueEnd(from: v, limit: limit, quote: quote, header: key.kind == .header)
+        guard p > v else { return nil }
+        if quote == nil {
+            // A scheme's name (`Bearer`, `Basic`) and `%20`s take the run after them, its token (more
+            // names too), as in plain text (`schemeValueEnd(from:end:stop:)`): each step moves forward.
+            var run = v
+            while isSchemeName(from: run, to: p), p + 3 <= limit, text.matches("%20", at: p, end: limit) {
+                var next = p + 3
+                while next + 3 <= limit, text.matches("%20", at: next, end: limit) { next += 3 }
+                let after = percentValueEnd(from: next, limit: limit, quote: nil, header: key.kind == .header)
+                guard after > next else { break }
+                (run, p) = (next, after)
+            }
+        }
+        return LogSanitizer.Span(start: key.start, end: p, keepEnd: v, placeholder: .secret)
+    }
+
+    /// The end of a percent-encoded value from `start` (below `limit`): at the encoded `quote`, or
+    /// for an unquoted one where ``percentStops(at:header:)`` says, where an unquoted value ends in
+    /// plain text, or at a `%` without two hex digits.
+    @inline(__always) func percentValueEnd(from start: Int, limit: Int, quote: UInt8?, header: Bool) -> Int {
+        var p = start
         while p < limit {
             let byte = text.byte(p)
             if text.table[Int(byte)] & Classes.valueStop != 0 { break }
             if byte == UInt8(ascii: "\\"), p + 1 < limit, text.has(p + 1, Classes.quote) { break }
-            if byte >= 0x80, text.unicodeSpaceLength(at: p, end: end) > 0 { break }
+            if byte >= 0x80, text.unicodeSpaceLength(at: p, end: text.count) > 0 { break }
             if byte == UInt8(ascii: "%") {
                 // A `%` without two hex digits ends the value: a later rule's match may start at the
                 // digits of an encoded byte that ended an empty value (`%29` + a token run), and a
@@ -824,14 +952,13 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 guard p + 2 < limit, text.has(p + 1, Classes.hex), text.has(p + 2, Classes.hex) else { break }
                 if let quote {
                     if percentQuote(at: p, end: limit) == quote { break }
-                } else if percentStops(at: p, header: key.kind == .header) {
+                } else if percentStops(at: p, header: header) {
                     break
                 }
             }
             p += 1
         }
-        guard p > v else { return nil }
-        return LogSanitizer.Span(start: key.start, end: p, keepEnd: v, placeholder: .secret)
+        return p
     }
 
     /// Whether the `%` at `index` (two bytes or more before the value's limit) encodes a byte that

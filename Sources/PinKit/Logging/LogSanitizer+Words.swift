@@ -194,13 +194,19 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return true
     }
 
-    /// Whether `%XX` or `\xHH` (two hex digits, nginx's escape) or `\n`, `\r`, `\t` ends right before
-    /// `s`, inside the region.
+    /// Whether `%XX`, `\xHH` (two hex digits, nginx's escape), `\uHHHH` (JSON's) or `\n`, `\r`, `\t`
+    /// ends right before `s`, inside the region.
     @inline(__always) func afterEncodedByte(_ s: Int, _ regionStart: Int) -> Bool {
         if s - 3 >= regionStart, text.has(s - 2, Classes.hex), text.has(s - 1, Classes.hex) {
             let lead = text.byte(s - 3)
             if lead == UInt8(ascii: "%") { return true }
             if lead | 0x20 == UInt8(ascii: "x"), s - 4 >= regionStart, text.byte(s - 4) == UInt8(ascii: "\\") {
+                return true
+            }
+            // JSON's `\uHHHH` (`\u0022` as .NET and Gson write `"`).
+            if s - 6 >= regionStart, text.has(s - 3, Classes.hex), text.has(s - 4, Classes.hex),
+                text.byte(s - 5) == UInt8(ascii: "u"), text.byte(s - 6) == UInt8(ascii: "\\")
+            {
                 return true
             }
         }

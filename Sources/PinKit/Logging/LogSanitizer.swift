@@ -30,10 +30,12 @@
 ///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then up to four form suffixes
 ///    `]`, `[]` or `[` + up to six digits + `]`, where `[` may be `%5B` and `]` `%5D`, any case
 ///    (`user[password]`, `password[]`, `password[0]`, `user[password][]`, `user%5Bpassword%5D`; a
-///    placeholder's own `]` is none), optionally a closing quote (`"` after 0–15 backslashes, as JSON
-///    escaped up to four times writes it, `'`, backtick, `%22`, `%27`, nginx's `\x22`, `\x27`,
-///    `x` in either case),
-///    blanks, `=`, `=>` or `:`, blanks, openers the value sits in (`Optional(`; a constructor, an
+///    placeholder's own `]` is none), optionally a closing quote (`"` or `'` after 0–15 backslashes,
+///    as JSON escaped up to four times writes `"` and Python's `repr` `\'`, a doubled `""` or `''` as
+///    CSV and SQL write one, backtick, `%22`, `%27`, nginx's `\x22`, `\x27` (`x` in either case),
+///    JSON's `\u0022`, `\u0027` (.NET, Gson, Python's `ensure_ascii`), HTML's `&quot;`, `&apos;`,
+///    `&#34;`, `&#39;`, `&#x22;`, `&#x27;`),
+///    blanks, `=`, `=>`, `:` or `:=`, blanks, openers the value sits in (`Optional(`; a constructor, an
 ///    ASCII upper-case letter, up to 31 `[A-Za-z0-9_]` and `(`, right before what a value opens
 ///    with: a quote, `\`, `[`, `{`, `<`, an upper-case letter or a Python string prefix and its
 ///    quote, as in Rust's `Some("…")`, `Ok(Secret("…"))`; Haskell's `Just` and blanks before one;
@@ -60,7 +62,10 @@
 ///    no closing quote, an empty `""`, `''`, two backticks or `\"\"` (the same 1–15 backslashes
 ///    before each quote) are passed over and the unquoted value after them is the value:
 ///    ``Cookie: ``sid=x``, `Cookie: \"\"sid=x`, but `{"cookie":"","u":"b"}` stays); the value →
-///    `[redacted-secret]`. A value opened by `\x22` or `\x27` (`x` in either case) runs to the same
+///    `[redacted-secret]`. A value opened by a quote in another spelling (`\x22`, `\x27`, `x` in either
+///    case; `\u0022`, `\u0027`, `&quot;`, `&apos;`, `&#34;`, `&#39;`, `&#x22;`, `&#x27;`; `\'` not right
+///    before a URL; after a key whose closing quote is doubled, the same doubled quote not right
+///    before a URL: `""password"":""x""`) runs to the same
 ///    escape, a line break, or before the next URL (and the quote right before one), and does not
 ///    resume after it. A quoted value runs to its closing quote (after backslashes, a run that
 ///    closes it as in a structure, whose escaped backslashes are the value's; or a line break); an
@@ -95,14 +100,15 @@
 ///    placeholder and nothing more, is left alone (one that only starts with a placeholder, as
 ///    `password=[redacted-token]hunter2`, is a value like any).
 ///    The separator may be percent-encoded, `%3D` or `%3A` (any case; text around it is encoded
-///    too): then `%20`s, optionally `%22` or `%27`; a value so quoted runs to the same encoded
+///    too, and `%20`s may come before it): then `%20`s, optionally `%22` or `%27`; a value so quoted runs to the same encoded
 ///    quote, an unquoted one to where a byte that ends an unquoted value is encoded (`%00`–`%20`,
 ///    `%22 %26 %27 %29 %2C %3B %3C %3E %5D %60 %7D %7F`, any case; a header's value: `%0A`,
 ///    `%0D`), and either also ends where an unquoted value ends or at a `%` without two hex
-///    digits (`password%3Dx%26n%3D1`, `%22password%22%3A%22x%22`); a value after it that starts
-///    with a placeholder is left alone.
+///    digits (`password%3Dx%26n%3D1`, `%22password%22%3A%22x%22`); an unquoted value that is a
+///    scheme's name (`Bearer`, `Basic`, any case) and `%20`s takes the run after them, more names
+///    too (`token%3DBearer%20x`); a value after it that starts with a placeholder is left alone.
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit (but
-///    after a percent-encoded byte `%XX`, an escaped `\xHH` or `\n`, `\r`, `\t`) or a placeholder, then
+///    after a percent-encoded byte `%XX`, an escaped `\xHH`, `\uHHHH` or `\n`, `\r`, `\t`) or a placeholder, then
 ///    separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
 ///    codes), repeated
 ///    (`Bearer bearer x` is one match), an optional `"`, `\"` (1–15 backslashes), `'` or `<` and
@@ -199,7 +205,8 @@
 ///   A key ends in a letter, so the `:`, `=` and `%` right after a rejected candidate are stepped
 ///   over at one or two examinations each, up to one that could start a URL separator.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
-///   15 bytes, its quote 3 and its form suffixes 48 (four of at most 12: `%5B`, six digits, `%5D`;
+///   15 bytes, its quote 6 (`&quot;`, `\u0022`; or the backslashes before a `"` or `'`, up to 15),
+///   the `%20`s before a percent-encoded separator (which belong to it alone) and its form suffixes 48 (four of at most 12: `%5B`, six digits, `%5D`;
 ///   read backwards once, each suffix told by its last bytes) after the `[ \t]*` run, which
 ///   belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
@@ -249,6 +256,9 @@
 /// - A value's openers are read once, forward: a constructor's name is read at most 32 bytes
 ///   ahead, with one or three bytes after its `(` (or after `Just`'s blanks), and is then passed
 ///   over or ends the openers; a string prefix is two bytes and its quote.
+/// - A value opened by a quote in another spelling (at most six bytes) is scanned once, forward;
+///   at each byte equal to the spelling's first, at most six bytes are compared with it. A
+///   percent-encoded scheme value's names, `%20`s and token are read once, forward.
 /// - A value that resumes after a URL: the URL goes out, the next URL is looked for ahead from its
 ///   end (the same forward search), and the rest of the value is scanned from after what ended the
 ///   URL, once; the pass resumes after it.
@@ -286,7 +296,10 @@
 /// placeholder holds no `%`, so no percent-encoded separator, quote, URL, `@` or `/` appears in one. A structure value's content becomes one placeholder between the same
 /// brackets (or before the same line end), which a second pass finds and leaves. A scheme's quoted
 /// token goes with its names and blanks, its closing quote too unless that is a URL's context, so a
-/// second pass sees no scheme name before a quote (`Authorization: [redacted-secret]"`). No match
+/// second pass sees no scheme name before a quote (`Authorization: [redacted-secret]"`). A value
+/// between quotes in another spelling becomes the placeholder between the same spellings, which a
+/// second pass finds and leaves (a doubled one after the same doubled key quote); `\'` and a doubled
+/// quote right before a URL open no such value, so what the URL's context decides stays. No match
 /// contains a line feed or carriage return, and every look-behind or look-ahead treats one like
 /// the start or end of the text, so text may be redacted in pieces cut after a line break.
 public enum LogSanitizer {
