@@ -43,6 +43,11 @@ let seeded: [(line: String, secret: String)] = [
     ("Config { password: Some(\"zq7SEEDsome\"), token: Ok(Secret(\"zq7SEEDok\")) }", "zq7SEED"),
     ("{u'password': u'zq7SEEDpyu', 'token': rb'zq7SEEDpyrb'} password: Just \"zq7SEEDjust\"", "zq7SEED"),
     ("{\"h\":\"X-Api-Key: k3y\\r\\nCookie: sid=zq7SEEDcrlf\\r\\nHost: a.example\"}", "zq7SEEDcrlf"),
+    // The eleventh session: a quoted value after a URL an escaped line break or tab ended, an
+    // email written with `\u` escapes.
+    ("{\"token\":\"see https://a.io/x\\nzq7SEEDresume\"}", "zq7SEEDresume"),
+    ("{\"m\":\"u=https://a.io/cb\\tCookie: sid=zq7SEEDtab\"}", "zq7SEEDtab"),
+    ("{\"email\": \"j\\u00f6rg.zq7SEEDuesc@m\\u00fcller.de\"}", "zq7SEEDuesc"),
     // The tenth session: nginx's `\x22` quotes, an unlabelled Basic token.
     ("\"{\\x22password\\x22:\\x22zq7SEEDnginx\\x22}\"", "zq7SEEDnginx"),
     ("\"curl/8.5.0\" \"Basic zq7SEEDbasic==\"", "zq7SEEDbasic"),

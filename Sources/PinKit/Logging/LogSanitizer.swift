@@ -22,9 +22,9 @@
 ///    after `\"`, at the next `\"`; both also at a line break. In running text, at
 ///    white space, a Unicode space, a closing bracket `)]}>` with no opening partner inside the
 ///    URL, a quote (or `\` and a quote) followed by white space, one of `,;}])>` or the end, or
-///    an escaped line break `\r` or `\n` (a header dump in a JSON string);
-///    trailing `.,;:!?` stay outside. Spaces right after `bearer` or `bearer:` (not inside a word)
-///    in the path, query or fragment do not end it (`?auth=Bearer tok` goes whole).
+///    an escaped line break `\r` or `\n` (a header dump in a JSON string) or an escaped tab `\t`;
+///    trailing `.,;:!?` stay outside. Spaces (and `\t`) right after `bearer` or `bearer:` (not inside
+///    a word) in the path, query or fragment do not end it (`?auth=Bearer tok` goes whole).
 /// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`,
 ///    `secret`, `token`, `api_key`, `api-key`, `apikey` (also as the end of a longer word, such as
 ///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then up to four form suffixes
@@ -91,7 +91,8 @@
 ///    context). A header's unquoted value or a quoted value (not one whose opening quote is the
 ///    URL's context: the URL's end closes it) then resumes after the URL: after the trailing
 ///    `.,;:!?` rule 1 left out and what ended the URL (in running text white space other than a
-///    line break, a Unicode space, a closing bracket, or in a quoted value a quote that does not
+///    line break, a Unicode space, a closing bracket, `\t`, or in a quoted value an escaped line
+///    break `\r`, `\n` or `\r\n`, which it runs over, or a quote that does not
 ///    close the value and the byte after it; after a quote or `\"`, the same closing it), to its
 ///    own end or the next URL, where it resumes again; not at a line break, the end, or a quote
 ///    that ends a URL in running text and closes the value or a header's string
@@ -128,7 +129,11 @@
 ///    `%40`s with a valid domain, as a greedy expression takes it), then two or more dot-separated
 ///    labels of `[A-Za-z0-9-]`, non-ASCII characters and percent-encoded bytes 80–FF (`%C3`, `%25C3`,
 ///    any case: the UTF-8 of a non-ASCII letter; so `root@10.0.0.1`, `alice@bücher.de` and
-///    `alice%40b%C3%BCcher.de` too) → `[redacted-email]`. When rule 7 would take, from the start of
+///    `alice%40b%C3%BCcher.de` too; a JSON escape `\uXXXX` of a non-ASCII character other than a
+///    Unicode space counts as that character in both parts, as Python's `json.dumps` writes
+///    `alice@b\u00fccher.de`) → `[redacted-email]`, but not an scp-style git remote: a run of
+///    local-part characters that is `git` (after quotes or not) before `@`, and a domain followed
+///    by `:` (`git@github.com:org/repo.git` keeps its host; `alice@example.com:` goes). When rule 7 would take, from the start of
 ///    the base64 run (rule 7's characters) that ends where the match starts (read back no further
 ///    than the region's start or the previous match) or that holds the domain's end, a match that
 ///    reaches past the email's edge, the email's match takes it too (after the domain, not when a
@@ -212,7 +217,10 @@
 ///   and its key check read that run, so twice at most); an email's local part
 ///   stops at the previous `@` (it cannot contain one), so local parts of different candidates
 ///   never overlap (an `@` where the previous domain scan stopped takes that domain's bytes as its
-///   local part without reading them again); a UUID's eight digits stop at the previous `-`. An
+///   local part without reading them again; at the `\` of an escaped non-ASCII character, `\uXXXX`,
+///   the five bytes after it, read already, are read once more, and a domain reads them once; a
+///   valid domain followed by `:` reads its local part back once more, for `git` and quotes); a
+///   UUID's eight digits stop at the previous `-`. An
 ///   email's match that a base64 character touches reads the run before it back to the previous
 ///   match (or the region's start) and measures it forward once, and the run that holds its domain's
 ///   end back to the match's start and forward once: from a match, so the next search starts past
@@ -261,7 +269,7 @@
 ///   percent-encoded scheme value's names, `%20`s and token are read once, forward.
 /// - A value that resumes after a URL: the URL goes out, the next URL is looked for ahead from its
 ///   end (the same forward search), and the rest of the value is scanned from after what ended the
-///   URL, once; the pass resumes after it.
+///   URL (at most four bytes read past the URL's end: `\r\n`), once; the pass resumes after it.
 /// - A structure value is scanned once to its closing bracket or the line's end, and when it does
 ///   not close, once more to the line's end: the pass resumes after the value, so no byte is in two
 ///   structures (one that meets the next URL does not close, and takes the rest of the line).
@@ -280,7 +288,8 @@
 /// placeholder); a form key's
 /// `]` never closes a placeholder, and a header value (or another unquoted one) is not ended by
 /// an escaped line break it starts with, and is ended by a `\` right before `[redacted-email]` or `[redacted-token]`: what
-/// a first pass leaves of an escaped line break whose `n` or `r` starts an email or a token (no
+/// a first pass leaves of an escaped line break whose `n` or `r` (or an escaped tab whose `t`; it
+/// ends a URL too) starts an email or a token (no
 /// other rule's match starts there: a URL whose scheme does stops the value itself, a bearer
 /// token needs no letter before `bearer`, a UUID a hex digit, a pin `sha256`). A URL in a `"` or
 /// `'` string ends before the escaped backslashes that precede its closing quote, so no URL's
