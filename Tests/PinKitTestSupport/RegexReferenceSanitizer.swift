@@ -145,10 +145,16 @@ public enum RegexReferenceSanitizer {
     /// One step of an unquoted header value: an inner string, or a byte that does not end it. A
     /// quote (or `\` and a quote) ends the value of a header in a string where it closes one, and of
     /// a header in running text only right before a URL.
-    static func headerUnit(inString: Bool) -> String {
-        let closes = inString ? closing : #"\uE000"#
+    /// In a string whose opening has no backslash before it (`place` 2), an odd run of backslashes and
+    /// a quote (not right before a URL) is a quote escaped inside it, and an even run before such a
+    /// quote is the value's (the quote then closes or not as a bare one).
+    static func headerUnit(place: Int) -> String {
+        let closes = place == 0 ? #"\uE000"# : closing
+        let escapedQuote =
+            place == 2 ? #"(?<!\\)\\(?:\\\\)*+["'`](?!\uE000)|(?<!\\)(?:\\\\)++(?=["'`](?!\uE000))|"# : ""
         return
-            #"(?:(?<=[=\[({])"[^"\r\n\\\uE000]*"(?!\uE000)|(?<=[=\[({])'[^'\r\n\\\uE000]*'(?!\uE000)|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"(?!\uE000)|[^\r\n"'`\\\uE000]|["'`](?!"#
+            #"(?:(?<=[=\[({])"[^"\r\n\\\uE000]*"(?!\uE000)|(?<=[=\[({])'[^'\r\n\\\uE000]*'(?!\uE000)|(?<==)\\"(?:(?!\\")[^\r\n\uE000])*\\"(?!\uE000)|"#
+            + escapedQuote + #"[^\r\n"'`\\\uE000]|["'`](?!"#
             + closes
             + #")|\\(?!(?:r(?:\\n)?+|n|[xX]0[Dd](?:\\[xX]0[Aa])?+|[xX]0[Aa])(?![ \t]|\\t)|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\]|["'`]"#
             + closes + "))"
@@ -157,13 +163,13 @@ public enum RegexReferenceSanitizer {
     /// each followed by blanks, and before blanks and a byte that does not end an unquoted value
     /// opens the scheme's token (`Authorization: Basic " x"`) and closes nothing; or a value that
     /// starts with an escaped line break.
-    static func headerValue(inString: Bool) -> String {
+    static func headerValue(place: Int) -> String {
         let blank = "(?:[ \t" + spaces + "]|" + colour + ")"
         let name = "(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"
         return "(?:" + blank + "*+(?:" + name + blank + #"++)++(?:["']|\\{1,15}")(?="# + blank + "*+"
             + plainValueCharacter
             + #")|\\(?=[rn]|[xX]0[AaDd]|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\]))?"#
-            + headerUnit(inString: inString) + "+"
+            + headerUnit(place: place) + "+"
     }
     /// What stands right before a header's name (its key and up to 24 letters and `-`) when the
     /// header sits in a string: a quote, or an escaped line break (`\n`, `\r`, nginx's `\x0A`, `\x0D`).
@@ -176,27 +182,36 @@ public enum RegexReferenceSanitizer {
         return headerContextAtEnd.firstMatch(in: text, range: NSRange(location: from, length: location - from))?
             .range.location
     }
-    /// A header in a string (`inString`) or in running text, after a key with a closing quote or
+    /// Where a header sits (the scanner's `HeaderPlace`): 0 in running text, 1 in a string opened
+    /// after a backslash, 2 in a string whose opening has no backslash before it.
+    static func headerPlace(_ place: Int) -> String {
+        switch place {
+        case 0: return "(?<!" + headerContext + ")"
+        case 1: return #"(?<=\\"# + headerContext + ")"
+        default: return "(?<=" + headerContext + #")(?<!\\"# + headerContext + ")"
+        }
+    }
+    /// A header in running text or a string (`place`), after a key with a closing quote or
     /// without: a structure after a quoted key (a JSON member) ends at its closing bracket, after
     /// another key it takes the rest of the line (groups 1–3); other values as a value's (4–14).
-    static func headerCredential(inString: Bool, quotedKey: Bool) -> NSRegularExpression {
+    static func headerCredential(place: Int, quotedKey: Bool) -> NSRegularExpression {
         regex(
-            (inString ? "(?<=" : "(?<!") + headerContext + ")" + headerKey + formSuffixes
+            headerPlace(place) + headerKey + formSuffixes
                 + (quotedKey ? closingKeyQuote : "") + blanks + separator + blanks + openers
-                + "(?:" + structure(header: !quotedKey) + "|" + values(unquoted: headerValue(inString: inString)) + ")")
+                + "(?:" + structure(header: !quotedKey) + "|" + values(unquoted: headerValue(place: place)) + ")")
     }
-    static let headerCredentials = [(true, true), (true, false), (false, true), (false, false)].map {
-        headerCredential(inString: $0, quotedKey: $1)
+    static let headerCredentials = [(2, true), (2, false), (1, true), (1, false), (0, true), (0, false)].map {
+        headerCredential(place: $0, quotedKey: $1)
     }
     /// A header after a key with no closing quote, whose value starts with an empty quoted string
     /// (``Cookie: ``sid=x``), also one escaped as JSON writes it (`Cookie: \"\"sid=x`, the same
     /// backslashes before each quote): the unquoted value after it (group 2).
-    static func emptyQuoteHeaderCredential(inString: Bool) -> NSRegularExpression {
+    static func emptyQuoteHeaderCredential(place: Int) -> NSRegularExpression {
         regex(
-            (inString ? "(?<=" : "(?<!") + headerContext + ")" + headerKey + formSuffixes + blanks + separator
-                + blanks + openers + #"(?:""|''|``|(\\{1,15})"\1")("# + headerValue(inString: inString) + ")")
+            headerPlace(place) + headerKey + formSuffixes + blanks + separator
+                + blanks + openers + #"(?:""|''|``|(\\{1,15})"\1")("# + headerValue(place: place) + ")")
     }
-    static let emptyQuoteHeaderCredentials = [true, false].map { emptyQuoteHeaderCredential(inString: $0) }
+    static let emptyQuoteHeaderCredentials = [2, 1, 0].map { emptyQuoteHeaderCredential(place: $0) }
     static let headerKey = #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"#
     static let valueKey =
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
@@ -582,15 +597,15 @@ public enum RegexReferenceSanitizer {
 
     /// How a header's unquoted value or a quoted value that stopped at a URL goes on after it.
     private enum Resume {
-        /// A header's unquoted value, of a header in a string or not.
-        case header(Bool)
+        /// A header's unquoted value, and where the header sits (`headerPlace`).
+        case header(Int)
         case quoted(String)
         case escaped(Int)
 
         /// The rest of such a value, from where it resumes.
         var rest: NSRegularExpression {
             switch self {
-            case .header(let inString): return regex(headerValue(inString: inString))
+            case .header(let place): return regex(headerValue(place: place))
             case .quoted("'"):
                 return regex("(?:" + stopBeforeURL + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+"#)
             case .quoted("`"): return regex("(?:" + stopBeforeURL + #"[^`\r\n\uE000])+"#)
@@ -613,7 +628,9 @@ public enum RegexReferenceSanitizer {
         _ match: NSTextCheckingResult, _ expression: NSRegularExpression, _ text: String, cursor: Int
     ) -> Resume? {
         func has(_ group: Int) -> Bool { match.range(at: group).location != NSNotFound }
-        let header = Resume.header((headerContextStart(text, at: match.range.location) ?? -1) >= cursor)
+        let context = headerContextStart(text, at: match.range.location) ?? -1
+        let header = Resume.header(
+            context < cursor ? 0 : context == cursor || (text as NSString).character(at: context - 1) != 0x5C ? 2 : 1)
         if expression === emptyHeaderBeforeURL || expression === emptyQuotesHeaderBeforeURL
             || emptyQuoteHeaderCredentials.contains(where: { $0 === expression })
         {
@@ -650,10 +667,12 @@ public enum RegexReferenceSanitizer {
         }
         let length = anchoredLength(afterRunningURL, ns as String, from: after)
         if length > 0 { return after + length }
-        // (A header's value ends at an escaped line break, and after a quote that ended the URL.)
-        if case .header = kind { return nil }
+        // (A header's value ends at an escaped line break; a quoted value runs over one.)
         let lineBreak = anchoredLength(afterEscapedLineBreak, ns as String, from: after)
-        if lineBreak > 0 { return after + lineBreak }
+        if lineBreak > 0 {
+            if case .header = kind { return nil }
+            return after + lineBreak
+        }
         guard
             let quote = afterRunningQuote.firstMatch(
                 in: ns as String, options: [.anchored, .withTransparentBounds],
@@ -663,7 +682,7 @@ public enum RegexReferenceSanitizer {
         let closing = ns.substring(with: quote.range(at: 2))
         switch kind {
         // No quote closes the value of a header in running text.
-        case .header(let inString): if inString { return nil }
+        case .header(let place): if place != 0 { return nil }
         case .quoted(let valueQuote): if closing == valueQuote, !escaped || valueQuote == "`" { return nil }
         // `\"` closes a value opened by one backslash and `"`; one backslash is too few for more.
         case .escaped(let count): if closing == "\"", escaped, count == 1 { return nil }
@@ -1024,7 +1043,8 @@ public struct LogCorpus {
                 "ret=https://h.example/x'; sid=" + value,
                 "a=\"x\"; s=" + value, "Bearer " + value + " secret={\"a\":\"x\"}", "\"\"" + value,
                 "ret='https://h.example/x' " + value,
-                "x\\\"; " + value, "",
+                "x\\\"; " + value, "", "p={\\\"t\\\":1}; sid=" + value, "x\\\\\\\"; " + value, "a\\\\\"; " + value,
+                "p=\\\"https://h.example/x\\\"; " + value,
             ])
             let after = pick([
                 "", "\"", "'", "\\x0D\\x0A", "\\x0D\\x0AHost: h.example", "\\x0A 1",

@@ -114,7 +114,8 @@ struct LogSanitizerReview6Tests {
 
     /// What the fix keeps: a header in a string still ends at the string's closing quote, so the
     /// members and fields after it stay (`{"h":"Cookie: sid=x","host":"a.io"}`); a header in
-    /// running text after a log field keeps the field before it.
+    /// running text after a log field keeps the field before it. In a string whose opening quote
+    /// (or escaped line break) has no backslash before it, `\"` is a quote inside the string.
     @Test(
         "a header in a string ends at its closing quote; in running text at the line's end",
         arguments: [
@@ -141,6 +142,24 @@ struct LogSanitizerReview6Tests {
             (
                 #"'Cookie: ret=https://api.example.com/x'; sid=hunter2"#,
                 #"'Cookie: [redacted-secret]https://api.example.com'; sid=hunter2"#
+            ),
+            // In a JSON string a `\"` is a quote inside it (an odd run of backslashes), closing nothing…
+            (
+                #"{"h":"Cookie: prefs={\"theme\":\"dark\"}; sid=hunter2","host":"api.example.com"}"#,
+                #"{"h":"Cookie: [redacted-secret]","host":"api.example.com"}"#
+            ),
+            (
+                #"{"headers":"Host: a\r\nCookie: p={\"t\":1}; sid=hunter2\r\nX-Id: 1"}"#,
+                #"{"headers":"Host: a\r\nCookie: [redacted-secret]\r\nX-Id: 1"}"#
+            ),
+            (
+                #"{"msg":"Authorization: Digest \" hunter2\"", "n": "api.example.com"}"#,
+                #"{"msg":"Authorization: [redacted-secret]", "n": "api.example.com"}"#
+            ),
+            // …but in a string escaped again its depth is unknown, and a `\"` that closes as in rule 1 ends it.
+            (
+                #"{"log":"{\"h\":\"Cookie: sid=hunter2\",\"n\":\"api.example.com\"}"}"#,
+                #"{"log":"{\"h\":\"Cookie: [redacted-secret]\",\"n\":\"api.example.com\"}"}"#
             ),
         ]
     )
@@ -571,6 +590,7 @@ struct LogSanitizerReview6Tests {
     /// `… "Authorization: Bearer AbCdEf0123ghIJ\x0D\x0AHost: api.example.com\x0D\x0AX-Event: sync.completed"`
     /// → `… "Authorization: [redacted-secret]"`. A fixed sanitizer keeps
     /// `\x0D\x0AHost: api.example.com\x0D\x0AX-Event: sync.completed`.
+    /// Fixed (eleventh session): `\x0D`, `\x0A` (any case) end a value as `\r`, `\n` do.
     @Test("a header value ends at nginx's \\x0D\\x0A")
     func nginxEscapedLineBreak() {
         let input =
@@ -621,6 +641,7 @@ struct LogSanitizerReview6Tests {
     /// the header is not a JSON member. A fixed sanitizer outputs
     /// `{"Authorization":[[redacted-secret]],"X-Forwarded-Host":["api.example.com"],"X-Event":["sync.completed"]}`:
     /// after a quoted key (`keyQuoted`) a header's structure ends at its closing bracket, as a value's does.
+    /// Fixed so (eleventh session).
     @Test("a header that is a JSON member with an array value keeps the members after it")
     func headerArrayMember() {
         let input =

@@ -45,7 +45,8 @@ struct LogSanitizerValueStartTests {
             (#"{"msg":"x Bearer \" hunter2\" ok"}"#, #"{"msg":"x [redacted-bearer] ok"}"#),
             (#"{"msg":"x Bearer \"hunter2\""}"#, #"{"msg":"x [redacted-bearer]"}"#),
             (#"{"msg":"token=Bearer \"hunter2\" ok"}"#, #"{"msg":"token=[redacted-secret] ok"}"#),
-            (#"{"msg":"Authorization: Bearer \" hunter2\""}"#, #"{"msg":"Authorization: [redacted-secret]"}"#),
+            // (`{"msg":"Authorization: Bearer \" hunter2\""}`: in a JSON string since the eleventh
+            // session a `\"` closes nothing, whatever word is before it; `LogSanitizerReview6Tests`.)
         ]
     )
     func paddedSchemeToken(_ input: String, _ expected: String) {

@@ -346,9 +346,17 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// How a header's unquoted value or a quoted value that stopped at a URL goes on after it
     /// (``resumption(after:end:)``, ``resumedValue(from:kind:stop:)``).
+    /// Where a header sits: in running text, in a string, or in a string whose opening quote (or
+    /// escaped line break) has no backslash before it, where a backslash escapes a quote.
+    enum HeaderPlace {
+        case running
+        case string
+        case plainString
+    }
+
     enum Resume {
-        /// A header's unquoted value; `inString`: the header sits in a string (``headerContext(keyStart:)``).
-        case header(inString: Bool)
+        /// A header's unquoted value, and where the header sits (``headerContext(keyStart:bound:)``).
+        case header(HeaderPlace)
         case quoted(UInt8)
         case escaped(Int)
     }
@@ -368,6 +376,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // A header in a string: its opening quote (or escaped line break) goes out with the key, so
         // no later rule takes it and a second pass sees the header in the same string.
         let context = kind == .header ? headerContext(keyStart: keyStart, bound: bound) : nil
+        let place: HeaderPlace =
+            context.map { $0 == bound || text.byte($0 - 1) != UInt8(ascii: "\\") ? .plainString : .string } ?? .running
         let spanStart = context ?? keyStart
         // Forwards: the `>` of `=>` (Ruby, PHP, Perl), [ \t]*, openers, an optional opening quote,
         // the value.
@@ -471,7 +481,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         } else if let quote {
             (valueEnd, length) = SanitizerScan.quotedEnd(text, from: v, end: end, quote: quote, stop: stop)
         } else if kind == .header {
-            (valueEnd, length) = headerEnd(from: v, end: end, stop: stop, inString: context != nil)
+            (valueEnd, length) = headerEnd(from: v, end: end, stop: stop, place: place)
         } else if let placeholder {
             // A placeholder's `]` would end an unquoted value: what follows it is measured alone.
             (valueEnd, length) = unquotedEnd(from: placeholder, end: end, stop: stop, valueStart: v)
@@ -487,7 +497,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             } else if let quote {
                 resume = v == stop ? nil : .quoted(quote)
             } else if kind == .header {
-                resume = .header(inString: context != nil)
+                resume = .header(place)
             }
         }
         if let placeholder {
@@ -604,7 +614,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // close the value is part of it, and so is the byte after it (kept: it made the quote close).
         // In a value opened by one backslash and `"`, a `\"` closes it; in one opened by more, a
         // single backslash is too few. No quote closes the value of a header that sits in no string.
-        if case .header(inString: true) = kind { return nil }
+        if case .header(let place) = kind, place != .running { return nil }
         var q = p
         if byte == UInt8(ascii: "\\"), q + 1 < end, text.has(q + 1, Classes.quote) { q += 1 }
         guard text.has(q, Classes.quote) else { return nil }
@@ -613,8 +623,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if text.byte(q) == valueQuote, q == p || valueQuote == UInt8(ascii: "`") { return nil }
         case .escaped(let escapes):
             if text.byte(q) == UInt8(ascii: "\""), q > p, escapes == 1 { return nil }
-        case .header(let inString):
-            if inString { return nil }
+        case .header(let place):
+            if place != .running { return nil }
         }
         guard q + 1 < end, case let after = text.byte(q + 1), after != 0x0A, after != 0x0D,
             text.has(q + 1, Classes.afterClosingQuote)
@@ -635,8 +645,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let valueEnd: Int
         let length: Int
         switch kind {
-        case .header(let inString):
-            (valueEnd, length) = headerEnd(from: start, end: end, stop: stop, inString: inString)
+        case .header(let place): (valueEnd, length) = headerEnd(from: start, end: end, stop: stop, place: place)
         case .quoted(let quote):
             (valueEnd, length) = SanitizerScan.quotedEnd(text, from: start, end: end, quote: quote, stop: stop)
         case .escaped(let escapes):
@@ -1051,7 +1060,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return nil
     }
 
-    /// The most letters and `-` before a header's key that ``headerContext(keyStart:)`` passes
+    /// The most letters and `-` before a header's key that ``headerContext(keyStart:bound:)`` passes
     /// (`X-Forwarded-`): fewer than any later rule's match needs, so none of them could take a name.
     static var maximumNamePrefix: Int { 24 }
 
@@ -1062,11 +1071,16 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// closing quote is right before a URL (that quote closes the value: the URL keeps the context
     /// that ends it, so a second pass agrees). A `"` or `'` after the value's scheme names and
     /// blanks (``schemeQuoteEnd(from:end:stop:)``) opens the scheme's quoted token, closing nothing.
-    /// A header that sits in no string (`inString` false: no quote or escaped line break before its
-    /// name, ``headerContext(keyStart:)``) has no string to close: only the quote (or `\` and quote)
+    /// In a string whose opening has no backslash before it (`place` `.plainString`), an odd run of
+    /// backslashes and a quote is a quote escaped inside it, which closes nothing
+    /// (`{"h":"Cookie: p={\"t\":1}; sid=x"}` goes whole), and an even run before a quote is the
+    /// value's escaped backslashes (each run measured once, from its start).
+    /// A header that sits in no string (`.running`: no quote or escaped line break before its
+    /// name, ``headerContext(keyStart:bound:)``) has no string to close: only the quote (or `\` and quote)
     /// right before a URL ends its value, as that URL's context (`Cookie: prefs={"theme":"dark"}; sid=x`
     /// goes whole).
-    func headerEnd(from start: Int, end: Int, stop: Int, inString: Bool) -> (Int, Int) {
+    func headerEnd(from start: Int, end: Int, stop: Int, place: HeaderPlace) -> (Int, Int) {
+        let inString = place != .running
         let limit = min(end, stop)
         var p = schemeQuoteEnd(from: start, end: end, stop: stop) ?? start
         while p < limit {
@@ -1082,6 +1096,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 let close = parameterQuoteEnd(from: p + 2, limit: limit, quote: nil), close != stop
             {
                 p = close
+                continue
+            }
+            if place == .plainString, byte == UInt8(ascii: "\\"), p == 0 || text.byte(p - 1) != UInt8(ascii: "\\"),
+                case let run = SanitizerScan.backslashRun(text, from: p, limit: limit), p + run < limit,
+                text.has(p + run, Classes.quote), p + run + 1 != stop
+            {
+                // An odd run escapes the quote; an even one is escaped backslashes, the value's, and
+                // the quote after it is a bare one (which the next step may find closing).
+                p += run & 1 == 1 ? run + 1 : run
                 continue
             }
             if byte == 0x0A || byte == 0x0D { break }

@@ -27,7 +27,11 @@
 ///    a word) in the path, query or fragment do not end it (`?auth=Bearer tok` goes whole).
 /// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`,
 ///    `secret`, `token`, `api_key`, `api-key`, `apikey` (also as the end of a longer word, such as
-///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, then up to four form suffixes
+///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, or a name–value pair's `value`
+///    (any case; HAR, Kubernetes `env`: `{"name":"DB_PASSWORD","value":"x"}`) right after a `name` or
+///    `key` member whose string is one of those keys after up to 32 `[A-Za-z0-9_.-]` (each quote `"`,
+///    or each `\"`; a space at most around `:` and `,`; a value key as `password` is, not after a
+///    percent-encoded separator), then up to four form suffixes
 ///    `]`, `[]` or `[` + up to six digits + `]`, where `[` may be `%5B` and `]` `%5D`, any case
 ///    (`user[password]`, `password[]`, `password[0]`, `user[password][]`, `user%5Bpassword%5D`; a
 ///    placeholder's own `]` is none), optionally a closing quote (`"` or `'` after 0–15 backslashes,
@@ -54,8 +58,9 @@
 ///    than a Unicode space or an invisible separator) is an apostrophe (`{user's x}`, `{josé's x}`),
 ///    not a string; four levels at most; no URL inside) goes, or, when it does not close so,
 ///    everything after the
-///    opener to the line's end, URLs included; a header's structure always takes the rest of the
-///    line (`Cookie: {"a":1}; sid=x`, `Authorization: {} Basic x`). Otherwise an
+///    opener to the line's end, URLs included; a header's structure after a key with no closing
+///    quote always takes the rest of the line (`Cookie: {"a":1}; sid=x`, `Authorization: {} Basic x`;
+///    after a quoted key, a JSON member's `{"Cookie":["a"],"n":1}`, it closes as a value's does). Otherwise an
 ///    optional opening quote (`"` after 0–15 backslashes, `'`, backtick; one or two of `u b r f`,
 ///    any case, right before a `"` or `'` are a Python string prefix, kept with it: `u'…'`, `rb"…"`,
 ///    and the value is the quoted one, also when empty; after a header's key with
@@ -69,14 +74,23 @@
 ///    escape, a line break, or before the next URL (and the quote right before one), and does not
 ///    resume after it. A quoted value runs to its closing quote (after backslashes, a run that
 ///    closes it as in a structure, whose escaped backslashes are the value's; or a line break); an
-///    unquoted header value to a line break (also `\r` or `\n` written as escapes, or a `\` right
-///    before `[redacted-email]` or `[redacted-token]`, which is what rules 4 and 7 leave of one when
-///    their match starts at its letter) or a closing quote as in rule 1 (not a `"`, `\"` or `'` after the
+///    unquoted header value to a line break (also `\r` or `\n` written as escapes or nginx's `\x0D`,
+///    `\x0A`, any case, or a `\` right before `[redacted-email]` or `[redacted-token]`, which is what
+///    rules 4 and 7 leave of one when their match starts at its letter, or `\x` or `\x0` right before
+///    `[redacted-uuid]`, what rule 5 leaves of nginx's one), or, when the header sits in a string (a
+///    quote or an escaped line break, `\n`, `\r`, `\x0A`, `\x0D`, right before its name: the key and
+///    up to 24 letters and `-` before it, as in `"Authorization: …"` or `\r\nSet-Cookie: …`; that
+///    quote or escape goes out with the key, kept), to a closing quote as in rule 1 (when that quote
+///    or escape has no backslash before it, the string is escaped once, and an odd run of
+///    backslashes and a quote is a quote inside it, closing nothing: `{"h":"Cookie: p={\"t\":1}; sid=x"}`;
+///    not a `"`, `\"` or `'` after the
 ///    value's scheme names, each followed by blanks, and before blanks and a byte that does not end
 ///    an unquoted value: it opens the scheme's token, `Authorization: Basic " x"`), an inner string included (a `"`
 ///    or `'` string after `=`, `[`, `(` or `{`, as in `theme="dark"` or `['X-Token' => 'x']`, or a
 ///    `\"` string after `=`, not closed by a quote right before a URL, which is that URL's
-///    context); another unquoted value to white space, a Unicode space, one of ``&,;"'<>)]}` ``
+///    context); a header in running text has no string to close, and only the quote (or `\` and a
+///    quote) right before a URL ends its value (`Cookie: prefs={"theme":"dark"}; sid=x` goes whole);
+///    another unquoted value to white space, a Unicode space, one of ``&,;"'<>)]}` ``
 ///    or an escaped line break as a header's value ends at one (not at its first byte, but right after a
 ///    placeholder it starts with: a second pass must end it where the first did): a header block
 ///    or a config dumped into a JSON string (`"X-Api-Key: k\r\nCookie: sid=x"`) is common, and a
@@ -92,8 +106,9 @@
 ///    URL's context: the URL's end closes it) then resumes after the URL: after the trailing
 ///    `.,;:!?` rule 1 left out and what ended the URL (in running text white space other than a
 ///    line break, a Unicode space, a closing bracket, `\t`, or in a quoted value an escaped line
-///    break `\r`, `\n` or `\r\n`, which it runs over, or a quote that does not
-///    close the value and the byte after it; after a quote or `\"`, the same closing it), to its
+///    break `\r`, `\n` or `\r\n`, which it runs over, or in a quoted value or a header's in
+///    running text a quote that does not close the value and the byte after it; after a quote or
+///    `\"`, the same closing it), to its
 ///    own end or the next URL, where it resumes again; not at a line break, the end, or a quote
 ///    that ends a URL in running text and closes the value or a header's string
 ///    (`Set-Cookie: n=https://a.io/; sid=x` → `Set-Cookie: [redacted-secret]https://a.io; [redacted-secret]`);
@@ -261,6 +276,11 @@
 ///   a quote are read ahead once (`schemeQuoteEnd`), then once more by the value's own scan. An
 ///   escaped opening quote's backslashes are counted up to sixteen, and when no token follows it
 ///   rule 2 reads them once more as a plain run.
+/// - A header's context is read back at most 28 bytes once per header key (`headerContext`: up to
+///   24 letters and `-`, then a quote or an escape of up to four bytes), never below the previous
+///   span's end; a name–value pair's `value` key reads back at most about 70 bytes once (its quote,
+///   `,`, the name's string of at most 32 bytes and a key, `:`, `name` or `key` and their quotes).
+///   An escaped line break is at most eight bytes (`\x0D\x0A`) and the byte after, read ahead once.
 /// - A value's openers are read once, forward: a constructor's name is read at most 32 bytes
 ///   ahead, with one or three bytes after its `(` (or after `Just`'s blanks), and is then passed
 ///   over or ends the openers; a string prefix is two bytes and its quote.
@@ -285,13 +305,18 @@
 /// ends it in the same place; a credential value that is a placeholder is left alone (also after
 /// the empty quoted string a header's value may start with, and after a URL a value resumed at:
 /// what ended the URL stays, so a second pass ends the URL in the same place and finds the rest a
-/// placeholder); a form key's
+/// placeholder); a header's context (its quote or escaped line break and the name's letters before
+/// its key) goes out with the key, kept, so no later rule's match takes it (a bearer's closing quote,
+/// a token run over `\n` and the name) and a second pass finds the header in the same string; a
+/// pair's value is placeholders and kept URLs after a first pass, which a second pass leaves as
+/// they are whether it finds the pair again or not (rule 7 may have taken a long name); a form key's
 /// `]` never closes a placeholder, and a header value (or another unquoted one) is not ended by
 /// an escaped line break it starts with, and is ended by a `\` right before `[redacted-email]` or `[redacted-token]`: what
 /// a first pass leaves of an escaped line break whose `n` or `r` (or an escaped tab whose `t`; it
 /// ends a URL too) starts an email or a token (no
 /// other rule's match starts there: a URL whose scheme does stops the value itself, a bearer
-/// token needs no letter before `bearer`, a UUID a hex digit, a pin `sha256`). A URL in a `"` or
+/// token needs no letter before `bearer`, a UUID a hex digit, a pin `sha256`; of nginx's `\x0A` a
+/// UUID may take the `0` or the letter, and `\x[redacted-uuid]`, `\x0[redacted-uuid]` end it too). A URL in a `"` or
 /// `'` string ends before the escaped backslashes that precede its closing quote, so no URL's
 /// span takes the backslashes that make a later URL's `\"` context (`"://\\"://h\"`: the
 /// hostless first URL's placeholder leaves them). The quote (or backslash and quote) right before a URL decided where it ends, so
