@@ -323,11 +323,16 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     // MARK: Rule 4: email addresses
 
-    /// Is the byte at `index` part of an email's local part or domain label (`ascii` class, or any
-    /// non-ASCII byte that is not part of a Unicode space)? Scanning backwards.
+    /// Is the byte at `index` part of an email's local part or domain label (`ascii` class, any
+    /// non-ASCII byte that is not part of a Unicode space, or the `\` of an escaped non-ASCII
+    /// character, whose `u` and digits are `ascii` characters: the five bytes after it, read already,
+    /// are read once more)? Scanning backwards.
     @inline(__always) func emailCharacter(before index: Int, _ from: Int, _ ascii: UInt32) -> Int {
         let byte = text.byte(index)
-        if byte < 0x80 { return text.has(index, ascii) ? 1 : 0 }
+        if byte < 0x80 {
+            if text.has(index, ascii) { return 1 }
+            return byte == UInt8(ascii: "\\") && escapedNonASCII(index, text.count) > 0 ? 1 : 0
+        }
         return text.unicodeSpaceLength(endingAt: index, start: from) > 0 ? 0 : 1
     }
 
@@ -338,8 +343,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         let byte = text.byte(index)
         if byte < 0x80 {
             if text.has(index, Classes.label) { return 1 }
-            if byte == UInt8(ascii: "\\") { return escapedNonASCII(index, end) }
-            return byte == UInt8(ascii: "%") ? encodedHighByte(index, end) : 0
+            if byte == UInt8(ascii: "%") { return encodedHighByte(index, end) }
+            return byte == UInt8(ascii: "\\") ? escapedNonASCII(index, end) : 0
         }
         return text.unicodeSpaceLength(at: index, end: end) > 0 ? 0 : 1
     }
@@ -431,16 +436,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
             var localStart = separator
             // The local part cannot reach back past the region's start or the last match, nor over
             // an encoded `=` or `&` (a form encoded twice keeps its fields).
-            // (An escaped non-ASCII character's `u` and digits are local-part characters: at its `\`,
-            // the five bytes after it, already read, are read once more.)
-            while localStart > from,
-                emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1
-                    || (text.byte(localStart - 1) == UInt8(ascii: "\\") && escapedNonASCII(localStart - 1, end) > 0),
+            while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1,
                 !encodedFieldSeparator(localStart - 1, end)
             {
                 localStart -= 1
             }
-            let runStart = localStart
             // The local part does not start with a quote ("'alice@x.com'" keeps its quotes), nor
             // inside a percent-encoded byte (after `%` or `%` and a hex digit).
             while localStart < separator,
@@ -467,7 +467,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
             if q < end, text.byte(q) == UInt8(ascii: "@"), q > localStart {
                 var valid = false
                 let stop = domainEnd(q + 1, end, valid: &valid)
-                if valid, !gitRemote(run: runStart, at: q, domainEnd: stop, end) { matchEnd = stop }
+                if valid, !gitRemote(at: q, domainEnd: stop, from, end) { matchEnd = stop }
             }
             if matchEnd >= 0 {
                 let match = Match(start: localStart, end: matchEnd, placeholder: .email)
@@ -482,21 +482,24 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return nil
     }
 
-    /// Whether the run of local-part characters from `run` to the `@` at `at` is `git` (after
-    /// quotes: `'git@…'`) and the domain (ending at `domainEnd`, before `end`) is followed by `:`: an
-    /// scp-style git remote (`git@github.com:org/repo.git`), whose local part is a service's account,
-    /// no one's address. The host stays, and the search goes on after the `@` (no later start in the
-    /// run is an email). Reads the run once more.
-    @inline(__always) func gitRemote(run: Int, at: Int, domainEnd: Int, _ end: Int) -> Bool {
-        guard at &- run >= 3, domainEnd < end, text.byte(domainEnd) == UInt8(ascii: ":"),
-            exactly("git", at: at &- 3, end: at)
-        else { return false }
-        var p = run
-        while p < at &- 3 {
-            guard text.byte(p) == UInt8(ascii: "'") else { return false }
-            p &+= 1
-        }
-        return true
+    /// Whether the run of local-part characters (read back no further than `from`) that ends at the
+    /// `@` at `at` is `git` (after quotes: `'git@…'`) and the domain (ending at `domainEnd`, before
+    /// `end`) is followed by `:`: an scp-style git remote (`git@github.com:org/repo.git`), whose
+    /// local part is a service's account, no one's address. The host stays, and the search goes on
+    /// after the `@` (no later start in the run is an email). Reads the run once more.
+    @inline(__always) func gitRemote(at: Int, domainEnd: Int, _ from: Int, _ end: Int) -> Bool {
+        guard domainEnd < end, text.byte(domainEnd) == UInt8(ascii: ":") else { return false }
+        return gitRun(at: at, from)
+    }
+
+    /// The run before the `@` at `at` is `git` after quotes (see ``gitRemote(at:domainEnd:_:_:)``).
+    /// Out of line: rare.
+    @inline(never) func gitRun(at: Int, _ from: Int) -> Bool {
+        guard at &- 3 >= from, exactly("git", at: at &- 3, end: at) else { return false }
+        var p = at &- 3
+        while p > from, text.byte(p &- 1) == UInt8(ascii: "'") { p &-= 1 }
+        // (A `\` before a quote or `g` starts no escaped character.)
+        return p == from || emailCharacter(before: p &- 1, from, Classes.emailLocal) == 0
     }
 
     /// An email's match widened over a token glued to it: when the base64 run that ends at its start
