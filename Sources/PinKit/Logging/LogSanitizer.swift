@@ -358,10 +358,15 @@ public enum LogSanitizer {
     static var urlBytes: StaticString { "[redacted-url]" }
 
     /// The redacted form of `text`.
+    ///
+    /// A line with nothing to replace comes back as the same string (no copy); otherwise the
+    /// redacted bytes are written into the new string's storage, with no array between them.
     public static func redact(_ text: String) -> String {
         var copy = text
-        guard let redacted = copy.withUTF8({ redact(buffer: $0) }) else { return text }
-        return String(decoding: redacted, as: UTF8.self)
+        return copy.withUTF8 { buffer in
+            var run = SanitizerRun(input: SanitizerInput(input: buffer, counter: Uncounted()))
+            return run.changedString()
+        } ?? text
     }
 
     /// The redacted form of `value` written under `key` (a logger's metadata, a JSON member), where
@@ -483,12 +488,30 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     /// which is the one allocation of a line with something to replace. A long input goes
     /// straight into the array returned (``changedLong()``).
     mutating func changed() -> [UInt8]? {
+        if text.count >= 1 << 16 { return changedLong() }
+        return changedShort { $0.array() }
+    }
+
+    /// ``changed()`` as a string (the entry the logger calls): a line under 64 KiB goes from the
+    /// temporary buffer straight into the string's storage (one allocation and one copy fewer
+    /// than an array made first and decoded after).
+    mutating func changedString() -> String? {
+        if text.count >= 1 << 16 { return changedLong().map { String(decoding: $0, as: UTF8.self) } }
+        return changedShort { output in
+            String(unsafeUninitializedCapacity: output.count) { target in
+                target.baseAddress?.initialize(from: output.base, count: output.count)
+                return output.count
+            }
+        }
+    }
+
+    /// ``changed()`` for an input under 64 KiB, the output made by `make` from the finished buffer.
+    @inline(__always) mutating func changedShort<Result>(_ make: (OutputBuffer) -> Result) -> Result? {
         // A short line without a byte any rule needs is the input as it is: no set-up at all.
         if text.count < SanitizerRun.shortGap, !mayMatchShort(from: 0, to: text.count, spans: true) { return nil }
-        if text.count >= 1 << 16 { return changedLong() }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count + text.count / 2 + 64) { buffer in
             defer { output.deallocate() }
-            return redact(into: buffer) ? output.array() : nil
+            return redact(into: buffer) ? make(output) : nil
         }
     }
 
@@ -944,8 +967,9 @@ struct OutputBuffer {
         capacity = storage.baseAddress == nil ? 0 : storage.count
     }
 
-    /// Where an empty buffer points: never written (its capacity is 0) and never freed.
-    nonisolated(unsafe) static let nowhere = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    /// Where an empty buffer points: never written (its capacity is 0) and never freed. A string
+    /// literal's bytes, a constant: an allocated global took a `swift_once` every line.
+    static var nowhere: UnsafeMutablePointer<UInt8> { UnsafeMutablePointer(mutating: ("" as StaticString).utf8Start) }
 
     @inline(__always) mutating func append(_ source: UnsafePointer<UInt8>, count length: Int) {
         if count + length > capacity { grow(to: count + length) }
