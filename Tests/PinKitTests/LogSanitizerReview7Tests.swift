@@ -20,9 +20,9 @@ import Testing
 /// readability (§4) gap, or the oracle's blind spot.
 ///
 /// Index, most severe first (test function names): high — `headerInStringWithInnerQuotes`
-/// (logfmt, Go's `%q`, JSON and Python strings holding a cookie with JSON in it); medium —
-/// `nameValuePairLongName`, `nameValuePairOtherNotations` (Python's dict, Go's `%+v`),
-/// `spelledQuoteValueAfterURL`; low — `escapedTabInRawWindowsPath`, `goHeaderMapKeepsNothingAfter`
+/// (logfmt, Go's `%q`, JSON and Python strings, escaped line breaks, holding a cookie with JSON in
+/// it); medium — `nameValuePairLongName`, `nameValuePairOtherNotations` (Python's dict, Go's
+/// `%+v`), `spelledQuoteValueAfterURL`, `plusBeforePercentSeparator`; low — `escapedTabInRawWindowsPath`, `goHeaderMapKeepsNothingAfter`
 /// (§4), `referenceDisagrees` (no leak).
 /// What held: idempotence on every line tried (60,000 generated lines of the new rules' fragments
 /// and about 120 hand-written forms), scanner–reference agreement but for the two classes in
@@ -50,6 +50,11 @@ struct LogSanitizerReview7Tests {
     /// [redacted-secret]\"}; sid=hunter2\r\n"`; Python's repr `'Cookie: prefs={"theme":"dark"}; sid=hunter2'`
     /// and `b'GET / HTTP/1.1\r\nCookie: prefs={"theme":"dark"}; …'` → `[redacted-secret]"}; sid=hunter2`;
     /// `"Cookie: prefs={'theme':'dark'}; sid=hunter2"` → `[redacted-secret]'}; sid=hunter2`.
+    /// An escaped line break before the name counts as a string too, so a request dump logged
+    /// in running text with its line breaks escaped (logback's `%replace(%msg){'\r?\n','\\n'}`
+    /// against log injection) and unescaped quotes leaks the same way:
+    /// `INFO request GET /\r\nCookie: consent={"a":1,"b":"x"}, sid=hunter2` →
+    /// `…\r\nCookie: [redacted-secret]"}, sid=hunter2`.
     /// A fix (`headerContext` and the header value's end, and the reference): remember the quote
     /// that opened the string the header is in (its kind and its backslashes) and end the value
     /// only at that quote (the same backslash count), or at a line break; a fixed sanitizer
@@ -63,6 +68,8 @@ struct LogSanitizerReview7Tests {
             #"headers: 'Cookie: prefs={"theme":"dark"}; sid=hunter2'"#,
             #"b'GET / HTTP/1.1\r\nCookie: prefs={"theme":"dark"}; sid=hunter2\r\n'"#,
             #""Cookie: prefs={'theme':'dark'}; sid=hunter2""#,
+            #"2026-12-01 INFO request GET /\r\nCookie: consent={"a":1,"b":"x"}, sid=hunter2"#,
+            #"INFO hdrs=Host: a.io\nSet-Cookie: pref={"x":"y"}; sid=hunter2; Path=/"#,
         ]
     )
     func headerInStringWithInnerQuotes(_ input: String) {
@@ -73,12 +80,10 @@ struct LogSanitizerReview7Tests {
             #expect(!once.contains("hunter2"), "\(once.debugDescription)")
         }
         // The protection that exists: the same header in running text runs to the line's end,
-        // and in a string with no inner quote it runs to the string's closing quote.
+        // and in a string with no inner quote (the cookie's JSON replaced) it runs to the string's end.
         let running = "Cookie: prefs={\"theme\":\"dark\"}; sid=hunter2"
         #expect(!Review7.leaks(running, "hunter2"), "\(Review7.redact(running).debugDescription)")
-        let plain = input.replacingOccurrences(of: "\\\"theme\\\":\\\"dark\\\"", with: "theme:dark")
-            .replacingOccurrences(of: "\"theme\":\"dark\"", with: "theme:dark")
-            .replacingOccurrences(of: "'theme':'dark'", with: "theme:dark")
+        let plain = input.replacingOccurrences(of: #"=\{[^}]*\}"#, with: "=x", options: .regularExpression)
         #expect(!Review7.leaks(plain, "hunter2"), "\(Review7.redact(plain).debugDescription)")
     }
 
@@ -173,6 +178,33 @@ struct LogSanitizerReview7Tests {
         let plain = #""Cookie":"ret=https://a.io/; sid=hunter2""#
         #expect(!Review7.leaks(plain, "hunter2"), "\(Review7.redact(plain).debugDescription)")
         #expect(Review7.redact(plain).contains("https://a.io"))
+    }
+
+    /// MEDIUM, rule 2 (`%20`s before a percent-encoded separator). Form encoding (HTML forms,
+    /// `URLSearchParams`, Python's `urlencode`, whose default `quote_plus` writes a space as `+`)
+    /// gives `+` where the new rule reads `%20`: `config=db.password+%3D+hunter2%0Adb.host+%3D+db.example.com`
+    /// and `q=token+%3A+hunter2` are kept whole, while `password%20%3D%20hunter2` and
+    /// `password%3D+hunter2` go. A fix: in `credential(key:separator:percent:stop:)`'s look-back
+    /// (and the reference), `+` counts as `%20` before `%3D`/`%3A` (and after it, as it already
+    /// does as the value's first byte); fixed output `config=db.password+%3D+[redacted-secret]%0Adb.host…`.
+    @Test(
+        "a form-encoded + before a percent-encoded separator",
+        arguments: [
+            #"config=db.password+%3D+hunter2%0Adb.host+%3D+db.example.com"#,
+            #"q=token+%3A+hunter2"#,
+            #"password+%3D%20hunter2"#,
+        ]
+    )
+    func plusBeforePercentSeparator(_ input: String) {
+        let once = Review7.redact(input)
+        #expect(Review7.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        withKnownIssue("a + is no %20 before %3D or %3A") {
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+        // The protection that exists: the same with %20.
+        let encoded = input.replacingOccurrences(of: "+", with: "%20")
+        #expect(!Review7.leaks(encoded, "hunter2"), "\(Review7.redact(encoded).debugDescription)")
     }
 
     /// LOW, rule 1 (a URL in running text ends at an escaped tab, `\t`). A raw Windows path in a
