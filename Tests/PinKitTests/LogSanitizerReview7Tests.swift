@@ -22,11 +22,14 @@ import Testing
 /// Index, most severe first (test function names): high — `headerInStringWithInnerQuotes`
 /// (logfmt, Go's `%q`, JSON and Python strings, escaped line breaks, holding a cookie with JSON in
 /// it); medium — `nameValuePairLongName`, `nameValuePairOtherNotations` (Python's dict, Go's
-/// `%+v`), `spelledQuoteValueAfterURL`, `plusBeforePercentSeparator`; low — `escapedTabInRawWindowsPath`, `goHeaderMapKeepsNothingAfter`
+/// `%+v`), `spelledQuoteValueAfterURL`, `plusBeforePercentSeparator`; low —
+/// `headerInStringAfterQuoteEndedURL`, `escapedTabInRawWindowsPath`, `goHeaderMapKeepsNothingAfter`
 /// (§4), `referenceDisagrees` (no leak).
-/// What held: idempotence on every line tried (60,000 generated lines of the new rules' fragments
-/// and about 120 hand-written forms), scanner–reference agreement but for the two classes in
-/// `referenceDisagrees`; git remotes (`git@` before a real address or a token keeps nothing but
+/// What held: idempotence on every line tried (60,000 generated lines of the new rules' fragments,
+/// 20,000 generated cookie and authorization headers in ten string contexts, about 150
+/// hand-written forms), scanner–reference agreement but for the two classes in
+/// `referenceDisagrees`; of the 20,000 headers' secrets, the 1,682 that stayed are all of the two
+/// in-string classes above; git remotes (`git@` before a real address or a token keeps nothing but
 /// the remote's host), `\uXXXX` emails, `\x0D\x0A` (either case), header array members, `:=`,
 /// `%20%3D`, `Bearer%20` after `%3D`, CSV's doubled quotes and `\'` values.
 enum Review7 {
@@ -237,6 +240,37 @@ struct LogSanitizerReview7Tests {
         ] {
             #expect(!Review7.leaks(whole, "s3cr3tsig"), "\(Review7.redact(whole).debugDescription)")
         }
+    }
+
+    /// LOW, rules 1 and 2 (the same root as `headerInStringWithInnerQuotes`). In a header that sits
+    /// in a string, a URL-valued cookie followed by a quoted one with no blank after the `;` ends
+    /// the URL at the inner quote (a quote followed by `;`), and that quote, of another kind or
+    /// escaping than the string's, also closes the header's value, so the cookie after it stays:
+    /// `msg="Cookie: ret=https://a.io/x;t=\"x\";sid=hunter2" host=a.io` →
+    /// `msg="Cookie: [redacted-secret]https://a.io\";sid=hunter2" host=a.io`; the same with `'x'`
+    /// in a backtick string and after an escaped line break. With `; ` the URL ends at the blank
+    /// and the value resumes. The same fix (only the string's own quote closes the value, and the
+    /// value resumes after a URL any other quote ended) gives
+    /// `msg="Cookie: [redacted-secret]https://a.io\";[redacted-secret]" host=a.io`.
+    @Test(
+        "a header in a string resumes after a URL an inner quote ended",
+        arguments: [
+            #"msg="Cookie: ret=https://a.io/x;t=\"x\";sid=hunter2" host=a.io"#,
+            #"`cookie: ret=https://a.io/x;t='x';sid=hunter2` next=ok"#,
+            #"GET /\r\nSet-Cookie: a=1;ret=https://a.io/x;t=\"x\";sid=hunter2 next=ok"#,
+        ]
+    )
+    func headerInStringAfterQuoteEndedURL(_ input: String) {
+        let once = Review7.redact(input)
+        #expect(Review7.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        #expect(once.contains("https://a.io"))
+        withKnownIssue("an inner quote that ends a URL closes a header's value in a string") {
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+        // The protection that exists: with a blank after each `;` the value resumes after the URL.
+        let spaced = input.replacingOccurrences(of: ";", with: "; ")
+        #expect(!Review7.leaks(spaced, "hunter2"), "\(Review7.redact(spaced).debugDescription)")
     }
 
     /// LOW (§4, hosts stay), rule 2 (a header's structure takes the rest of the line). Go's `%v`
