@@ -23,7 +23,8 @@ import Testing
 /// (logfmt, Go's `%q`, JSON and Python strings, escaped line breaks, holding a cookie with JSON in
 /// it); medium — `nameValuePairLongName`, `nameValuePairOtherNotations` (Python's dict, Go's
 /// `%+v`), `spelledQuoteValueAfterURL`, `plusBeforePercentSeparator`; low —
-/// `headerInStringAfterQuoteEndedURL`, `escapedTabInRawWindowsPath`, `goHeaderMapKeepsNothingAfter`
+/// `headerInStringAfterQuoteEndedURL`, `escapedTabInRawWindowsPath`,
+/// `resumedHeaderValueOverEscapedLineBreak` (§4), `goHeaderMapKeepsNothingAfter`
 /// (§4), `referenceDisagrees` (no leak).
 /// What held: idempotence on every line tried (60,000 generated lines of the new rules' fragments,
 /// 20,000 generated cookie and authorization headers in ten string contexts, about 150
@@ -271,6 +272,35 @@ struct LogSanitizerReview7Tests {
         // The protection that exists: with a blank after each `;` the value resumes after the URL.
         let spaced = input.replacingOccurrences(of: ";", with: "; ")
         #expect(!Review7.leaks(spaced, "hunter2"), "\(Review7.redact(spaced).debugDescription)")
+    }
+
+    /// LOW (§4, hosts stay; no leak), rule 2 (a header's value in running text resumes after a URL
+    /// that a quote ended). When the resumed part starts with an escaped line break, the rule that
+    /// a value is not ended by an escaped line break it starts with (kept for idempotence) lets it
+    /// run over the next header: `Cookie: ret=https://a.io/x'}\nHost: a.io\nX-Request-Id: 42` →
+    /// `Cookie: [redacted-secret]https://a.io'}[redacted-secret]\nX-Request-Id: 42` (the Host line
+    /// goes), and `…x'}\r\nHost: a.io` → `…'}[redacted-secret]\nHost: a.io` (the `\r` goes). The
+    /// reference keeps both (`…'}\nHost: a.io…`), a disagreement the corpus lacks. A fix: a value
+    /// resumed after a URL is ended by an escaped line break at its first byte (a second pass
+    /// resumes at the same place, as the placeholder is not there); fixed output
+    /// `Cookie: [redacted-secret]https://a.io'}\nHost: a.io\nX-Request-Id: 42`.
+    @Test(
+        "a header value resumed after a quote-ended URL keeps the next escaped line",
+        arguments: [
+            #"Cookie: ret=https://a.io/x'}\nHost: a.io\nX-Request-Id: 42"#,
+            #"Cookie: ret=https://a.io/x"}\r\nHost: a.io"#,
+        ]
+    )
+    func resumedHeaderValueOverEscapedLineBreak(_ input: String) {
+        let once = Review7.redact(input)
+        #expect(Review7.redact(once) == once)
+        withKnownIssue("a resumed value is not ended by the escaped line break it starts with") {
+            #expect(once.contains(#"}\r\nHost: a.io"#) || once.contains(#"}\nHost: a.io"#), "\(once.debugDescription)")
+            #expect(RegexReferenceSanitizer.redact(input) == once)
+        }
+        // What holds: without the quote before the escape the URL ends there and the Host stays.
+        let plain = input.replacingOccurrences(of: "'}", with: "").replacingOccurrences(of: "\"}", with: "")
+        #expect(Review7.redact(plain).contains("Host: a.io"), "\(Review7.redact(plain).debugDescription)")
     }
 
     /// LOW (§4, hosts stay), rule 2 (a header's structure takes the rest of the line). Go's `%v`
