@@ -1,0 +1,360 @@
+import Foundation
+import PinKitTestSupport
+import Testing
+
+@testable import PinKit
+
+/// A seventh hostile review (eleventh session, at b82fa46: main and the first merged parts of the
+/// urls3, headers3 and quotes3 branches), aimed at that session's new rules: a URL ending at an
+/// escaped tab, `\uXXXX` in emails, scp-style git remotes, a header's value ending at a quote only
+/// inside a string, nginx's `\x0D\x0A`, header JSON members with array values, name-value pairs,
+/// quotes in other spellings (`\u0022`, `&quot;`, CSV `""`, `\'`), `:=` and `%20` before `%3D`.
+/// Lines were piped through `pinctl redact` twice and through the reference; the sixth review's
+/// open findings (`LogSanitizerReview6Tests`) are not reported again.
+///
+/// Each finding is a test whose failing expectation is wrapped in `withKnownIssue`, so the suite
+/// stays green and fails loudly once the sanitizer handles the form (then drop the marker). Each
+/// test also shows, outside the marker, the protected sibling form going, so the test can see a
+/// leak at all. Comments give input → output at b82fa46 and what a fixed sanitizer must output.
+/// Severity: high, a real program's log shape leaks a credential; medium; low, contrived, a
+/// readability (§4) gap, or the oracle's blind spot.
+///
+/// Index, most severe first (test function names): high — `headerInStringWithInnerQuotes`
+/// (logfmt, Go's `%q`, JSON and Python strings, escaped line breaks, holding a cookie with JSON in
+/// it); medium — `nameValuePairLongName`, `nameValuePairOtherNotations` (Python's dict, Go's
+/// `%+v`), `spelledQuoteValueAfterURL`, `plusBeforePercentSeparator`; low —
+/// `headerInStringAfterQuoteEndedURL`, `escapedTabInRawWindowsPath`,
+/// `resumedHeaderValueOverEscapedLineBreak` (§4), `goHeaderMapKeepsNothingAfter`
+/// (§4), `referenceDisagrees` (no leak).
+/// What held: idempotence on every line tried (60,000 generated lines of the new rules' fragments,
+/// 20,000 generated cookie and authorization headers in ten string contexts, about 150
+/// hand-written forms), scanner–reference agreement but for the two classes in
+/// `referenceDisagrees`; of the 20,000 headers' secrets, the 1,682 that stayed are all of the two
+/// in-string classes above; git remotes (`git@` before a real address or a token keeps nothing but
+/// the remote's host), `\uXXXX` emails, `\x0D\x0A` (either case), header array members, `:=`,
+/// `%20%3D`, `Bearer%20` after `%3D`, CSV's doubled quotes and `\'` values.
+enum Review7 {
+    static func redact(_ text: String) -> String { LogSanitizer.redact(text) }
+
+    /// Whether `secret` survives one pass over `input`.
+    static func leaks(_ input: String, _ secret: String) -> Bool { redact(input).contains(secret) }
+}
+
+@Suite("Log sanitizer review 7: findings")
+struct LogSanitizerReview7Tests {
+    /// HIGH, rule 2 (a header's unquoted value inside a string ends "at a closing quote as in
+    /// rule 1"). The eleventh session ended the value of a header in running text at the line's
+    /// end only; a header that sits in a string (a quote or an escaped line break before its name)
+    /// still ends at any quote followed by `}`, `,`, `;` or white space, whatever its escaping and
+    /// kind. A real string escapes the inner quotes, but an escaped `\"` still closes a `"` string
+    /// here, and a `"` closes a `'` string:
+    /// logrus/logfmt `headers="Cookie: prefs={\"theme\":\"dark\"}; sid=hunter2" host=a.io` →
+    /// `headers="Cookie: [redacted-secret]\"}; sid=hunter2" host=a.io`; Go's `%q` of a request dump
+    /// `"GET / HTTP/1.1\r\nCookie: prefs={\"theme\":\"dark\"}; sid=hunter2\r\n"` → `…Cookie:
+    /// [redacted-secret]\"}; sid=hunter2\r\n"`; Python's repr `'Cookie: prefs={"theme":"dark"}; sid=hunter2'`
+    /// and `b'GET / HTTP/1.1\r\nCookie: prefs={"theme":"dark"}; …'` → `[redacted-secret]"}; sid=hunter2`;
+    /// `"Cookie: prefs={'theme':'dark'}; sid=hunter2"` → `[redacted-secret]'}; sid=hunter2`.
+    /// An escaped line break before the name counts as a string too, so a request dump logged
+    /// in running text with its line breaks escaped (logback's `%replace(%msg){'\r?\n','\\n'}`
+    /// against log injection) and unescaped quotes leaks the same way:
+    /// `INFO request GET /\r\nCookie: consent={"a":1,"b":"x"}, sid=hunter2` →
+    /// `…\r\nCookie: [redacted-secret]"}, sid=hunter2`.
+    /// A fix (`headerContext` and the header value's end, and the reference): remember the quote
+    /// that opened the string the header is in (its kind and its backslashes) and end the value
+    /// only at that quote (the same backslash count), or at a line break; a fixed sanitizer
+    /// outputs `headers="Cookie: [redacted-secret]" host=a.io`.
+    @Test(
+        "a header in a string holding a JSON cookie keeps the cookies after it",
+        arguments: [
+            #"level=info msg="request" headers="Cookie: prefs={\"theme\":\"dark\"}; sid=hunter2" host=a.io"#,
+            #""GET / HTTP/1.1\r\nHost: a.io\r\nCookie: prefs={\"theme\":\"dark\"}; sid=hunter2\r\n""#,
+            #"{"msg":"GET / HTTP/1.1\r\nCookie: prefs={\"theme\":\"dark\"}; sid=hunter2\r\n"}"#,
+            #"headers: 'Cookie: prefs={"theme":"dark"}; sid=hunter2'"#,
+            #"b'GET / HTTP/1.1\r\nCookie: prefs={"theme":"dark"}; sid=hunter2\r\n'"#,
+            #""Cookie: prefs={'theme':'dark'}; sid=hunter2""#,
+            #"2026-12-01 INFO request GET /\r\nCookie: consent={"a":1,"b":"x"}, sid=hunter2"#,
+            #"INFO hdrs=Host: a.io\nSet-Cookie: pref={"x":"y"}; sid=hunter2; Path=/"#,
+        ]
+    )
+    func headerInStringWithInnerQuotes(_ input: String) {
+        let once = Review7.redact(input)
+        #expect(Review7.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        withKnownIssue("a header in a string ends at an inner quote of another kind or escaping") {
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+        // The protection that exists: the same header in running text runs to the line's end,
+        // and in a string with no inner quote (the cookie's JSON replaced) it runs to the string's end.
+        let running = "Cookie: prefs={\"theme\":\"dark\"}; sid=hunter2"
+        #expect(!Review7.leaks(running, "hunter2"), "\(Review7.redact(running).debugDescription)")
+        let plain = input.replacingOccurrences(of: #"=\{[^}]*\}"#, with: "=x", options: .regularExpression)
+        #expect(!Review7.leaks(plain, "hunter2"), "\(Review7.redact(plain).debugDescription)")
+    }
+
+    /// MEDIUM, rule 2 (name-value pairs, `pairValueKey`). The look-back from `"value"` to the name
+    /// member's credential key is bounded (about 70 bytes), so a name of 41 characters or more is
+    /// not seen and its value stays. Spring Boot's relaxed binding makes such names common:
+    /// `{"name":"SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_GOOGLE_CLIENT_SECRET","value":"hunter2"}`
+    /// and `{"name":"SPRING_DATASOURCE_HIKARI_DATA_SOURCE_PROPERTIES_PASSWORD","value":"hunter2"}`
+    /// are kept whole. A fix: the look-back only needs the name string's last bytes (the key is its
+    /// end) and its opening quote: read back from `","value"` over the key (15 bytes at most) and
+    /// then over `[A-Za-z0-9_.-]` to the opening quote and `"name":` (still bounded by the
+    /// previous span, linear as each byte is read back for one `value` key only). (The `OAUTH2`
+    /// name also goes as a token, `{"name":"[redacted-token]",…}`: rule 7's one case and a digit,
+    /// review 6's `logfmtErrorCode` family, not reported again.) Fixed output
+    /// `{"name":"SPRING_…_CLIENT_SECRET","value":"[redacted-secret]"}`.
+    @Test(
+        "a name-value pair with a long name",
+        arguments: [
+            #"{"name":"SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_GOOGLE_CLIENT_SECRET","value":"hunter2"}"#,
+            #"{"name":"SPRING_DATASOURCE_HIKARI_DATA_SOURCE_PROPERTIES_PASSWORD","value":"hunter2"}"#,
+            #"{"name":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_PASSWORD","value":"hunter2"}"#,
+        ]
+    )
+    func nameValuePairLongName(_ input: String) {
+        let once = Review7.redact(input)
+        #expect(Review7.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        withKnownIssue("the name-value look-back stops before a long name's key") {
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+        // The protection that exists: a name of 40 characters or fewer.
+        let short = #"{"name":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_PASSWORD","value":"hunter2"}"#
+        #expect(!Review7.leaks(short, "hunter2"), "\(Review7.redact(short).debugDescription)")
+    }
+
+    /// MEDIUM, rule 2 (name-value pairs read only in JSON's `"name":"…","value":"…"`). The same
+    /// pair in the other notations programs print it in stays: the Kubernetes Python client's
+    /// `to_dict()` repr `{'name': 'DB_PASSWORD', 'value': 'hunter2', 'value_from': None}`, Go's
+    /// `%+v` of a `corev1.EnvVar` `{Name:DB_PASSWORD Value:hunter2 ValueFrom:nil}` and its
+    /// generated `String()` `&EnvVar{Name:DB_PASSWORD,Value:hunter2,ValueFrom:nil,}` are all kept
+    /// whole. A fix: `pairValueKey` accepts `'` as the key quote and no quote (a `name:`/`Name:`
+    /// member ended by a blank or `,`), with the value member's separator `:` and optional blanks;
+    /// fixed output `{'name': 'DB_PASSWORD', 'value': '[redacted-secret]', 'value_from': None}` and
+    /// `{Name:DB_PASSWORD Value:[redacted-secret] ValueFrom:nil}`.
+    @Test(
+        "a name-value pair in Python's or Go's notation",
+        arguments: [
+            #"{'name': 'DB_PASSWORD', 'value': 'hunter2', 'value_from': None}"#,
+            #"{Name:DB_PASSWORD Value:hunter2 ValueFrom:nil}"#,
+            #"&EnvVar{Name:DB_PASSWORD,Value:hunter2,ValueFrom:nil,}"#,
+        ]
+    )
+    func nameValuePairOtherNotations(_ input: String) {
+        let once = Review7.redact(input)
+        #expect(Review7.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        withKnownIssue("name-value pairs are read in JSON's notation only") {
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+        // The protection that exists: the JSON form (also with Python's `json.dumps` blanks).
+        for json in [
+            #"{"name":"DB_PASSWORD","value":"hunter2"}"#, #"{"name": "DB_PASSWORD", "value": "hunter2"}"#,
+        ] {
+            #expect(!Review7.leaks(json, "hunter2"), "\(Review7.redact(json).debugDescription)")
+        }
+    }
+
+    /// MEDIUM, rule 2 (a value opened by a quote in another spelling "does not resume after" the
+    /// next URL). A cookie that holds a URL (a return address) before the session cookie, in
+    /// HTML-escaped or `\u0022`-escaped JSON (a `data-` attribute, .NET's `System.Text.Json` in a
+    /// string): `&quot;Cookie&quot;:&quot;ret=https://a.io/; sid=hunter2&quot;` →
+    /// `&quot;Cookie&quot;:&quot;[redacted-secret]https://a.io; sid=hunter2&quot;`; the same with
+    /// `\u0022`. The plain JSON form resumes after the URL and takes `sid=hunter2`. A fix: resume a
+    /// spelled value after the URL as a quoted one does (to the same spelling, the next URL, or a
+    /// line break); fixed output `…:&quot;[redacted-secret]https://a.io; [redacted-secret]&quot;`.
+    @Test(
+        "a value in a spelled quote keeps what follows a URL in it",
+        arguments: [
+            #"&quot;Cookie&quot;:&quot;ret=https://a.io/; sid=hunter2&quot;"#,
+            #"\u0022Cookie\u0022:\u0022ret=https://a.io/; sid=hunter2\u0022"#,
+        ]
+    )
+    func spelledQuoteValueAfterURL(_ input: String) {
+        let once = Review7.redact(input)
+        #expect(Review7.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        #expect(once.contains("https://a.io"))
+        withKnownIssue("a spelled-quote value does not resume after a URL") {
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+        // The protection that exists: with plain quotes the value resumes after the URL.
+        let plain = #""Cookie":"ret=https://a.io/; sid=hunter2""#
+        #expect(!Review7.leaks(plain, "hunter2"), "\(Review7.redact(plain).debugDescription)")
+        #expect(Review7.redact(plain).contains("https://a.io"))
+    }
+
+    /// MEDIUM, rule 2 (`%20`s before a percent-encoded separator). Form encoding (HTML forms,
+    /// `URLSearchParams`, Python's `urlencode`, whose default `quote_plus` writes a space as `+`)
+    /// gives `+` where the new rule reads `%20`: `config=db.password+%3D+hunter2%0Adb.host+%3D+db.example.com`
+    /// and `q=token+%3A+hunter2` are kept whole, while `password%20%3D%20hunter2` and
+    /// `password%3D+hunter2` go. A fix: in `credential(key:separator:percent:stop:)`'s look-back
+    /// (and the reference), `+` counts as `%20` before `%3D`/`%3A` (and after it, as it already
+    /// does as the value's first byte); fixed output `config=db.password+%3D+[redacted-secret]%0Adb.host…`.
+    @Test(
+        "a form-encoded + before a percent-encoded separator",
+        arguments: [
+            #"config=db.password+%3D+hunter2%0Adb.host+%3D+db.example.com"#,
+            #"q=token+%3A+hunter2"#,
+            #"password+%3D%20hunter2"#,
+        ]
+    )
+    func plusBeforePercentSeparator(_ input: String) {
+        let once = Review7.redact(input)
+        #expect(Review7.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        withKnownIssue("a + is no %20 before %3D or %3A") {
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+        // The protection that exists: the same with %20.
+        let encoded = input.replacingOccurrences(of: "+", with: "%20")
+        #expect(!Review7.leaks(encoded, "hunter2"), "\(Review7.redact(encoded).debugDescription)")
+    }
+
+    /// LOW, rule 1 (a URL in running text ends at an escaped tab, `\t`). A raw Windows path in a
+    /// query (an un-encoded URL as Windows services log it) holds `\t` as a backslash and a `t`:
+    /// `GET https://a.io/dl?path=C:\temp\x&sig=s3cr3tsig` → `GET https://a.io:\temp\x&sig=s3cr3tsig`
+    /// and `GET https://a.io/dl?path=\\server\tokens&sig=s3cr3tsig` → `GET https://a.io\tokens&sig=s3cr3tsig`:
+    /// the rest of the query (a short signature) stays. The JSON-escaped form (`C:\\temp`) goes
+    /// whole, as an even backslash run is no escape. (The tenth session's `\n` and `\r` end it the
+    /// same way: `C:\new\x`.) A fix: in running text end a URL at `\t` only where the line holds
+    /// JSON escapes elsewhere, or resume the URL's query after the escape when a `&` or `=`
+    /// follows before white space; fixed output `GET https://a.io`.
+    @Test(
+        "a URL over a raw Windows path whose backslash precedes a t",
+        arguments: [
+            #"GET https://a.io/dl?path=C:\temp\x&sig=s3cr3tsig"#,
+            #"GET https://a.io/dl?path=\\server\tokens&sig=s3cr3tsig"#,
+        ]
+    )
+    func escapedTabInRawWindowsPath(_ input: String) {
+        let once = Review7.redact(input)
+        #expect(Review7.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        withKnownIssue("a path's backslash and t end a URL in running text") {
+            #expect(!once.contains("s3cr3tsig"), "\(once.debugDescription)")
+        }
+        // The protection that exists: a path with no `\t` (or JSON-escaped) goes whole.
+        for whole in [
+            #"GET https://a.io/dl?path=C:\data\x&sig=s3cr3tsig"#,
+            #"{"url":"https://a.io/dl?path=C:\\temp\\x&sig=s3cr3tsig","host":"b.io"}"#,
+        ] {
+            #expect(!Review7.leaks(whole, "s3cr3tsig"), "\(Review7.redact(whole).debugDescription)")
+        }
+    }
+
+    /// LOW, rules 1 and 2 (the same root as `headerInStringWithInnerQuotes`). In a header that sits
+    /// in a string, a URL-valued cookie followed by a quoted one with no blank after the `;` ends
+    /// the URL at the inner quote (a quote followed by `;`), and that quote, of another kind or
+    /// escaping than the string's, also closes the header's value, so the cookie after it stays:
+    /// `msg="Cookie: ret=https://a.io/x;t=\"x\";sid=hunter2" host=a.io` →
+    /// `msg="Cookie: [redacted-secret]https://a.io\";sid=hunter2" host=a.io`; the same with `'x'`
+    /// in a backtick string and after an escaped line break. With `; ` the URL ends at the blank
+    /// and the value resumes. The same fix (only the string's own quote closes the value, and the
+    /// value resumes after a URL any other quote ended) gives
+    /// `msg="Cookie: [redacted-secret]https://a.io\";[redacted-secret]" host=a.io`.
+    @Test(
+        "a header in a string resumes after a URL an inner quote ended",
+        arguments: [
+            #"msg="Cookie: ret=https://a.io/x;t=\"x\";sid=hunter2" host=a.io"#,
+            #"`cookie: ret=https://a.io/x;t='x';sid=hunter2` next=ok"#,
+            #"GET /\r\nSet-Cookie: a=1;ret=https://a.io/x;t=\"x\";sid=hunter2 next=ok"#,
+        ]
+    )
+    func headerInStringAfterQuoteEndedURL(_ input: String) {
+        let once = Review7.redact(input)
+        #expect(Review7.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        #expect(once.contains("https://a.io"))
+        withKnownIssue("an inner quote that ends a URL closes a header's value in a string") {
+            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        }
+        // The protection that exists: with a blank after each `;` the value resumes after the URL.
+        let spaced = input.replacingOccurrences(of: ";", with: "; ")
+        #expect(!Review7.leaks(spaced, "hunter2"), "\(Review7.redact(spaced).debugDescription)")
+    }
+
+    /// LOW (§4, hosts stay; no leak), rule 2 (a header's value in running text resumes after a URL
+    /// that a quote ended). When the resumed part starts with an escaped line break, the rule that
+    /// a value is not ended by an escaped line break it starts with (kept for idempotence) lets it
+    /// run over the next header: `Cookie: ret=https://a.io/x'}\nHost: a.io\nX-Request-Id: 42` →
+    /// `Cookie: [redacted-secret]https://a.io'}[redacted-secret]\nX-Request-Id: 42` (the Host line
+    /// goes), and `…x'}\r\nHost: a.io` → `…'}[redacted-secret]\nHost: a.io` (the `\r` goes). The
+    /// reference keeps both (`…'}\nHost: a.io…`), a disagreement the corpus lacks. A fix: a value
+    /// resumed after a URL is ended by an escaped line break at its first byte (a second pass
+    /// resumes at the same place, as the placeholder is not there); fixed output
+    /// `Cookie: [redacted-secret]https://a.io'}\nHost: a.io\nX-Request-Id: 42`.
+    @Test(
+        "a header value resumed after a quote-ended URL keeps the next escaped line",
+        arguments: [
+            #"Cookie: ret=https://a.io/x'}\nHost: a.io\nX-Request-Id: 42"#,
+            #"Cookie: ret=https://a.io/x"}\r\nHost: a.io"#,
+        ]
+    )
+    func resumedHeaderValueOverEscapedLineBreak(_ input: String) {
+        let once = Review7.redact(input)
+        #expect(Review7.redact(once) == once)
+        withKnownIssue("a resumed value is not ended by the escaped line break it starts with") {
+            #expect(once.contains(#"}\r\nHost: a.io"#) || once.contains(#"}\nHost: a.io"#), "\(once.debugDescription)")
+            #expect(RegexReferenceSanitizer.redact(input) == once)
+        }
+        // What holds: without the quote before the escape the URL ends there and the Host stays.
+        let plain = input.replacingOccurrences(of: "'}", with: "").replacingOccurrences(of: "\"}", with: "")
+        #expect(Review7.redact(plain).contains("Host: a.io"), "\(Review7.redact(plain).debugDescription)")
+    }
+
+    /// LOW (§4, hosts stay), rule 2 (a header's structure takes the rest of the line). Go's `%v`
+    /// of an `http.Header`, among the most common header dumps, writes each header as `Name:[…]`:
+    /// `map[Cookie:[sid=hunter2] Host:[a.io] User-Agent:[curl/8.5]]` → `map[Cookie:[[redacted-secret]`
+    /// (the Host and User-Agent go with it). The eleventh session closes a JSON member's array at
+    /// its bracket (`"Cookie":["sid=x"],"Host":["a.io"]` keeps the Host). A fix: a header key
+    /// right after `map[` or a blank inside one, followed by `:[`, closes at its bracket as a
+    /// JSON member's does; fixed output `map[Cookie:[[redacted-secret]] Host:[a.io] User-Agent:[curl/8.5]]`.
+    @Test("a Go header map keeps the headers after a credential header")
+    func goHeaderMapKeepsNothingAfter() {
+        let input = "map[Cookie:[sid=hunter2] Host:[a.io] User-Agent:[curl/8.5]]"
+        let once = Review7.redact(input)
+        #expect(!once.contains("hunter2"))
+        #expect(Review7.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        withKnownIssue("a header in Go's map notation takes the rest of the line") {
+            #expect(once.contains("a.io"), "\(once.debugDescription)")
+        }
+        // What exists: the JSON member form closes at its bracket.
+        let json = #"{"Cookie":["sid=hunter2"],"Host":["a.io"]}"#
+        #expect(Review7.redact(json) == #"{"Cookie":[[redacted-secret]],"Host":["a.io"]}"#)
+    }
+
+    /// LOW (no leak: the oracle's blind spot), rule 2. Two classes where the scanner and the
+    /// reference disagree and the differential corpus has no line of either:
+    /// - a header's value in running text resumes after a URL that a quote ended (the new
+    ///   `headerContext` rule): `Cookie: ret=https://a.io/x"; sid=hunter2` → scanner
+    ///   `Cookie: [redacted-secret]https://a.io";[redacted-secret]`, reference
+    ///   `Cookie: [redacted-secret]https://a.io"; sid=hunter2` (the reference leaks; a scanner
+    ///   regression there would pass the differential test);
+    /// - a header's value that is only `\'`: `Cookie: \'` → scanner `Cookie: [redacted-secret]`,
+    ///   reference `Cookie: \'` (`Cookie: \' x` agrees: `Cookie: \'[redacted-secret]`).
+    /// A fix: the reference's header expression resumes after a quote-ended URL as the scanner
+    /// does, and one of them reads a lone `\'` as the other does; add both to
+    /// `LogCorpus.huntCredential()`.
+    @Test(
+        "the reference agrees on a header resumed after a quote-ended URL and on a lone \\'",
+        arguments: [
+            #"Cookie: ret=https://a.io/x"; sid=hunter2"#,
+            #"Cookie: ret=https://a.io/x?p={"a":"b"}; sid=hunter2"#,
+            #"Set-Cookie:\'"#,
+        ]
+    )
+    func referenceDisagrees(_ input: String) {
+        let once = Review7.redact(input)
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(Review7.redact(once) == once)
+        withKnownIssue("the reference differs from the scanner here") {
+            #expect(RegexReferenceSanitizer.redact(input) == once)
+        }
+        // Where the URL is not quote-ended, both agree.
+        let spaced = "Cookie: ret=https://a.io/x sid=hunter2"
+        #expect(RegexReferenceSanitizer.redact(spaced) == Review7.redact(spaced))
+        #expect(!Review7.leaks(spaced, "hunter2"))
+    }
+}
