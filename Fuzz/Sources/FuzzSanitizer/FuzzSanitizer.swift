@@ -66,6 +66,9 @@ let seeded: [(line: String, secret: String)] = [
     ("user=zq7SEEDtwicemail%2540example.com to=zq7SEEDutf%40b%C3%BCcher.de", "zq7SEED"),
     ("bob@example.com-wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq7SEEDglued", "zq7SEEDglued"),
     ("wJalrXUtnFEMI/K7MDENG/zq7SEEDbefore+bob@example.com", "zq7SEEDbefore"),
+    // The eleventh session: keys outside the old list, a tuple, a backtick string in a structure.
+    ("SECRET_KEY=zq7SEEDdjango Pwd=zq7SEEDodbc; passphrase=zq7SEEDphrase sessionid=zq7SEEDsid", "zq7SEED"),
+    ("{'password': ('alice', 'zq7SEEDtuple')} secret={ note: `it's \"q\" ]`, v: 'zq7SEEDtick' }", "zq7SEED"),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
