@@ -190,8 +190,14 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 return nil
             }
         case UInt8(ascii: "d"):
-            guard key("password") || key("passwd") || key("pwd") || key("sessionid") || key("session_id") else {
-                return nil
+            // `…id` is common (`user_id`, `request_id`): the byte before the `d` leaves at most two
+            // keys to compare.
+            guard k - 2 >= gapStart else { return nil }
+            switch text.lowered(k - 2) {
+            case UInt8(ascii: "r"): guard key("password") else { return nil }
+            case UInt8(ascii: "w"): guard key("passwd") || key("pwd") else { return nil }
+            case UInt8(ascii: "i"): guard key("sessionid") || key("session_id") else { return nil }
+            default: return nil
             }
             kind = .value
         case UInt8(ascii: "t"):
