@@ -107,6 +107,15 @@ public enum AdversarialLogFamilies {
             ("doubled key quotes", "\"\"password\"\":\"\"a\"\"'"),
             ("\\' quotes repeated", "\\'token\\': \\'"), ("%20 before a percent separator", "a%20%20%20%3D"),
             ("percent scheme names", "token%3DBearer%20basic%20"),
+            // The eleventh session's keys (`s` is a key's last letter now) and names of rule 7
+            // (a run of both cases and no digit is read once more for its shape).
+            ("credentials= repeated", "credentials="), ("s= repeated", "s="), ("pwd keys", "db_pwd:"),
+            ("camel-case name run", "AbcDef"), ("logfmt code run", "code=CURLE_SSL_"),
+            ("name run broken at its end", "AbcDefGhiJklMnoPqrStuVwxYzaBcDefGhiJklMnoPqrStuVwxYzab "),
+            // …tuples and backtick strings in structures, pins escaped twice (read a byte at a time).
+            ("tuple opener repeated", "token=("), ("backtick strings in a structure", "token={`a"),
+            ("twice-escaped pin label repeated", #"sha256\\\/"#),
+            ("twice-escaped pin body", #"sha256\\\/A\\\/"#),
             ("random upper-case hex", ""),
         ]
         return families

@@ -94,22 +94,27 @@ public enum RegexReferenceSanitizer {
         // …unless that word is a Python string prefix (`u`, `b`, `r`, `f`, or two of them).
         let letter = #"[A-Za-z0-9]|[^\x00-\x7F"# + spaces + invisible + "]"
         let prefix = "(?<!" + letter + ")[uUbBrRfF]{1,2}"
-        let atom = #"[^{}\[\]"'\\\r\n\uE000]|\\++(?!")|(?<="# + letter + ")(?<!" + prefix + ")'"
+        let atom = #"[^{}\[\]"'`\\\r\n\uE000]|\\++(?!")|(?<="# + letter + ")(?<!" + prefix + ")'"
         let escaped = (1...15).map { escapes in
             let close = #"(?:\\{\#(2 * escapes + 2)})*+\\{\#(escapes)}""#
             return #"\\{\#(escapes)}"(?:(?!(?<!\\)"# + close + #")[^\r\n\uE000])*+"# + close
         }
         let string =
             #""(?:[^"\\\r\n\uE000]|\\[^\r\n\uE000])*+"|(?:(?<!"# + letter + ")|(?<=" + prefix
-            + #"))'(?:[^'\\\r\n\uE000]|\\++(?=[^'\\\r\n\uE000])|(?:\\\\)*+\\')*+'|"#
+            + #"))'(?:[^'\\\r\n\uE000]|\\++(?=[^'\\\r\n\uE000])|(?:\\\\)*+\\')*+'|`[^`\r\n\uE000]*+`|"#
             + escaped.joined(separator: "|")
         var inner = "(?:" + atom + "|" + string + ")"
         for _ in 1..<4 { inner = "(?:" + atom + "|" + string + #"|[{\[]"# + inner + #"*+[}\]])"# }
-        let open = #"(?:\{|\[(?!redacted-))"#
+        // A tuple's: `(` and `)` are brackets too (any of `} ] )` closes any of `{ [ (`).
+        let tupleAtom = atom.replacingOccurrences(of: #"[^{}\[\]"#, with: #"[^{}\[\]()"#)
+        var tuple = "(?:" + tupleAtom + "|" + string + ")"
+        for _ in 1..<4 { tuple = "(?:" + tupleAtom + "|" + string + #"|[{\[(]"# + tuple + #"*+[}\])])"# }
         if header {
-            return open + #"(?:((?!))|((?!))|([^\r\n]++))"#
+            return #"(?:\{|\[(?!redacted-)|\()(?:((?!))|((?!))|([^\r\n]++))"#
         }
-        return open + #"(?![}\]])(?:((?!))|("# + inner + #"*+)(?=[}\]])|([^\r\n]++))"#
+        let open = #"(?:(?:\{|\[(?!redacted-))(?![}\]])|\((?![}\])]))"#
+        return open + #"(?:((?!))|((?<=[{\[])"# + inner + #"*+(?=[}\]])|(?<=\()"# + tuple
+            + #"*+(?=[}\])]))|([^\r\n]++))"#
     }
     /// A value that is a placeholder and nothing more is left alone (see `credentials(_:)`).
     static let placeholderValue = regex(#"^\[redacted-[a-z]+\]\z"#)
@@ -117,7 +122,7 @@ public enum RegexReferenceSanitizer {
     /// Not a structure: quoted values (groups 4–11) or, for `unquoted`, group 12; a value opened by
     /// nginx's `\x22` (group 13) or `\x27` (group 14) runs to the same escape.
     static func values(unquoted: String) -> String {
-        #"(?!\{|\[(?!redacted-))(?:(\\{1,15})"((?!\4"|\\{0,15}["'`]\uE000|[\r\n\uE000]|\z)(?:(?!(?<!\\)(?:\4\4\\\\)*+\4")"#
+        #"(?!\{|\[(?!redacted-)|\()(?:(\\{1,15})"((?!\4"|\\{0,15}["'`]\uE000|[\r\n\uE000]|\z)(?:(?!(?<!\\)(?:\4\4\\\\)*+\4")"#
             + stopBeforeURL + #"[^\r\n\uE000])*+(?:"# + stopBeforeURL
             + #"(?=(?:\4\4\\\\)*+\4")(?:\4\4\\\\)*+)?+)|"# + stringPrefix + #"(")((?:"# + stopBeforeURL
             + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|"# + stringPrefix + #"(')((?:"# + stopBeforeURL
@@ -214,7 +219,7 @@ public enum RegexReferenceSanitizer {
     static let emptyQuoteHeaderCredentials = [2, 1, 0].map { emptyQuoteHeaderCredential(place: $0) }
     static let headerKey = #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"#
     static let valueKey =
-        #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
+        #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Pp][Ww][Dd]|[Pp][Aa][Ss][Ss][Pp][Hh][Rr][Aa][Ss][Ee]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy]|[Ss][Ee][Cc][Rr][Ee][Tt]_[Kk][Ee][Yy]|[Ss][Ee][Cc][Rr][Ee][Tt][Kk][Ee][Yy]|[Pp][Rr][Ii][Vv][Aa][Tt][Ee]_[Kk][Ee][Yy]|[Pp][Rr][Ii][Vv][Aa][Tt][Ee][Kk][Ee][Yy]|[Ss][Ee][Ss][Ss][Ii][Oo][Nn][Ii][Dd]|[Ss][Ee][Ss][Ss][Ii][Oo][Nn]_[Ii][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll][Ss])"#
     /// An empty value that resumes after the URL right after it: a header's unquoted value (also
     /// after empty quotes), or a quoted one that stops before the quote right before the URL.
     /// (A `'` or backtick after backslashes opens no value: the header's unquoted value is empty
@@ -236,10 +241,7 @@ public enum RegexReferenceSanitizer {
         #"[.,;:!?]*+(?:[\x00-\x09\x0B\x0C\x0E-\x20\x7F)\]}>]|["# + spaces + #"]|\\t)"#)
     /// …or an escaped line break, which a quoted value runs over (`\r\n` as one).
     static let afterEscapedLineBreak = regex(#"[.,;:!?]*+\\(?:r(?:\\n)?+|n)"#)
-    static let valueCredential = valueExpression(
-        key:
-            #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
-    )
+    static let valueCredential = valueExpression(key: valueKey)
     /// A name–value pair's `value` member (HAR, Kubernetes `env`): right after a `name` or `key`
     /// member whose string ends in a credential key (after up to 32 `[A-Za-z0-9_.-]`), every quote
     /// `"` or every one `\"`, a space at most around each `:` and `,`.
@@ -307,7 +309,7 @@ public enum RegexReferenceSanitizer {
         #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + percentKeyTail + "(?:"
             + percentValues(unquotedStop: "%0[AaDd]") + ")")
     static let percentValueCredential = regex(
-        #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy])"#
+        valueKey
             + percentKeyTail + "(?:" + percentValues(unquotedStop: percentValueStop) + ")")
 
     // MARK: Rules 3–7
@@ -352,10 +354,12 @@ public enum RegexReferenceSanitizer {
             .replacingOccurrences(of: "H", with: "[0-9A-Fa-f]").replacingOccurrences(
                 of: "I", with: "[" + invisible + "]"))
     /// Each `/` of the 43 characters may be written `\/` (JSON); `\/` after the `=` is a `/` too.
+    /// (The eleventh session: after 1–15 backslashes, as rule 7 reads a `/`: JSON escaped twice.)
     static let pinValue =
-        #"(?:[A-Za-z0-9+/]|\\/){43}=(?![A-Za-z0-9+/=_\-"# + invisible + #"]|\\/|"# + encodedBase64 + ")"
+        #"(?:[A-Za-z0-9+/]|\\{1,15}/){43}=(?![A-Za-z0-9+/=_\-"# + invisible + #"]|\\{1,15}/|"# + encodedBase64 + ")"
     static let labelledPin =
-        #"[Ss][Hh][Aa]256(?:/|=|:|//|="|: |=\\"|":"|": "|\\":\\"|\\": \\"|='|" : "|\\/|':'|': '|\\/\\/)"# + pinValue
+        #"[Ss][Hh][Aa]256(?:/|=|:|//|="|: |=\\"|":"|": "|\\":\\"|\\": \\"|='|" : "|\\{1,15}/|':'|': '|\\{1,15}/\\{1,15}/)"#
+        + pinValue
     static let pin = regex(labelledPin + "|expected one of " + pinValue + "(?:, " + pinValue + ")*")
     static let labelledPinOnly = regex(labelledPin)
     static let token: NSRegularExpression = {
@@ -370,9 +374,15 @@ public enum RegexReferenceSanitizer {
             // A JWT: three segments (the last standard base64 too), or two long ones.
             insideEncoded + "(?:" + b + "*?eyJ" + t + #"+\."# + t + #"+\."# + b + "*|" + b + "*?eyJ(?=" + t
                 + #"{13,}\.)"# + t + #"+\.(?="#
-                + b + "{16})" + b + "+|(?=" + b + "*?[0-9]|" + b + "*?[a-z]" + b
-                + "*?[A-Z]|" + b + "*?[A-Z]" + b + "*?[a-z])" + b + "{32,})")
+                + b + "{16})" + b + "+|(?=" + b + "*?[0-9]|(?!" + name + ")(?:" + b + "*?[a-z]" + b
+                + "*?[A-Z]|" + b + "*?[A-Z]" + b + "*?[a-z]))" + b + "{32,})")
     }()
+    /// A name, not a token, when the run has both letter cases and no digit: the whole run (to a
+    /// byte that is none of rule 7's characters) is ASCII letters, `_`, `-` and `=`, and every
+    /// stretch of lower-case letters but the first is two or more long.
+    static let name =
+        #"[a-z]*+(?:[A-Z_=\-]++[a-z]{2,}+)*+[A-Z_=\-]*+(?!"# + #"(?:[A-Za-z0-9+/=_\-]|\\{1,15}/|"#
+        + encodedBase64 + "|[" + invisible + "]))"
     /// Rule 7's characters (`b` above) up to the end: where a run that ends somewhere starts.
     static let runToEnd = regex(
         #"(?:[A-Za-z0-9+/=_\-]|\\{1,15}/|"# + encodedBase64 + "|[" + invisible + #"])+\z"#)
@@ -1127,6 +1137,53 @@ public struct LogCorpus {
                 + pick([
                     "}", "," + quote + "auth" + quote + ":" + quote + "Bearer " + value + close + "}", " x", "", "\"}",
                 ])
+        case 32:
+            // The eleventh session's pins escaped more than once (rule 6 reads a `/` after 1–15
+            // backslashes, as rule 7 does), and escapes no JSON writes (16 backslashes).
+            var slashes: [String] = []
+            for _ in 0..<47 { slashes.append(String(repeating: "\\", count: pick([1, 3, 7, 15, 16, 2, 0])) + "/") }
+            var body = ""
+            for index in 0..<pick([43, 43, 42, 44]) { body += chance(12) ? slashes[index] : string(Self.base64, 1...1) }
+            return pick(["{\"pin\":\"", "", "x "]) + pick(["sha256", "SHA256", "sha257"]) + slashes[44]
+                + pick(["", slashes[45]]) + body + pick(["=", "=", ""]) + pick(["", slashes[46], "A", "\"}", " ok"])
+        case 31:
+            // The eleventh session's structures: a tuple (`(` opens one, `)` closes it, and inside
+            // it any of `} ] )` closes any of `{ [ (`), backtick strings inside any structure.
+            return key + pick(["=", ": ", "\":", " = ", "': "]) + pick(["(", "{", "[", "((", "({", "[("])
+                + pick([
+                    value, "'alice', '" + value + "'", "\\n  " + value + "\\n", "`it's \"q\" ]`, " + value,
+                    "`a)b`", "`x", "`a\\`]`", "``", "`https://h.example/p]`", ":)", "f(x)", "(", "",
+                ])
+                + pick([")", "}", "]", "))", ")}", "", ");"]) + pick([" host=api.example.com", " ok", "\"}", ""])
+        case 30:
+            // The eleventh session's names (rule 7): camel-case words and logfmt codes of both cases
+            // and no digit, around 32 characters, with what makes one a token (a digit, `/`, `\/`,
+            // `%2F`, `+`, an invisible separator, a lone lower-case letter) or cuts it.
+            var name = pick(["", "code=", "reason=", "a", "ab", "x_", "event.", "NS", "\"", "=", "-"])
+            for _ in 0..<Int.random(in: 3...9, using: &generator) {
+                name += pick([
+                    "Error", "Server", "Certificate", "Not", "On", "Is", "URL", "X", "CURLE_SSL_", "PINNED", "_", "-",
+                    "=", "Untrusted", "pinning", "a", "Ab", "x", "Ex", "ERR_CERT_", "eyJ", "Ok",
+                ])
+                if chance(8) {
+                    name += pick([
+                        "7", "/", "\\/", "%2F", "+", "\u{200B}", "b", "y", "@a.io ",
+                        "-550e8400-e29b-41d4-a716-446655440000",
+                    ])
+                }
+            }
+            return name + pick(["", " ", "\"", ".", "=", "s", "==", "@example.com", "Bb"])
+        case 29:
+            // The eleventh session's keys (review 6): as the end of longer words, in every form,
+            // and words that end in none of them (`keys`, `pwds`, `sessions`).
+            let newKey = pick([
+                "SECRET_KEY", "secretKey", "private_key", "PrivateKey", "passphrase", "Pwd", "OLDPWD", "sessionid",
+                "session_id", "credentials", "aws_credentials", "db_pwd", "credential", "sessions", "pwds",
+                "keys", "privatekeys",
+            ])
+            return pick(["", "{\"", "{'", "\\\"", "user[", "?"]) + newKey + pick(["", "\"", "'", "]", "\\\""]) + blank
+                + pick(["=", ":", ": ", " => ", "%3D"]) + blank + pick(["", "\"", "'", "{"]) + value
+                + pick(["", "\"", "'", "}", "&page=2", ";Host=db.example.com"])
         case 26:
             // An unlabelled Basic credential (tenth session), and words after Basic that stay.
             return pick(["", "\"", "x", "auth header ", "%20", "\\x22", "\\n", "[redacted-token]", "_"])

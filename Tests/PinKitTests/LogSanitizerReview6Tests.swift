@@ -77,7 +77,7 @@ struct LogSanitizerReview6Tests {
     /// followed by white space, `,;}])>` or the end). A cookie whose value is JSON (consent banners,
     /// preferences) has a `"` before `}` or `,`, which ends the header's value, and the cookies after
     /// it stay: `Cookie: prefs={"theme":"dark"}; sid=hunter2` → `Cookie: [redacted-secret]"}; sid=hunter2`;
-    /// `Cookie: consent={"necessary":true,"lang":"en"}; sessionid=hunter2` → same shape;
+    /// `Cookie: consent={"necessary":true,"lang":"en"}; sid=hunter2` → same shape;
     /// `Cookie: a=x'; sid=hunter2` → `Cookie: [redacted-secret]'; sid=hunter2`; a header followed
     /// on its line by a structure: `Authorization: Bearer AbCdEf0123 secret={"a":"x","b":"hunter2"}`
     /// → `Authorization: [redacted-secret]","b":"hunter2"}` (the header took the key `secret`).
@@ -91,7 +91,7 @@ struct LogSanitizerReview6Tests {
         "a cookie header holding JSON keeps the cookies after it",
         arguments: [
             #"Cookie: prefs={"theme":"dark"}; sid=hunter2"#,
-            #"Cookie: consent={"necessary":true,"lang":"en"}; sessionid=hunter2"#,
+            #"Cookie: consent={"necessary":true,"lang":"en"}; sid=hunter2"#,
             #"Cookie: a=x'; sid=hunter2"#,
             #"Cookie: ret=https://a.io/x'; sid=hunter2"#,
             #"Authorization: Bearer AbCdEf0123 secret={"a":"x","b":"hunter2"}"#,
@@ -399,9 +399,13 @@ struct LogSanitizerReview6Tests {
         ]
     )
     func tupleValue(_ input: String) {
-        withKnownIssue("`(` does not open a structure value") {
-            #expect(!Review6.leaks(input, "hunter2"), "\(Review6.redact(input).debugDescription)")
-        }
+        let once = Review6.redact(input)
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(once.contains("([redacted-secret])"), "\(once.debugDescription)")
+        #expect(Review6.redact(once) == once)
+        // Where `(` opens no value (after a word), the tuple's members stay: what `(` did before.
+        let word = input.replacingOccurrences(of: "(", with: "x(")
+        #expect(Review6.leaks(word, "hunter2"), "\(Review6.redact(word).debugDescription)")
         let list = input.replacingOccurrences(of: "(", with: "[").replacingOccurrences(of: ")", with: "]")
         #expect(!Review6.leaks(list, "hunter2"), "\(Review6.redact(list).debugDescription)")
     }
@@ -444,11 +448,19 @@ struct LogSanitizerReview6Tests {
     func twiceEscapedPin() {
         let body = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCDEFG="
         let twice = #"{"log":"{\"pin\":\"sha256\\\/"# + body + #"\"}"}"#
-        withKnownIssue("rule 6 reads one level of escaping") {
-            #expect(Review6.redact(twice) == twice)
-        }
+        #expect(Review6.redact(twice) == twice)
+        // Each `/` of the body escaped twice too, and the curl label `//`.
+        let slashes = body.replacingOccurrences(of: "0123", with: "01/3").replacingOccurrences(of: "/", with: #"\\\/"#)
+        let both = #"{"log":"{\"pin\":\"sha256\\\/\\\/"# + slashes + #"\"}"}"#
+        #expect(Review6.redact(both) == both)
         let once = #"{"pin":"sha256\/"# + body + #""}"#
         #expect(Review6.redact(once) == once)
+        // Without a label (or with a label's `/` after 16 backslashes, which no JSON escaping
+        // writes) the same body is a token and goes: rule 6 keeps only a labelled pin.
+        for label in ["sha257" + #"\\\/"#, "sha256" + String(repeating: "\\", count: 16) + "/"] {
+            let unlabelled = #"{"log":"{\"pin\":\""# + label + body + #"\"}"}"#
+            #expect(!Review6.leaks(unlabelled, body), "\(Review6.redact(unlabelled).debugDescription)")
+        }
     }
 
     /// LOW (contrived: a secret that parses as a URL). A value stops at the next URL, and a URL keeps
@@ -667,9 +679,12 @@ struct LogSanitizerReview6Tests {
     @Test("a backtick string inside a structure")
     func backtickStringInStructure() {
         let input = "secret={ note: `it's \"quoted\" ]`, value: 'hunter2' } host=a.io"
-        withKnownIssue("a backtick does not open a string in a structure") {
-            #expect(Review6.redact(input) == "secret={[redacted-secret]} host=a.io")
-        }
+        #expect(Review6.redact(input) == "secret={[redacted-secret]} host=a.io")
+        #expect(Review6.redact(Review6.redact(input)) == Review6.redact(input))
+        // Read as plain text (the backticks taken out, the bracket inside then closes the
+        // structure), the member after it stays: what the scan did before.
+        let plain = input.replacingOccurrences(of: "`", with: " ")
+        #expect(Review6.leaks(plain, "hunter2"), "\(Review6.redact(plain).debugDescription)")
         // With `"` for the backticks (what a Python repr would pick) the string is passed whole.
         let quoted = "secret={ note: 'it\\'s ]', value: 'hunter2' } host=a.io"
         #expect(!Review6.leaks(quoted, "hunter2"), "\(Review6.redact(quoted).debugDescription)")
@@ -743,12 +758,17 @@ struct LogSanitizerReview6Tests {
         ]
     )
     func logfmtErrorCode(_ input: String) {
-        withKnownIssue("`=` joins the key and the code into one mixed-case run") {
-            #expect(Review6.redact(input) == input)
-        }
+        #expect(Review6.redact(input) == input)
         // The code alone, or after `: `, is a name of one case and stays.
         let colon = input.replacingOccurrences(of: "=", with: ": ")
         #expect(Review6.redact(colon) == colon)
+        // The same letters with the case of every other one flipped (lone lower-case letters
+        // between capitals: no words) are a secret's shape, and the run goes.
+        let code = String(input.split(separator: "=").last!)
+        let mixed = String(
+            code.enumerated().map { $0.offset % 2 == 1 ? Character($0.element.lowercased()) : $0.element })
+        let secret = input.replacingOccurrences(of: code, with: mixed)
+        #expect(!Review6.leaks(secret, mixed), "\(Review6.redact(secret).debugDescription)")
     }
 
     /// LOW/medium (§4: "event names, error codes stay"). A camel-case name of 32 characters or more
@@ -771,13 +791,40 @@ struct LogSanitizerReview6Tests {
         ]
     )
     func camelCaseName(_ input: String) {
-        withKnownIssue("a run of both cases is a token whatever its shape") {
-            #expect(Review6.redact(input) == input)
+        #expect(Review6.redact(input) == input)
+        // A digit, a `/` or a lone lower-case letter between capitals makes the same run a token.
+        for (from, to) in [("Certificate", "Certificat3"), ("Request", "Re/quest"), ("Pinning", "PiNning")] {
+            let secret = input.replacingOccurrences(of: from, with: to)
+            guard secret != input else { continue }
+            #expect(Review6.redact(secret).contains("[redacted-token]"), "\(Review6.redact(secret).debugDescription)")
         }
         // Shorter than 32 the same shape stays, which is why the name's length decides today.
         #expect(
             Review6.redact("Code=-1202 \"NSURLErrorCertificateUntrusted\"")
                 == "Code=-1202 \"NSURLErrorCertificateUntrusted\"")
+    }
+
+    /// The price of keeping names (rule 7's `isName`): a random secret of both cases and no digit
+    /// that happens to read as words stays. Measured on 40,000 and 10,000 seeded random runs of 32 characters,
+    /// against the rates LogSanitizer.swift's header states (standard base64 about 2 in 100,000;
+    /// letters only about 1.5 %): base64 with no name-shaped run kept would be 0, and a shape test
+    /// that kept every run of both cases would keep all.
+    @Test("random 32-character secrets pass as names at the rate the header states")
+    func randomSecretsAsNames() {
+        var corpus = LogCorpus(seed: 1511)
+        var kept = (base64: 0, letters: 0)
+        let count = 40_000
+        for _ in 0..<count {
+            let secret = corpus.string(LogCorpus.base64, 32...32)
+            if LogSanitizer.redact("x " + secret).hasSuffix(secret) { kept.base64 += 1 }
+        }
+        for _ in 0..<(count / 4) {
+            let secret = corpus.string(String(LogCorpus.base64.prefix(52)), 32...32)
+            if LogSanitizer.redact("x " + secret).hasSuffix(secret) { kept.letters += 1 }
+        }
+        // One case only and no digit (about 2e-21 for base64) also stays; names are the rest.
+        #expect(kept.base64 <= 10, "\(kept.base64) of \(count) base64 runs kept")
+        #expect(kept.letters >= 70 && kept.letters <= 300, "\(kept.letters) of \(count / 4) letter runs kept")
     }
 
     /// HIGH, rule 2 (an unquoted value other than a header's ends at white space, not at an escaped
@@ -908,13 +955,17 @@ struct LogSanitizerReview6Tests {
         ]
     )
     func keysOutsideTheList(_ input: String, _ key: String, _ secret: String) {
-        withKnownIssue("rule 2 knows authorization, cookie, password, passwd, secret, token, api_key and apikey") {
-            #expect(!Review6.leaks(input, secret), "\(Review6.redact(input).debugDescription)")
-            #expect(LogSanitizer.redact(secret, key: key) == LogSanitizer.secretPlaceholder)
+        #expect(!Review6.leaks(input, secret), "\(Review6.redact(input).debugDescription)")
+        #expect(LogSanitizer.redact(secret, key: key) == LogSanitizer.secretPlaceholder)
+        let once = Review6.redact(input)
+        #expect(Review6.redact(once) == once)
+        // Under a key outside the list (the key's last letter dropped or one added) the same value
+        // stays: the list decides, as it did before the eleventh session for these keys.
+        for other in [String(key.dropLast()), key + "s"] {
+            let unlisted = input.replacingOccurrences(of: key, with: other)
+            #expect(Review6.leaks(unlisted, secret), "\(Review6.redact(unlisted).debugDescription)")
+            #expect(LogSanitizer.redact(secret, key: other) == secret)
         }
-        // Under a listed key the same value goes.
-        let listed = input.replacingOccurrences(of: key, with: "password")
-        #expect(!Review6.leaks(listed, secret), "\(Review6.redact(listed).debugDescription)")
     }
 
     /// MEDIUM/high (design gap: the key is a sibling member's value). HAR files (browser and proxy

@@ -24,7 +24,11 @@ struct LogSanitizerTests {
             ("id 550E8400-e29b-41d4-A716-446655440000 ok", "id [redacted-uuid] ok"),
             ("jwt eyJhbGciOiJIUzI1NiJ9.e30.sig x", "jwt [redacted-token] x"),
             ("key " + String(repeating: "a", count: 31) + "7", "key [redacted-token]"),
-            ("key " + String(repeating: "a", count: 31) + "A", "key [redacted-token]"),
+            // Both cases, with a lone lower-case letter after a capital (no word): a token.
+            ("key " + String(repeating: "a", count: 30) + "Ab", "key [redacted-token]"),
+            // Both cases that read as words (lower-case stretches of two or more but the first): a
+            // name (§4, the eleventh session: camel-case names, logfmt codes).
+            ("key " + String(repeating: "a", count: 31) + "A", "key " + String(repeating: "a", count: 31) + "A"),
             // One case and no digit: a name (§4), however long.
             ("key=" + String(repeating: "a", count: 32), "key=" + String(repeating: "a", count: 32)),
             ("event=pin_failure_report_upload_completed", "event=pin_failure_report_upload_completed"),

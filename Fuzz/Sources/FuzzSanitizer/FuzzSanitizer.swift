@@ -85,6 +85,9 @@ let seeded: [(line: String, secret: String)] = [
         #"{"env":[{"name":"DB_PASSWORD","value":"zq7SEEDpair"}]} {\"name\":\"Cookie\",\"value\":\"sid=zq7SEEDpair2\"}"#,
         "zq7SEED"
     ),
+    // The eleventh session: keys outside the old list, a tuple, a backtick string in a structure.
+    ("SECRET_KEY=zq7SEEDdjango Pwd=zq7SEEDodbc; passphrase=zq7SEEDphrase sessionid=zq7SEEDsid", "zq7SEED"),
+    ("{'password': ('alice', 'zq7SEEDtuple')} secret={ note: `it's \"q\" ]`, v: 'zq7SEEDtick' }", "zq7SEED"),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

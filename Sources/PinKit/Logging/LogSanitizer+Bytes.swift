@@ -49,7 +49,7 @@ extension LogSanitizer {
         /// ASCII white space and control characters, DEL included.
         static let control: UInt32 = 1 << 16
         static let quote: UInt32 = 1 << 17  // " ' `
-        /// The last letter of a credential key, any case: n e d t y.
+        /// The last letter of a credential key, any case: n e d t y s.
         static let keyEnd: UInt32 = 1 << 18
         /// Printable ASCII that decides nothing inside a URL's body in running text: everything but
         /// `/ ? # % ( [ { < ) ] } > @`, quotes and `\`.
@@ -104,8 +104,8 @@ extension LogSanitizer {
             mark(lowerCase, lower)
             mark(letters + digits, alphanumeric)
             mark("\"'`", quote)
-            mark("nedtyNEDTY", keyEnd)
-            mark("nedtyNEDTY]27;\"'", keyTailEnd)
+            mark("nedtysNEDTYS", keyEnd)
+            mark("nedtysNEDTYS]27;\"'", keyTailEnd)
             for byte in 0x21...0x7E { table[byte] |= urlPlain }
             for byte in "/?#%([{<)]}>@\"'`\\".utf8 { table[Int(byte)] &= ~urlPlain }
             for byte in 0...0x20 { table[byte] |= control | afterClosingQuote | valueStop }

@@ -7,7 +7,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// Whether a key can end before the separator at `separator`: after `%20`s (before `%3D` or
     /// `%3A`), `[ \t]*`, an optional closing quote and optional form suffixes
-    /// (``formSuffixesStart(before:bound:)``), the last byte is one a key ends in (`n e d t y`, any
+    /// (``formSuffixesStart(before:bound:)``), the last byte is one a key ends in (`n e d t y s`, any
     /// case). A `%5D` ends in `d`, so it passes as it is; a `]` (a form suffix), the `2`, `7` or `;`
     /// of a quote written in another way or a doubled quote's first takes the look-back here.
     @inline(__always) func keyMayEnd(before separator: Int, bound: Int) -> Bool {
@@ -178,7 +178,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// ``maxIndexDigits`` digits + `]` (`password[0]`), where `[` may be `%5B` and `]` `%5D`
     /// (any case, as a browser encodes them: `user%5Bpassword%5D`). Read backwards, greedily: an
     /// opening `[` or `%5B` never ends a key (`[`, `B`), and the `d` of a `%5D` never ends one
-    /// either (a key's `d` follows `r` or `w`), so the suffixes are found the one way they can be.
+    /// either (a key's `d` follows `r`, `w` or `i`), so the suffixes are found the one way they can be.
     /// The look-back is bounded: 4 × 12 bytes.
     @inline(never) func formSuffixesStart(before k: Int, bound: Int) -> Int {
         var k = k
@@ -228,8 +228,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         {
             return nil
         }
-        // Every key ends in one of "n", "e", "d", "t", "y": most separators are rejected here, and
-        // the last letter leaves one to three keys to compare.
+        // Every key ends in one of "n", "e", "d", "t", "y", "s": most separators are rejected here,
+        // and the last letter leaves one to seven keys to compare.
         guard k > gapStart else { return nil }
         var keyStart = k
         func key(_ name: StaticString) -> Bool {
@@ -251,6 +251,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         case UInt8(ascii: "e"):
             if key("cookie") {
                 kind = .header
+            } else if key("passphrase") {
+                kind = .value
             } else if text.byte(separator) != UInt8(ascii: "%"), let pair = pairValueKey(end: k, gapStart: gapStart) {
                 keyStart = pair
                 kind = .value
@@ -258,13 +260,27 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 return nil
             }
         case UInt8(ascii: "d"):
-            guard key("password") || key("passwd") else { return nil }
+            // `…id` is common (`user_id`, `request_id`): the byte before the `d` leaves at most two
+            // keys to compare.
+            guard k - 2 >= gapStart else { return nil }
+            switch text.lowered(k - 2) {
+            case UInt8(ascii: "r"): guard key("password") else { return nil }
+            case UInt8(ascii: "w"): guard key("passwd") || key("pwd") else { return nil }
+            case UInt8(ascii: "i"): guard key("sessionid") || key("session_id") else { return nil }
+            default: return nil
+            }
             kind = .value
         case UInt8(ascii: "t"):
             guard key("secret") else { return nil }
             kind = .value
         case UInt8(ascii: "y"):
-            guard key("api_key") || key("api-key") || key("apikey") else { return nil }
+            guard
+                key("api_key") || key("api-key") || key("apikey") || key("secret_key") || key("secretkey")
+                    || key("private_key") || key("privatekey")
+            else { return nil }
+            kind = .value
+        case UInt8(ascii: "s"):
+            guard key("credentials") else { return nil }
             kind = .value
         default:
             return nil
@@ -391,12 +407,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         v = text.blanksEnd(from: v, end: end, stop: stop)
         // Openers the value sits in: `Optional(` (Swift's interpolation of an optional), a
         // constructor before what a value opens with (`Some("`, `Ok(Secret("`: Rust's `{:?}`),
-        // Haskell's `Just` and blanks before one, `<`; blanks may follow each. Then a `{` or `[`
-        // (not a placeholder's) starts a structure: a JSON object or array, a Python dict or list,
-        // which goes whole.
+        // Haskell's `Just` and blanks before one, `<`; blanks may follow each. Then a `{`, `[` (not
+        // a placeholder's) or `(` starts a structure: a JSON object or array, a Python dict, list
+        // or tuple, which goes whole.
         while v < end, v != stop {
             let byte = text.byte(v)
-            if byte == UInt8(ascii: "{")
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "(")
                 || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: min(end, stop)))
             {
                 // A header's structure after a quoted key (a JSON member, `{"Cookie":["a","b"]}`) ends
@@ -747,7 +763,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (p, p - start)
     }
 
-    /// A value that is a structure: what is inside the `{` or `[` at `opener` and its closing
+    /// A value that is a structure: what is inside the `{`, `[` or `(` at `opener` and its closing
     /// bracket (strings skipped, at most ``structureDepth`` levels), or, when it does not close
     /// before the line's end or the next URL (`stop`), everything after it to the line's end, URLs
     /// included. With `toLineEnd` (a header's after a key with no closing quote) it always takes the
@@ -759,7 +775,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let valueEnd =
             toLineEnd
             ? restOfLine(from: start, end: end)
-            : structureClose(from: start, end: end, stop: stop) ?? restOfLine(from: start, end: end)
+            : structureClose(from: start, end: end, stop: stop, parentheses: text.byte(opener) == UInt8(ascii: "("))
+                ?? restOfLine(from: start, end: end)
         guard valueEnd > start else { return nil }
         if let placeholder = placeholderEnd(at: start, end: end, stop: stop), placeholder == valueEnd {
             return LogSanitizer.Span(start: keyStart, end: valueEnd, keepEnd: valueEnd, placeholder: .none)
@@ -797,21 +814,25 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// Inside a structure opened before `start`: the position of the bracket that closes it, or nil
-    /// when none does before a line break, `stop` or `end`. Any of `}` `]` closes any of `{` `[`;
-    /// a `"` or `'` string (a backslash escapes) or a `\"` string is passed whole, and one that
-    /// does not close on the line leaves the structure open.
-    func structureClose(from start: Int, end: Int, stop: Int) -> Int? {
+    /// when none does before a line break, `stop` or `end`. Any of `}` `]` closes any of `{` `[`
+    /// (with `parentheses`, a tuple's: any of `} ] )` closes any of `{ [ (`);
+    /// a `"` or `'` string (a backslash escapes), a backtick string (none does) or a `\"` string is
+    /// passed whole, and one that does not close on the line leaves the structure open.
+    func structureClose(from start: Int, end: Int, stop: Int, parentheses: Bool) -> Int? {
         let limit = min(end, stop)
         var depth = 1
         var p = start
         while p < limit {
             let byte = text.byte(p)
             switch byte {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
+            // (A `where` binds to the last pattern: `(` and `)` count only in a tuple.)
+            case UInt8(ascii: "{"), UInt8(ascii: "["),
+                UInt8(ascii: "(") where parentheses:
                 depth += 1
                 guard depth <= Self.structureDepth else { return nil }
                 p += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+            case UInt8(ascii: "}"), UInt8(ascii: "]"),
+                UInt8(ascii: ")") where parentheses:
                 depth -= 1
                 if depth == 0 { return p }
                 p += 1
@@ -825,6 +846,16 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 }
                 guard let close = stringClose(from: p + 1, limit: limit, quote: byte) else { return nil }
                 p = close
+            case UInt8(ascii: "`"):
+                // A backtick string (Node's `util.inspect` picks one for a string that holds both `'`
+                // and `"`): to the next backtick, no escapes.
+                var q = p + 1
+                while q < limit, case let next = text.byte(q), next != UInt8(ascii: "`") {
+                    if next == 0x0A || next == 0x0D { return nil }
+                    q += 1
+                }
+                guard q < limit else { return nil }
+                p = q + 1
             case UInt8(ascii: "\\"):
                 // A run of backslashes (never entered in its middle): before `"`, a string opened by
                 // that many (at most 15); the run is passed whole otherwise.
@@ -1330,7 +1361,9 @@ extension LogSanitizer {
     }
 
     // The credential keys, any ASCII case: `authorization`, `cookie` (headers), `password`,
-    // `passwd`, `secret`, `token`, `api_key`, `api-key`, `apikey` (values). None is a suffix of
+    // `passwd`, `pwd`, `passphrase`, `secret`, `token`, `api_key`, `api-key`, `apikey`,
+    // `secret_key`, `secretkey`, `private_key`, `privatekey`, `sessionid`, `session_id`,
+    // `credentials` (values). None is a suffix of
     // another, so the key before a separator is unique; `credential(separator:gapStart:stop:)`
     // compares them by their last letter.
 

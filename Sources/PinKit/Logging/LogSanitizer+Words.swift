@@ -808,10 +808,18 @@ struct WordRules<Counter: LogSanitizerCounting> {
             // The byte after the `\` parts the four labels in two (the order within each is kept):
             // a JSON-escaped label tries two instead of four (`sha256\/` repeated).
             guard label + 1 < end else { return nil }
-            return
-                text.byte(label + 1) == UInt8(ascii: "\"")
-                ? pinEnd(after: "\\\":\\\"", at: label, end) ?? pinEnd(after: "\\\": \\\"", at: label, end)
-                : pinEnd(after: "\\/", at: label, end) ?? pinEnd(after: "\\/\\/", at: label, end)
+            if text.byte(label + 1) == UInt8(ascii: "\"") {
+                return pinEnd(after: "\\\":\\\"", at: label, end) ?? pinEnd(after: "\\\": \\\"", at: label, end)
+            }
+            // `\/` or `\/\/`, each `/` after 1–15 backslashes (JSON escaped once or more, as rule 7
+            // reads a `/`).
+            let first = escapedSlash(label, end)
+            guard first > 0 else { return nil }
+            if let pin = pinBodyEnd(label + first, end) { return pin }
+            guard label + first < end, text.byte(label + first) == UInt8(ascii: "\\"),
+                case let second = escapedSlash(label + first, end), second > 0
+            else { return nil }
+            return pinBodyEnd(label + first + second, end)
         case UInt8(ascii: "'"): return pinEnd(after: "':'", at: label, end) ?? pinEnd(after: "': '", at: label, end)
         default: return nil
         }
@@ -893,10 +901,22 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// characters. (A byte at a time, `sha256\/` repeated cost 150 instructions a byte.) Out of
     /// line: a JSON-escaped pin is rare, and most calls fail at the first mask.
     @inline(never) func escapedPinEnd(_ value: Int, _ end: Int) -> Int? {
-        guard value + 96 <= text.count, let base = text.input.baseAddress else {
+        guard value + 97 <= text.count, let base = text.input.baseAddress else {
             return escapedPinEndByBytes(value, end)
         }
         typealias V = ByteBlock.Bytes
+        // A `/` escaped more than once (`\\\/`, JSON in a JSON string) puts two backslashes side
+        // by side, within the first 96 bytes if the body has one at all (a body whose `/`s are
+        // escaped once spans 87 bytes at most): a byte at a time then.
+        text.counter.tick(96)
+        var doubled = false
+        for block in 0..<6 {
+            let bytes = ByteBlock.load(base, value + 16 * block)
+            let next = ByteBlock.load(base, value + 16 * block + 1)
+            let pairs = (bytes .== V(repeating: 0x5C)) .& (next .== V(repeating: 0x5C))
+            doubled = doubled || ByteBlock.any(pairs)
+        }
+        if doubled { return escapedPinEndByBytes(value, end) }
         // The `=` lies 43 to 86 bytes after the start: none there (three blocks), no pin.
         text.counter.tick(44)
         let equals = V(repeating: 0x3D)
@@ -962,8 +982,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
             text.counter.tick(1)
             let byte = text.byte(p)
             if byte == UInt8(ascii: "\\") {
-                guard p + 1 < end, text.byte(p + 1) == UInt8(ascii: "/") else { return nil }
-                p += 2
+                let length = escapedSlash(p, end)
+                guard length > 0 else { return nil }
+                p += length
             } else if byte < 0x80, text.has(p, Classes.base64), byte != UInt8(ascii: "="), byte != UInt8(ascii: "_"),
                 byte != UInt8(ascii: "-")
             {
@@ -982,7 +1003,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         guard after < end else { return true }
         if text.has(after, Classes.base64) { return false }
         let byte = text.byte(after)
-        if byte == UInt8(ascii: "\\") { return after + 1 >= end || text.byte(after + 1) != UInt8(ascii: "/") }
+        if byte == UInt8(ascii: "\\") { return escapedSlash(after, end) == 0 }
         if byte == UInt8(ascii: "%") { return encodedBase64Length(after, end) == 0 }
         return byte < 0x80 || text.invisibleLength(at: after, end: end) == 0
     }
@@ -1366,7 +1387,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
                             & (Classes.base64 | Classes.high | Classes.backslash | Classes.percentFirst) == 0
                             && text.byte(q) != UInt8(ascii: "."))
                     {
-                        if q - p >= 32, Self.isTokenLike(seen) { return Match(start: p, end: q, placeholder: .token) }
+                        if q - p >= 32, isToken(seen, p, q) { return Match(start: p, end: q, placeholder: .token) }
                         state.runFailedBefore = q
                         p = q
                         continue
@@ -1375,7 +1396,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
                     measured = q
                 }
                 let runs = self.runs(from: p, end, measured: measured, seen: seen)
-                if let tokenEnd = tokenEnd(runs, end) { return Match(start: p, end: tokenEnd, placeholder: .token) }
+                if let tokenEnd = tokenEnd(runs, from: p, end) {
+                    return Match(start: p, end: tokenEnd, placeholder: .token)
+                }
                 state.runFailedBefore = runs.end
             }
             // Every position before the failure mark is known to fail: skip to the first that is not.
@@ -1384,8 +1407,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return nil
     }
 
-    /// The end of rule 7's match at the start of `runs` (measured from it), or nil.
-    @inline(__always) func tokenEnd(_ runs: Runs, _ end: Int) -> Int? {
+    /// The end of rule 7's match at the start of `runs` (measured from `start`), or nil.
+    @inline(__always) func tokenEnd(_ runs: Runs, from start: Int, _ end: Int) -> Int? {
         // 1. A JWT, with whatever base64 characters are glued before it in the same run.
         if runs.end < end, text.byte(runs.end) == UInt8(ascii: "."), let first = jwtStart(runs.lastStretch, runs.end),
             let jwtEnd = jwtTail(first, runs.end, end)
@@ -1393,18 +1416,49 @@ struct WordRules<Counter: LogSanitizerCounting> {
             return jwtEnd
         }
         // 2. 32 or more base64 characters with a digit or both letter cases.
-        return runs.count >= 32 && Self.isTokenLike(runs.seen) ? runs.end : nil
+        return runs.count >= 32 && isToken(runs.seen, start, runs.end) ? runs.end : nil
     }
 
     /// The end of rule 7's match at `p` (not inside a `\/` or `%2F`), or nil.
     @inline(never) func tokenEnd(at p: Int, _ end: Int) -> Int? {
-        tokenEnd(runs(from: p, end, measured: p, seen: 0), end)
+        tokenEnd(runs(from: p, end, measured: p, seen: 0), from: p, end)
     }
 
-    /// Whether a run with these classes holds a digit or both letter cases (a long run of one case
-    /// and no digit is a name: an event, an error code, a constant).
-    @inline(__always) static func isTokenLike(_ seen: UInt32) -> Bool {
-        seen & Classes.digit != 0 || (seen & Classes.upper != 0 && seen & Classes.lower != 0)
+    /// Whether the run `[start, runEnd)`, of 32 characters or more with the classes `seen`, is a
+    /// token: it holds a digit, or both letter cases and is no name (``isName(_:_:)``). A long run
+    /// of one case and no digit is a name too: an event, an error code, a constant.
+    @inline(__always) func isToken(_ seen: UInt32, _ start: Int, _ runEnd: Int) -> Bool {
+        if seen & Classes.digit != 0 { return true }
+        return seen & Classes.upper != 0 && seen & Classes.lower != 0 && !isName(start, runEnd)
+    }
+
+    /// Whether the run `[start, runEnd)`, with both letter cases and no digit, reads as words: only
+    /// ASCII letters, `_`, `-` and `=`, and every stretch of lower-case letters two or more long,
+    /// except one the run starts with (`NSURLErrorServerCertificateUntrusted`,
+    /// `HttpRequestMethodNotSupportedException`, logfmt's `code=CURLE_SSL_PINNEDPUBKEYNOTMATCH`).
+    /// Every later start inside a name is a name or of one case, so a run that fails here fails
+    /// from every later position too. Out of line: rare (a run of both cases and no digit), and
+    /// read once more only then.
+    @inline(never) func isName(_ start: Int, _ runEnd: Int) -> Bool {
+        let table = text.table
+        var q = start
+        while q < runEnd, table[Int(text.byte(q))] & Classes.lower != 0 { q &+= 1 }
+        // The stretch the run starts with may be of any length.
+        var stretch = 2
+        while q < runEnd {
+            let byte = text.byte(q)
+            if table[Int(byte)] & Classes.lower != 0 {
+                stretch &+= 1
+            } else {
+                guard stretch != 1,
+                    table[Int(byte)] & Classes.upper != 0 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                        || byte == UInt8(ascii: "=")
+                else { return false }
+                stretch = 0
+            }
+            q &+= 1
+        }
+        return stretch != 1
     }
 
     /// After a JWT's first segment (its `eyJ` at `first`, ending at `runEnd`), `.segment.segment?`,

@@ -25,13 +25,15 @@
 ///    an escaped line break `\r` or `\n` (a header dump in a JSON string) or an escaped tab `\t`;
 ///    trailing `.,;:!?` stay outside. Spaces (and `\t`) right after `bearer` or `bearer:` (not inside
 ///    a word) in the path, query or fragment do not end it (`?auth=Bearer tok` goes whole).
-/// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`,
-///    `secret`, `token`, `api_key`, `api-key`, `apikey` (also as the end of a longer word, such as
-///    `access_token`, `client_secret`, `Set-Cookie`), any ASCII case, or a name–value pair's `value`
-///    (any case; HAR, Kubernetes `env`: `{"name":"DB_PASSWORD","value":"x"}`) right after a `name` or
-///    `key` member whose string is one of those keys after up to 32 `[A-Za-z0-9_.-]` (each quote `"`,
-///    or each `\"`; a space at most around `:` and `,`; a value key as `password` is, not after a
-///    percent-encoded separator), then up to four form suffixes
+/// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`, `pwd`,
+///    `passphrase`, `secret`, `token`, `api_key`, `api-key`, `apikey`, `secret_key`, `secretkey`,
+///    `private_key`, `privatekey`, `sessionid`, `session_id`, `credentials` (also as the end of a
+///    longer word, such as `access_token`, `client_secret`, `Set-Cookie`, `DB_PWD`), any ASCII case,
+///    or a name–value pair's `value` (any case; HAR, Kubernetes `env`:
+///    `{"name":"DB_PASSWORD","value":"x"}`) right after a `name` or `key` member whose string is one
+///    of those keys after up to 32 `[A-Za-z0-9_.-]` (each quote `"`, or each `\"`; a space at most
+///    around `:` and `,`; a value key as `password` is, not after a percent-encoded separator), then
+///    up to four form suffixes
 ///    `]`, `[]` or `[` + up to six digits + `]`, where `[` may be `%5B` and `]` `%5D`, any case
 ///    (`user[password]`, `password[]`, `password[0]`, `user[password][]`, `user%5Bpassword%5D`; a
 ///    placeholder's own `]` is none), optionally a closing quote (`"` or `'` after 0–15 backslashes,
@@ -45,9 +47,10 @@
 ///    quote, as in Rust's `Some("…")`, `Ok(Secret("…"))`; Haskell's `Just` and blanks before one;
 ///    `<`; each with blanks after it: a capitalised word and `(` before anything else, as in
 ///    `Summer(2024)`, is the value's own text and goes; `Hunter2("x")` keeps `Hunter2(`), where blanks are spaces, tabs, Unicode spaces and ANSI colour codes
-///    (`ESC [ [0-9;]{0,16} m`). Then a `{` or `[` (not a placeholder's) starts a structure (a JSON
-///    object or array, a Python dict or list): what is inside it up to the bracket that closes it
-///    (any of `}` `]` closes any of `{` `[`; `"` and `'` strings, where a backslash escapes, and
+///    (`ESC [ [0-9;]{0,16} m`). Then a `{`, `[` (not a placeholder's) or `(` starts a structure (a
+///    JSON object or array, a Python dict, list or tuple): what is inside it up to the bracket that
+///    closes it (any of `}` `]` closes any of `{` `[`, and in a structure a `(` opened, any of `} ] )`
+///    any of `{ [ (`; backtick strings, to the next backtick, `"` and `'` strings, where a backslash escapes, and
 ///    strings opened by e (1–15) backslashes and `"`, which a run of e + j(2e + 2) backslashes and
 ///    `"` closes, are passed whole: JSON escaping applied k times writes a quote as 2^k − 1
 ///    backslashes and `"` and a backslash as 2^k, so a run before `"` is escaped backslashes and a
@@ -164,7 +167,8 @@
 ///    is kept as it is, and later rules do not see it; so is the list of
 ///    pins the transport writes after `expected one of ` (pins joined by `, `). Each `/` of the 43
 ///    characters may be written `\/`, and `\/` after the `=` counts as a base64 character:
-///    `JSONEncoder` escapes every `/`. This holds after every label, not only the escaped ones,
+///    `JSONEncoder` escapes every `/`. As in rule 7, the `\` may be 1–15 backslashes (JSON in a
+///    JSON string writes `\\\/`), there and in the labels `\/` and `\/\/`. This holds after every label, not only the escaped ones,
 ///    because JSON escapes the body whatever the label (`"SHA256:…"`, `"pin-sha256='…'"` keep
 ///    theirs); it keeps nothing the plain form would not (the label and exactly 43 characters are
 ///    still required, and a `\` carries nothing a reader could use). A pin percent-encoded
@@ -180,7 +184,17 @@
 ///    `%253D` (any case), which count as that character and not as the digit and letter they are
 ///    written with (`a%2Fb%2F…` is a path of one case), and no match starts inside one (it starts at
 ///    its `%`). A long run of one case and no digit is a name (an event, an
-///    error code) and stays.
+///    error code) and stays; so is a run of both cases and no digit that reads as words: only
+///    ASCII letters, `_`, `-` and `=`, every stretch of lower-case letters two or more long but
+///    one it starts with (`NSURLErrorServerCertificateUntrusted`,
+///    `HttpRequestMethodNotSupportedException`, logfmt's `code=CURLE_SSL_PINNEDPUBKEYNOTMATCH`,
+///    which `=` joins into one run). Every later start in such a run is one too (or of one case),
+///    so a leftmost search agrees. The price: a random secret of that shape stays. Of random runs
+///    of 32 characters, standard base64 is one with probability 1.9 × 10⁻⁵ (no digit, no `+ /`,
+///    both cases, no lone lower-case letter after the first stretch), of 43 characters 4.6 × 10⁻⁷;
+///    base64url, whose `-` and `_` may be in a name, 5.2 × 10⁻⁵ and 1.8 × 10⁻⁶; a secret of letters only is one
+///    with probability 1.5 % at 32 characters, 0.35 % at 43 and 0.02 % at 64 (exact, by a dynamic
+///    program over the stretch length; the test `randomSecretsAsNames` samples the first and last).
 ///
 /// Within a rule, matches are found leftmost-first, as a regular-expression engine would; the
 /// test suite checks that an `NSRegularExpression` implementation of the same rules agrees byte
@@ -219,7 +233,7 @@
 ///   the letter before in the same block compare). A candidate is
 ///   first rejected with a load or two: a URL separator needs `:/`, `:\`, `%3` or `%2`; a credential
 ///   separator needs, after the `[ \t]*` run and an optional quote, a byte a key ends in (`n e d t
-///   y`, any case; the `D` of `%5D` is one) or a `]`, which alone takes the form suffixes' look-back.
+///   y s`, any case; the `D` of `%5D` is one) or a `]`, which alone takes the form suffixes' look-back.
 ///   A `%` separates a key only as `%3D` or `%3A` (two more bytes read); a key's encoded quote
 ///   (`%22`, `%27`: a `2` or `7` before the separator) takes three bytes more of look-back.
 ///   A key ends in a letter, so the `:`, `=` and `%` right after a rejected candidate are stepped
@@ -248,9 +262,11 @@
 ///   five dashes, and a failed check's search resumes after the last dash
 ///   that closed a group of four (such a dash has four digits before it, not eight).
 /// - A labelled pin's check reads at most 97 bytes after a label that fits (43 characters written
-///   `\/`, the `=` and the byte after, the escaped form in six blocks of sixteen), no more than two
-///   labels fit after one `sha256`, and two `sha256` lie six bytes apart at least: each byte is
-///   read for a bounded number of candidates.
+///   `\/`, the `=` and the byte after, the escaped form in six blocks of sixteen), or, when two
+///   backslashes stand side by side there (a `/` escaped more than once), at most 706 a byte at a
+///   time (43 characters of up to 16 bytes, the `=` and 17 bytes after); a label is at most 32
+///   bytes, no more than two labels fit after one `sha256`, and two `sha256` lie six bytes apart at
+///   least: each byte is read for a bounded number of candidates.
 /// - Token runs: a JWT or base64 run that fails from one position fails from every later
 ///   position inside the same run (the run only shrinks: no match starts inside a `\/` or a
 ///   `%2F`, where it would read more characters than from its start), so each run is measured once
@@ -259,7 +275,8 @@
 ///   A run of ASCII token characters is measured by one tight loop, which the full measurement
 ///   continues from where it stopped when the run goes on with `+ / =`, `.` or a multi-byte
 ///   character.
-///   A failed run is passed over at once.
+///   A failed run is passed over at once. A run of both cases and no digit, 32 characters or
+///   more, is read once more for a name's shape (`isName`), and then fails or is the match.
 ///   Before any of that, text where no match can start is passed over (`tokenCandidate`): a match
 ///   starts 32 run bytes in a row or a run holding `eyJ`, so the 16 bytes ending at the 32nd byte ahead are
 ///   tested at once and, when one of them cannot be in a run, every position up to the last such
@@ -410,6 +427,8 @@ public enum LogSanitizer {
     /// Rule 2's keys, lower case (`CredentialRule.key(before:gapStart:)` compares the same ones).
     static let credentialKeys = [
         "authorization", "cookie", "password", "passwd", "secret", "token", "api_key", "api-key", "apikey",
+        "secret_key", "secretkey", "private_key", "privatekey", "passphrase", "pwd", "sessionid", "session_id",
+        "credentials",
     ]
 
     /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).
