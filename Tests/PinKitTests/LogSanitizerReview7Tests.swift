@@ -80,8 +80,12 @@ struct LogSanitizerReview7Tests {
         let once = Review7.redact(input)
         #expect(Review7.redact(once) == once)
         #expect(RegexReferenceSanitizer.redact(input) == once)
+        // (The first three, a JSON string escaped once, were closed at the merge by headers3's
+        // reading of `\"` inside a string escaped once; the quotes of another kind stay open.)
         withKnownIssue("a header in a string ends at an inner quote of another kind or escaping") {
             #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        } when: {
+            !input.contains(#"\""#)
         }
         // The protection that exists: the same header in running text runs to the line's end,
         // and in a string with no inner quote (the cookie's JSON replaced) it runs to the string's end.
@@ -349,8 +353,12 @@ struct LogSanitizerReview7Tests {
         let once = Review7.redact(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
         #expect(Review7.redact(once) == once)
+        // (The lead's merge taught the reference to resume a header in running text after a
+        // quote-ended URL; the lone `\'` stays open.)
         withKnownIssue("the reference differs from the scanner here") {
             #expect(RegexReferenceSanitizer.redact(input) == once)
+        } when: {
+            input.hasSuffix(#"\'"#)
         }
         // Where the URL is not quote-ended, both agree.
         let spaced = "Cookie: ret=https://a.io/x sid=hunter2"
