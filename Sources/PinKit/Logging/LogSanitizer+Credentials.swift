@@ -232,10 +232,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // and the last letter leaves one to seven keys to compare.
         guard k > gapStart else { return nil }
         var keyStart = k
-        func key(_ name: StaticString) -> Bool {
+        let keyEnd = k
+        // Inlined, so `keyStart` stays a plain local: a call that captured it (the key list grew
+        // past what the compiler inlines by itself) paid a dynamic exclusivity check each time.
+        @inline(__always) func key(_ name: StaticString) -> Bool {
             let length = name.utf8CodeUnitCount
-            guard k - length >= gapStart, text.matches(name, at: k - length, end: k) else { return false }
-            keyStart = k - length
+            guard keyEnd - length >= gapStart, text.matches(name, at: keyEnd - length, end: keyEnd) else {
+                return false
+            }
+            keyStart = keyEnd - length
             return true
         }
         let kind: Kind
