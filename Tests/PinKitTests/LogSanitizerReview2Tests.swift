@@ -15,10 +15,6 @@ import Testing
 /// sanitizer handles it (then drop the marker); the lead fixed six the same day (escaped line
 /// breaks in header values, two-segment tokens, backtick keys, bracketed metadata keys). Each comment gives the input, the
 /// output at d3bcf62 and the rule or promise it breaks.
-enum Review2 {
-    static func redact(_ text: String) -> String { LogSanitizer.redact(text) }
-}
-
 @Suite("Log sanitizer review 2: findings")
 struct LogSanitizerReview2Tests {
     /// Idempotence (new today). An unquoted header value now ends at an escaped `\r` or `\n`, at
@@ -37,8 +33,8 @@ struct LogSanitizerReview2Tests {
         ]
     )
     func escapedLineBreakIdempotence(_ input: String) {
-        let once = Review2.redact(input)
-        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        let once = SanitizerReview.redact(input)
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
     }
 
     /// Idempotence (also at f3a96f3; fixed in the eighth session). A value's closing quote "closes"
@@ -59,8 +55,8 @@ struct LogSanitizerReview2Tests {
         ]
     )
     func hostlessURLAfterQuote(_ input: String) throws {
-        let once = Review2.redact(input)
-        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        let once = SanitizerReview.redact(input)
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
         #expect(once.contains("://[redacted-url]"), "\(once.debugDescription)")
         #expect(RegexReferenceSanitizer.redact(input) == once)
         // The previous output: the placeholder alone in the URL's place.
@@ -71,7 +67,7 @@ struct LogSanitizerReview2Tests {
         // (Since the eleventh session `\'` opens a value, so the placeholder alone after it is a
         // value that is a placeholder, which a second pass leaves: no longer a demonstration.)
         if !input.contains(#"\'"#) {
-            #expect(Review2.redact(old) != old, "\(old.debugDescription)")
+            #expect(SanitizerReview.redact(old) != old, "\(old.debugDescription)")
         }
     }
 
@@ -88,9 +84,9 @@ struct LogSanitizerReview2Tests {
         ]
     )
     func hostlessURLKeepsItsStart(_ input: String) {
-        let once = Review2.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(once.contains("/[redacted-url]") || once.contains("%2F[redacted-url]"), "\(once.debugDescription)")
-        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
         #expect(RegexReferenceSanitizer.redact(input) == once)
     }
 
@@ -107,10 +103,10 @@ struct LogSanitizerReview2Tests {
         ]
     )
     func innerStringBeforeURL(_ input: String) {
-        let once = Review2.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(
             once.contains("h.example") && !once.contains("hunter2") && !once.contains("/p"), "\(once.debugDescription)")
-        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
         #expect(RegexReferenceSanitizer.redact(input) == once)
     }
 
@@ -128,9 +124,9 @@ struct LogSanitizerReview2Tests {
         ]
     )
     func escapedQuoteBeforeURL(_ input: String) {
-        let once = Review2.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("/p") && !once.contains("/v1"), "\(once.debugDescription)")
-        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
         #expect(RegexReferenceSanitizer.redact(input) == once)
     }
 
@@ -147,9 +143,9 @@ struct LogSanitizerReview2Tests {
         ]
     )
     func bearerQuoteBeforeURL(_ input: String) {
-        let once = Review2.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(once.contains("[redacted-bearer]") && !once.contains("tok"), "\(once.debugDescription)")
-        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
         #expect(RegexReferenceSanitizer.redact(input) == once)
     }
 
@@ -165,7 +161,7 @@ struct LogSanitizerReview2Tests {
         ]
     )
     func escapedFoldedHeader(_ input: String) {
-        let once = Review2.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("dXNlcjpwYXNzd29yZA==") && !once.contains("hunter2"), "\(once.debugDescription)")
     }
 
@@ -184,9 +180,9 @@ struct LogSanitizerReview2Tests {
     )
     func openerBeforePlaceholder(_ input: String) {
         // Fixed in the eighth session: only a value that is a placeholder and nothing more stays.
-        let once = Review2.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
     }
 
     /// Over-redaction of §4 names (new today). A two-segment `eyJ….x` token needs only `eyJ` and
@@ -202,7 +198,7 @@ struct LogSanitizerReview2Tests {
         ]
     )
     func twoSegmentWordIsNoToken(_ input: String) {
-        #expect(Review2.redact(input) == input)
+        #expect(SanitizerReview.redact(input) == input)
     }
 
     /// Over-redaction of a §4 pin (also at f3a96f3). The `\/` label was added for JSON as
@@ -217,8 +213,8 @@ struct LogSanitizerReview2Tests {
         let input = "{\"pins\":[\"sha256\\/k2v657xBsOVe1PQRwOsHsw3bsGT2VzIqz5K\\/59sNQws=\"]}"
         // The same pin with `+` where the `/` was stays: the label works, the escaped body does not.
         let plus = "{\"pins\":[\"sha256\\/k2v657xBsOVe1PQRwOsHsw3bsGT2VzIqz5K+59sNQws=\"]}"
-        #expect(Review2.redact(plus) == plus)
-        #expect(Review2.redact(input) == input)
+        #expect(SanitizerReview.redact(plus) == plus)
+        #expect(SanitizerReview.redact(input) == input)
         #expect(RegexReferenceSanitizer.redact(input) == input)
     }
 
@@ -237,7 +233,7 @@ struct LogSanitizerReview2Tests {
         var lines = ["pin \(label)\(escaped)\\\" ok"]
         if label == "expected one of " { lines.append("pin \(label)\(escaped), \(escaped)") }
         for line in lines {
-            #expect(Review2.redact(line) == line)
+            #expect(SanitizerReview.redact(line) == line)
             #expect(RegexReferenceSanitizer.redact(line) == line)
         }
     }
@@ -260,11 +256,11 @@ struct LogSanitizerReview2Tests {
         let lax = try NSRegularExpression(pattern: #"(?:[Ss][Hh][Aa]256\\/)?(?:[A-Za-z0-9+/]|\\.){42,44}="#)
         let range = NSRange(input.startIndex..., in: input)
         #expect(lax.firstMatch(in: input, range: range) != nil, "the lax rule would keep it")
-        let once = Review2.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(once.contains("[redacted-token]"), "\(once.debugDescription)")
         #expect(!once.contains("k2v657xBsOVe1PQRwOsHsw3bsGT2Vz"), "\(once.debugDescription)")
         #expect(once == RegexReferenceSanitizer.redact(input))
-        #expect(Review2.redact(once) == once)
+        #expect(SanitizerReview.redact(once) == once)
     }
 
     /// Leak (the new form keys stop short). Rule 2 accepts `]` or `[]` after a key, but not an
@@ -277,10 +273,10 @@ struct LogSanitizerReview2Tests {
     )
     func formKeyVariants(_ input: String) {
         // The form rule 2 does know, next to them: caught.
-        #expect(Review2.redact("user[password]=hunter2&x=1") == "user[password]=[redacted-secret]&x=1")
-        let once = Review2.redact(input)
+        #expect(SanitizerReview.redact("user[password]=hunter2&x=1") == "user[password]=[redacted-secret]&x=1")
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("hunter2") && once.hasSuffix("&x=1"), "\(once.debugDescription)")
-        #expect(Review2.redact(once) == once)
+        #expect(SanitizerReview.redact(once) == once)
     }
 
     /// Idempotence (found by the eighth session's generator; not in its rules: `headerEnd`). A
@@ -298,8 +294,8 @@ struct LogSanitizerReview2Tests {
         ]
     )
     func headerInnerStringBeforeURL(_ input: String) {
-        let once = Review2.redact(input)
-        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        let once = SanitizerReview.redact(input)
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
         #expect(once.contains("h.example") && !once.contains("/p x"), "\(once.debugDescription)")
     }
 
@@ -318,7 +314,7 @@ struct LogSanitizerReview2Tests {
         ]
     )
     func formSuffixBounds(_ input: String, _ expected: String) {
-        #expect(Review2.redact(input) == expected)
+        #expect(SanitizerReview.redact(input) == expected)
         // A logger's metadata key takes the same suffixes (a placeholder there is no concern: the
         // key is never redacted, and taking its value is the safe side).
         if !input.hasPrefix("[redacted-") {
@@ -334,7 +330,7 @@ struct LogSanitizerReview2Tests {
     /// `t=eyJ0eXAiOiJKV1QifQ.[redacted-token] ok`.
     @Test("a two-segment `eyJ` token leaves its signature's rest after a `+` or `/`")
     func twoSegmentStopsAtPlus() {
-        let once = Review2.redact("t=eyJ0eXAiOiJKV1QifQ.dGhpcyBpcyBh+c2VjcmV0/c2lnbmF0dXJlaHVudGVy ok")
+        let once = SanitizerReview.redact("t=eyJ0eXAiOiJKV1QifQ.dGhpcyBpcyBh+c2VjcmV0/c2lnbmF0dXJlaHVudGVy ok")
         #expect(!once.contains("c2lnbmF0dXJl"), "\(once.debugDescription)")
     }
 
@@ -355,9 +351,9 @@ struct LogSanitizerReview2Tests {
     )
     func headerArray(_ input: String) {
         // Fixed in the eighth session: an array (or object) as the value goes whole.
-        let once = Review2.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        #expect(Review2.redact(once) == once, "first pass: \(once.debugDescription)")
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
     }
 
     /// Leak (the new backtick stops short; also at f3a96f3). A backtick now opens a value, but it
@@ -368,7 +364,7 @@ struct LogSanitizerReview2Tests {
         arguments: ["UPDATE users SET `password` = 'hunter2' WHERE id = 1", "| `token` | x | `api_key`: `hunter2` |"]
     )
     func backtickKey(_ input: String) {
-        let once = Review2.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
     }
 
@@ -383,7 +379,7 @@ struct LogSanitizerReview2Tests {
     )
     func metadataFormKey(_ key: String) {
         // What the record's text would show, redacted as one line, is caught: the key is a credential.
-        #expect(Review2.redact("\(key)=hunter2") == "\(key)=[redacted-secret]")
+        #expect(SanitizerReview.redact("\(key)=hunter2") == "\(key)=[redacted-secret]")
         #expect(LogSanitizer.redact("hunter2", key: key) == LogSanitizer.secretPlaceholder)
     }
 }

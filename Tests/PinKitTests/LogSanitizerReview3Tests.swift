@@ -17,10 +17,6 @@ import Testing
 /// this morning (before 4b422a8). Each finding still open is wrapped in `withKnownIssue`, so it
 /// fails loudly once the sanitizer handles it (then drop the marker). Each comment gives the
 /// input, the output at 86fcf5f and the rule or promise it breaks.
-enum Review3 {
-    static func redact(_ text: String) -> String { LogSanitizer.redact(text) }
-}
-
 @Suite("Log sanitizer review 3: findings")
 struct LogSanitizerReview3Tests {
     /// Idempotence (new today). A quoted value whose content starts with an escaped quote right
@@ -49,8 +45,8 @@ struct LogSanitizerReview3Tests {
     func escapedQuoteBeforeURLInQuotedValue(_ input: String) {
         // Fixed by the merge of wt8/pins and the lead's run of backslashes: a quoted value stops
         // before any backslashes and quote right before a URL.
-        let once = Review3.redact(input)
-        #expect(Review3.redact(once) == once, "first pass: \(once.debugDescription)")
+        let once = SanitizerReview.redact(input)
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
         #expect(RegexReferenceSanitizer.redact(input) == once)
     }
 
@@ -79,9 +75,9 @@ struct LogSanitizerReview3Tests {
     )
     func headerValueStartingWithBracket(_ input: String, _ secret: String) {
         // Fixed the same day: a header's structure followed by a blank or `;` takes the line.
-        let once = Review3.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains(secret), "\(once.debugDescription)")
-        #expect(Review3.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Leak (the backtick form new today; `""` and `''` older). A header value that starts with an
@@ -101,9 +97,9 @@ struct LogSanitizerReview3Tests {
         // passed over and the header's unquoted value after it goes. The rules before issue 15
         // leak it: the test can fail.
         #expect(LegacyRegexSanitizer.redact(input).contains(secret))
-        let once = Review3.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains(secret), "\(once.debugDescription)")
-        #expect(Review3.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// The edge of that fix: a JSON key's empty value stays empty (only a bare header key's value
@@ -119,7 +115,7 @@ struct LogSanitizerReview3Tests {
         ]
     )
     func emptyQuotedValueAfterQuotedKey(_ input: String, _ expected: String) {
-        #expect(Review3.redact(input) == expected)
+        #expect(SanitizerReview.redact(input) == expected)
         #expect(RegexReferenceSanitizer.redact(input) == expected)
     }
 
@@ -143,9 +139,9 @@ struct LogSanitizerReview3Tests {
     )
     func escapedQuoteInsideEscapedString(_ input: String, _ secret: String) {
         // Fixed the same day: a `\"` string or value ends at a run of exactly as many backslashes.
-        let once = Review3.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains(secret), "\(once.debugDescription)")
-        #expect(Review3.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Leak (new today). A URL inside a structure's string, right after a `'` or a backtick in that
@@ -166,9 +162,9 @@ struct LogSanitizerReview3Tests {
     )
     func urlInsideStructureStringRunsPastIt(_ input: String) {
         // Fixed the same day: a structure that meets a URL does not close; it takes the line.
-        let once = Review3.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        #expect(Review3.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Leak (the new structure rule does not reach it; this morning leaked as much). A structure
@@ -190,9 +186,9 @@ struct LogSanitizerReview3Tests {
     )
     func structureAfterOpener(_ input: String) {
         // Fixed the same day: after `Optional(` or `<`, a `{` or `[` starts a structure.
-        let once = Review3.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("hunter2") && once.hasSuffix(" host=example.com"), "\(once.debugDescription)")
-        #expect(Review3.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Over-redaction (§4, new today). An apostrophe inside a bracketed value opens a `'` string
@@ -217,9 +213,9 @@ struct LogSanitizerReview3Tests {
         // Fixed in the ninth session (the lead's decision): a `'` right after an ASCII letter or
         // digit inside a structure is an apostrophe; a string opens after a bracket, `,`, `:`, `=`
         // or a blank.
-        let once = Review3.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(once.contains(kept), "\(once.debugDescription)")
-        #expect(Review3.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// The edge of that fix: a `'` string after a blank, `,` or an opener still hides a bracket,
@@ -234,7 +230,7 @@ struct LogSanitizerReview3Tests {
         ]
     )
     func quoteOpensStringInStructure(_ input: String, _ expected: String) {
-        #expect(Review3.redact(input) == expected)
+        #expect(SanitizerReview.redact(input) == expected)
         #expect(RegexReferenceSanitizer.redact(input) == expected)
     }
 
@@ -249,8 +245,8 @@ struct LogSanitizerReview3Tests {
         // that precede its closing quote, so the hostless first URL's placeholder leaves the
         // second URL's `\\"` context as it was.
         let input = "\"://\\\\\"://r\\\""
-        let once = Review3.redact(input)
-        #expect(Review3.redact(once) == once, "first pass: \(once.debugDescription)")
+        let once = SanitizerReview.redact(input)
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
         #expect(RegexReferenceSanitizer.redact(input) == once)
     }
 
@@ -268,12 +264,12 @@ struct LogSanitizerReview3Tests {
     )
     func bearerSchemeAsValue(_ input: String, _ secret: String) {
         // Fixed the same day: a scheme's name and blanks take the next run of the value too.
-        let once = Review3.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains(secret), "\(once.debugDescription)")
-        #expect(Review3.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
         // Only the name alone: a longer word, or nothing after the blanks, is a value as before.
-        #expect(Review3.redact("token=Bearerx hunter2") == "token=[redacted-secret] hunter2")
-        #expect(Review3.redact("token=Bearer ") == "token=[redacted-secret] ")
+        #expect(SanitizerReview.redact("token=Bearerx hunter2") == "token=[redacted-secret] hunter2")
+        #expect(SanitizerReview.redact("token=Bearer ") == "token=[redacted-secret] ")
     }
 
     /// Linearity probes aimed at the new code (these held at 86fcf5f: ratio n → 4n at most 4.5):

@@ -18,10 +18,6 @@ import Testing
 /// idempotence everywhere except the escaped line break below; the leaks are where a value now
 /// stops earlier than it did. Each finding is wrapped in `withKnownIssue`, so it fails loudly once
 /// the sanitizer handles it (then drop the marker). Each comment gives input and output at 717d01d.
-enum Review4 {
-    static func redact(_ text: String) -> String { LogSanitizer.redact(text) }
-}
-
 @Suite("Log sanitizer review 4: findings")
 struct LogSanitizerReview4Tests {
     /// Leak (new: before structures a header value ran to the line's end). A header's structure
@@ -47,9 +43,9 @@ struct LogSanitizerReview4Tests {
     )
     func headerStructureFollowedByOther(_ input: String) {
         // Fixed the same day: a header's structure always takes the rest of the line.
-        let once = Review4.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        #expect(Review4.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Leak (new, the same cause as review 3's `Authorization: {} Basic …`, fixed only for a blank
@@ -69,9 +65,9 @@ struct LogSanitizerReview4Tests {
     )
     func headerEmptyStructure(_ input: String) {
         // Fixed the same day: a header's structure always takes the rest of the line.
-        let once = Review4.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("dXNlcjpwYXNzd29yZA=="), "\(once.debugDescription)")
-        #expect(Review4.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Leak (the scheme-value fix of today does not reach these). `Bearer`/`Basic` + blanks takes
@@ -99,9 +95,9 @@ struct LogSanitizerReview4Tests {
     func schemeValueWithQuotedToken(_ input: String) {
         // Fixed in the ninth session: a scheme's name, blanks (Unicode spaces too) and its token as
         // rule 3 takes one (after more names, quoted or in `<…>`) are one value.
-        let once = Review4.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        #expect(Review4.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// The edges of that fix: what follows the token stays, a closing quote right before a URL is
@@ -120,7 +116,7 @@ struct LogSanitizerReview4Tests {
         ]
     )
     func schemeTokenEdges(_ input: String, _ expected: String) {
-        #expect(Review4.redact(input) == expected)
+        #expect(SanitizerReview.redact(input) == expected)
         #expect(RegexReferenceSanitizer.redact(input) == expected)
     }
 
@@ -146,10 +142,10 @@ struct LogSanitizerReview4Tests {
     func escapedStringEndingInBackslash(_ input: String) {
         // Fixed in the ninth session: a run of r backslashes and `"` closes a string opened by e
         // when r = e + j(2e + 2) (`LogSanitizerEscapeDepthTests` checks depths 1–3).
-        let once = Review4.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
         #expect(once.hasSuffix("} host=example.com"), "\(once.debugDescription)")
-        #expect(Review4.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Leak (structures; not of today's changes). A Python list or dict printed into a JSON string:
@@ -165,9 +161,9 @@ struct LogSanitizerReview4Tests {
         // the structure open (it ends a plain Python string and is a quote inside an escaped one,
         // and the text does not tell which), so the structure takes the rest of the line.
         let input = #"{"msg": "token=['it\\'s \"ok\"]', 'hunter2'] host=example.com"}"#
-        let once = Review4.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        #expect(Review4.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Idempotence (older than today: the escaped line break that ends a header value). A header
@@ -189,8 +185,8 @@ struct LogSanitizerReview4Tests {
     func escapedLineBreakThenMatch(_ input: String) {
         // Fixed in the ninth session: a `\` right before `[redacted-email]` or `[redacted-token]`
         // ends a header value too (what rules 4 and 7 leave of the escaped line break).
-        let once = Review4.redact(input)
-        #expect(Review4.redact(once) == once, "first pass: \(once.debugDescription)")
+        let once = SanitizerReview.redact(input)
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
         #expect(RegexReferenceSanitizer.redact(input) == once)
     }
 }

@@ -22,10 +22,6 @@ import Testing
 /// a new rule covers one form and a sibling form is left out. Each finding is wrapped in
 /// `withKnownIssue`, so it fails loudly once the sanitizer handles it (then drop the marker).
 /// Each comment gives input and output at 1e3b5c9.
-enum Review5 {
-    static func redact(_ text: String) -> String { LogSanitizer.redact(text) }
-}
-
 @Suite("Log sanitizer review 5: findings")
 struct LogSanitizerReview5Tests {
     /// Leak (older than today, but the sibling of today's rule 7 change). Rule 7 now reads `\/` as
@@ -47,12 +43,12 @@ struct LogSanitizerReview5Tests {
         ]
     )
     func escapedBearerToken(_ input: String) {
-        let once = Review5.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("ghIJklMNop456789"), "\(once.debugDescription)")
         #expect(!once.contains("qrstUVwx"), "\(once.debugDescription)")
-        #expect(Review5.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
         // Without the escapes the same token went whole before today: the escape is the attack.
-        #expect(once == Review5.redact(input.replacingOccurrences(of: "\\/", with: "/")))
+        #expect(once == SanitizerReview.redact(input.replacingOccurrences(of: "\\/", with: "/")))
     }
 
     /// Host and event name lost (§4; new today: values resumed after a URL). In a header dump inside
@@ -75,13 +71,13 @@ struct LogSanitizerReview5Tests {
         ]
     )
     func resumedValueAfterURLOverEscapedLineBreak(_ input: String, _ kept: String) {
-        let once = Review5.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(once.contains(kept), "\(once.debugDescription)")
         #expect(once.contains("https://a.io\\r\\n"), "\(once.debugDescription)")
-        #expect(Review5.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
         // Without the escapes the line breaks are real, and the same header keeps the same host.
         let real = input.replacingOccurrences(of: "\\r\\n", with: "\r\n")
-        #expect(Review5.redact(real).contains(kept))
+        #expect(SanitizerReview.redact(real).contains(kept))
     }
 
     /// Leak (new today: the apostrophe rule in structures). A `'` right after a letter is now an
@@ -106,14 +102,14 @@ struct LogSanitizerReview5Tests {
         ]
     )
     func prefixedPythonStringInStructure(_ input: String) {
-        let once = Review5.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        #expect(Review5.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
         // The attack without the prefix exception: after a longer word the `'` is an apostrophe,
         // the bracket inside the would-be string closes the structure, and the secret after stays.
         let word = input.replacingOccurrences(of: "u'", with: "xu'").replacingOccurrences(of: "b'", with: "xb'")
             .replacingOccurrences(of: "r'", with: "xr'")
-        #expect(Review5.redact(word).contains("hunter2"))
+        #expect(SanitizerReview.redact(word).contains("hunter2"))
     }
 
     /// Leak (today's rule 7 covers one level of escaping only). JSON inside a JSON string escapes
@@ -132,13 +128,13 @@ struct LogSanitizerReview5Tests {
         ]
     )
     func twiceEscapedSlashInToken(_ input: String) {
-        let once = Review5.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("bPxRfiCYEXAMPLEKEY"), "\(once.debugDescription)")
-        #expect(Review5.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
         // The attack without the protection: a backslash run of 16 (more than any escaping the
         // rule reads) still splits the secret, which then stays.
         let sixteen = input.replacingOccurrences(of: #"\\\/"#, with: String(repeating: "\\", count: 16) + "/")
-        #expect(Review5.redact(sixteen).contains("bPxRfiCYEXAMPLEKEY"))
+        #expect(SanitizerReview.redact(sixteen).contains("bPxRfiCYEXAMPLEKEY"))
     }
 
     /// Leak (new today: values resumed after a URL). A quoted value resumes after a URL that a
@@ -162,9 +158,9 @@ struct LogSanitizerReview5Tests {
         ]
     )
     func escapedValueAfterQuotedURLEnd(_ input: String) {
-        let once = Review5.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        #expect(Review5.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
         // The attack without the protection: the rules before issue 15 leak the same line.
         #expect(LegacyRegexSanitizer.redact(input).contains("hunter2"))
     }
@@ -195,9 +191,9 @@ struct LogSanitizerReview5Tests {
         ]
     )
     func percentEmailTakesEncodedFields(_ input: String, _ expected: String) {
-        let once = Review5.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(once == expected)
-        #expect(Review5.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Leak (older, rule 3; found next to today's percent-encoded forms). `bearer` does not match
@@ -220,12 +216,12 @@ struct LogSanitizerReview5Tests {
         ]
     )
     func bearerAfterEncodedByte(_ input: String) {
-        let once = Review5.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("AbCdEf0123ghIJ"), "\(once.debugDescription)")
-        #expect(Review5.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
         // The attack without the exception: one more letter before `Bearer` makes it a word's end.
         let glued = input.replacingOccurrences(of: "Bearer", with: "xBearer")
-        #expect(Review5.redact(glued).contains("AbCdEf0123ghIJ"))
+        #expect(SanitizerReview.redact(glued).contains("AbCdEf0123ghIJ"))
     }
 
     /// Leak (older: an unquoted header value ends at a quote followed by a blank, as rule 1's URL
@@ -245,9 +241,9 @@ struct LogSanitizerReview5Tests {
     func headerSchemeTokenAfterBlankInQuotes(_ input: String) {
         // Fixed in the tenth session: after a scheme's name and blanks, a quote followed by blanks
         // and a token opens the token (`LogSanitizerValueStartTests` shows the mechanism without it).
-        let once = Review5.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        #expect(Review5.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// Leak (older, also with `@`; today's `%40` form has it too). An email's last domain label runs
@@ -269,9 +265,9 @@ struct LogSanitizerReview5Tests {
         ]
     )
     func emailGluedBeforeToken(_ input: String) {
-        let once = Review5.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains("bPxRfiCY") && !once.contains("K7MDENG"), "\(once.debugDescription)")
-        #expect(Review5.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
         // The attack without the protection: the rules before issue 15 leave the token's rest.
         #expect(LegacyRegexSanitizer.redact(input).contains("K7MDENG"))
     }
@@ -290,9 +286,9 @@ struct LogSanitizerReview5Tests {
         ]
     )
     func encodedFormsRulesMiss(_ input: String, _ secret: String) {
-        let once = Review5.redact(input)
+        let once = SanitizerReview.redact(input)
         #expect(!once.contains(secret), "\(once.debugDescription)")
-        #expect(Review5.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
+        #expect(SanitizerReview.redact(once) == once && RegexReferenceSanitizer.redact(input) == once)
         // The attack without the protection: the rules before issue 15 leave it.
         #expect(LegacyRegexSanitizer.redact(input).contains(secret))
     }
@@ -312,8 +308,8 @@ struct LogSanitizerReview5Tests {
         ]
     )
     func urlEndedByEscapedLineBreakThenMatch(_ input: String) {
-        let once = Review5.redact(input)
-        #expect(Review5.redact(once) == once, "first pass: \(once.debugDescription)")
+        let once = SanitizerReview.redact(input)
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
         #expect(RegexReferenceSanitizer.redact(input) == once)
         #expect(once.contains("\\[redacted-"), "\(once.debugDescription)")
     }
@@ -336,8 +332,8 @@ struct LogSanitizerReview5Tests {
         ]
     )
     func nestedBracketHost(_ input: String) {
-        let once = Review5.redact(input)
-        #expect(Review5.redact(once) == once, "first pass: \(once.debugDescription)")
+        let once = SanitizerReview.redact(input)
+        #expect(SanitizerReview.redact(once) == once, "first pass: \(once.debugDescription)")
         #expect(RegexReferenceSanitizer.redact(input) == once)
         #expect(once.contains("[redacted-url]"), "\(once.debugDescription)")
     }
