@@ -21,7 +21,34 @@ enum SanitizerBenchmark {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
+    /// Every output a speed change must not move, written to `path`: the benchmark's corpus, more
+    /// generated lines of every generator the tests draw from, and each adversarial family at
+    /// 64 KiB, each output on its own line after its source's name. Two binaries' files compared
+    /// with `cmp` tell whether a change kept the output byte for byte (the tests compare with the
+    /// reference; this compares with the scanner as it was).
+    static func dump(to path: String) -> JSONValue {
+        var out: [UInt8] = []
+        var lines = 0
+        func write(_ name: String, _ input: [UInt8]) {
+            out += Array(name.utf8) + [0x09] + LogSanitizer.redact(bytes: input) + [0x0A]
+            lines += 1
+        }
+        var corpus = LogCorpus(seed: 42)
+        for _ in 0..<20_000 { write("corpus", Array(corpus.line().utf8)) }
+        var more = LogCorpus(seed: 7)
+        for _ in 0..<100_000 { write("line", Array(more.line().utf8)) }
+        var hunt = LogCorpus(seed: 11)
+        for _ in 0..<100_000 { write("hunt", Array(hunt.huntLine().utf8)) }
+        for (name, unit) in families { write(name, Self.line(unit, bytes: 64 << 10)) }
+        FileManager.default.createFile(atPath: path, contents: Data(out))
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in out { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return ["dumpLines": .int(lines), "dumpBytes": .int(out.count), "fnv1a": .string(String(hash, radix: 16))]
+    }
+
     static func run(_ options: Options) -> JSONValue {
+        // PINKIT_BENCH_SANITIZER_DUMP=FILE: the outputs a speed change must keep (see `dump(to:)`).
+        if let path = ProcessInfo.processInfo.environment["PINKIT_BENCH_SANITIZER_DUMP"] { return dump(to: path) }
         // PINKIT_BENCH_SANITIZER_PROFILE=N: only N scanner passes over the corpus (for callgrind).
         if let passes = ProcessInfo.processInfo.environment["PINKIT_BENCH_SANITIZER_PROFILE"].flatMap(Int.init) {
             // PINKIT_BENCH_SANITIZER_LINE=text: that line redacted 100,000 times (a line's fixed cost).
