@@ -242,18 +242,23 @@ public enum RegexReferenceSanitizer {
     /// …or an escaped line break, which a quoted value runs over (`\r\n` as one).
     static let afterEscapedLineBreak = regex(#"[.,;:!?]*+\\(?:r(?:\\n)?+|n)"#)
     static let valueCredential = valueExpression(key: valueKey)
-    /// A name–value pair's `value` member (HAR, Kubernetes `env`): right after a `name` or `key`
-    /// member whose string ends in a credential key (after up to 32 `[A-Za-z0-9_.-]`), every quote
-    /// `"` or every one `\"`, a space at most around each `:` and `,`.
+    /// A name–value pair's `value` member (HAR, Kubernetes `env`, Python's dict, Go's `%+v`): right
+    /// after a `name` or `key` member whose string ends in a credential key (after a run of
+    /// `[A-Za-z0-9_.-]`), every quote `"`, every one `\"`, every one `'`, or none (then the `name`
+    /// not right after a name's character, and the members apart by a `,` or one space), a space at
+    /// most around each `:` and `,`. (The scanner reads any run; a look-behind must be bounded, so
+    /// here the run is at most 255 long: no generated line is near it. The look-behind comes after
+    /// `value`, so it is tried only where `value` is.)
     static let pairCredential = valueExpression(key: pairKey)
     static let pairKey: String = {
-        let member =
-            #"Q(?:[Nn][Aa][Mm][Ee]|[Kk][Ee][Yy])Q ?: ?Q[A-Za-z0-9_.\-]{0,32}(?:"# + valueKey + "|" + headerKey
-            + ")Q ?, ?Q"
-        let context =
-            "(?<=" + member.replacingOccurrences(of: "Q", with: "\"") + "|"
-            + member.replacingOccurrences(of: "Q", with: #"\\""#) + ")"
-        return context + "[Vv][Aa][Ll][Uu][Ee]"
+        let value = "[Vv][Aa][Ll][Uu][Ee]"
+        func member(_ q: String, between: String) -> String {
+            #"(?:[Nn][Aa][Mm][Ee]|[Kk][Ee][Yy])"# + q + " ?: ?" + q + #"[A-Za-z0-9_.\-]{0,255}(?:"# + valueKey + "|"
+                + headerKey + ")" + q + between + q + value
+        }
+        let quoted = [#"""#, #"\\""#, "'"].map { q in q + member(q, between: " ?, ?") }
+        let unquoted = #"(?:^|[^A-Za-z0-9_.\-])"# + member("", between: "(?: ?, ?| )")
+        return value + "(?<=" + (quoted + [unquoted]).joined(separator: "|") + ")"
     }()
     /// A value credential after `key`: a structure (groups 1–3) or a value (4–15).
     static func valueExpression(key: String) -> NSRegularExpression {
@@ -1021,16 +1026,19 @@ public struct LogCorpus {
         case 42:
             // A name–value pair (eleventh session): HAR, Kubernetes `env`; quotes plain, escaped once
             // or unevenly, spaces, names that are keys and that are not, members between, a URL value.
-            let q = pick(["\"", "\"", "\\\"", "\\\\\\\""])
-            let q2 = chance(85) ? q : pick(["\"", "\\\"", "'"])
+            // (Fourteenth session: Python's `'` quotes, Go's unquoted `Name:x Value:y`, long names.)
+            let q = pick(["\"", "\"", "\\\"", "\\\\\\\"", "'", ""])
+            let q2 = chance(85) ? q : pick(["\"", "\\\"", "'", ""])
             let name = pick([
                 "DB_PASSWORD", "Cookie", "access_token", "password", "Host", "tokens", "x password",
                 "spring.datasource.password",
                 "A" + string(Self.base64url, 30...34) + "_token", "api-key", "PassWord", "secretx", "",
+                "SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_GOOGLE_CLIENT_SECRET",
+                string(Self.base64url, 33...90) + "_PASSWORD",
             ])
-            return pick(["{", "[{", "", "{\"a\":1,", "x "]) + q
+            return pick(["{", "[{", "", "{\"a\":1,", "x ", "&EnvVar{", "user", "{a:1 "]) + q
                 + pick(["name", "Name", "key", "KEY", "names", "xname"]) + q
-                + pick([":", ": ", " : ", "="]) + q2 + name + q + pick([",", ", ", " , ", ",\"t\":1,", ""]) + q2
+                + pick([":", ": ", " : ", "="]) + q2 + name + q + pick([",", ", ", " , ", ",\"t\":1,", "", " "]) + q2
                 + pick(["value", "Value", "VALUE", "values"]) + q + pick([":", ": ", "%3A"]) + q
                 + pick([value, "sid=" + value + "; theme=dark", "https://h.example/p", "", "{\"a\":1}"]) + q2
                 + pick(["}", "},{\"name\":\"Host\",\"value\":\"h.example\"}]", " ok", ""])

@@ -984,8 +984,9 @@ struct LogSanitizerReview6Tests {
     /// case) whose string ends in a credential key makes the next `value` member's string a value.
     /// Fixed (eleventh session, `pairValueKey`): the `name` or `key` member right before the `value`
     /// one, every quote `"` or every one `\"`, a space at most around `:` and `,`, the name a
-    /// credential key after up to 32 `[A-Za-z0-9_.-]`. Still open: the members in the other order,
-    /// or another member between them, and Python's `'name'`.
+    /// credential key after up to 32 `[A-Za-z0-9_.-]` (fourteenth session: any run, and Python's `'`
+    /// quotes and Go's unquoted members too). Still open: the members in the other order, or another
+    /// member between them.
     @Test(
         "a name-value pair whose name is a credential key",
         arguments: [

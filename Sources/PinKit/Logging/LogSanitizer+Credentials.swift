@@ -295,52 +295,82 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// A name–value pair's `value` key (any case) that ends at `end`, as HAR files, Kubernetes and
     /// ECS `env` lists and many config APIs write a credential: `{"name":"DB_PASSWORD","value":"x"}`,
-    /// `{"key":"access_token","value":"x"}`. Its start when the member right before it in the same
-    /// object is a `name` or `key` (any case) whose string ends in one of rule 2's keys (after up to
-    /// ``maximumPairNamePrefix`` of `[A-Za-z0-9_.-]`), every quote plain or escaped once alike (JSON
-    /// in a JSON string), a space at most around each `:` and `,`; else nil. Reads back at most
-    /// about 70 bytes, none below `gapStart`.
+    /// `{"key":"access_token","value":"x"}`, Python's `{'name': 'DB_PASSWORD', 'value': 'x'}`, Go's
+    /// `{Name:DB_PASSWORD Value:x}` and `&EnvVar{Name:DB_PASSWORD,Value:x,}`. Its start when the
+    /// member right before it in the same object is a `name` or `key` (any case) whose string ends
+    /// in one of rule 2's keys (after any run of `[A-Za-z0-9_.-]`), every quote the same: `"`, `\"`
+    /// (JSON in a JSON string), `'`, or none (then the `name` or `key` not right after a name's
+    /// character, and the members apart by a `,` or one space); a space at most around each `:` and
+    /// `,`; else nil.
+    ///
+    /// Linear: it reads back from one `value` candidate over fixed pieces and the name's run, no
+    /// further than `gapStart`. The run holds no quote, blank or `,`, and each candidate's run ends
+    /// at its own name's closing quote (or member separator), so no byte is in two candidates' runs.
     @inline(never) func pairValueKey(end: Int, gapStart: Int) -> Int? {
         let start = end - 5
         guard start - 1 >= gapStart, text.matches("value", at: start, end: end) else { return nil }
-        let escapes = start - 2 >= gapStart && text.byte(start - 2) == UInt8(ascii: "\\") ? 1 : 0
-        // The start of the quote (and its backslash) that ends at `q`, or nil.
+        // The members' quote: the byte before `value` (and a backslash before a `"`), or none.
+        let quoteByte: UInt8?
+        var escapes = 0
+        switch text.byte(start - 1) {
+        case UInt8(ascii: "\""):
+            quoteByte = UInt8(ascii: "\"")
+            escapes = start - 2 >= gapStart && text.byte(start - 2) == UInt8(ascii: "\\") ? 1 : 0
+        case UInt8(ascii: "'"): quoteByte = UInt8(ascii: "'")
+        case 0x20, UInt8(ascii: ","): quoteByte = nil
+        default: return nil
+        }
+        // The start of the quote (and its backslash) that ends at `q`, or nil; unquoted, `q`.
         func quote(endingAt q: Int) -> Int? {
+            guard let quoteByte else { return q }
             let opening = q - 1 - escapes
-            guard opening >= gapStart, text.byte(q - 1) == UInt8(ascii: "\""),
+            guard opening >= gapStart, text.byte(q - 1) == quoteByte,
                 escapes == 0 || text.byte(opening) == UInt8(ascii: "\\")
             else { return nil }
             return opening
         }
         func space(before p: Int) -> Int { p > gapStart && text.byte(p - 1) == 0x20 ? p - 1 : p }
         func byte(_ byte: UInt8, before p: Int) -> Int? { p > gapStart && text.byte(p - 1) == byte ? p - 1 : nil }
-        guard let valueQuote = quote(endingAt: start),
-            let comma = byte(UInt8(ascii: ","), before: space(before: valueQuote)),
-            let nameClose = quote(endingAt: space(before: comma))
-        else { return nil }
+        guard let valueQuote = quote(endingAt: start) else { return nil }
+        // Between the members: a `,` with a space at most around it (unquoted, also one space alone).
+        let nameEnd: Int
+        if let comma = byte(UInt8(ascii: ","), before: space(before: valueQuote)) {
+            nameEnd = space(before: comma)
+        } else if quoteByte == nil, let blank = byte(0x20, before: valueQuote) {
+            nameEnd = blank
+        } else {
+            return nil
+        }
+        // (Each quote's start is where the text before it ends.)
+        guard let close = quote(endingAt: nameEnd) else { return nil }
         // The name's credential key, then its prefix.
         var keyword = -1
         for key in LogSanitizer.credentialKeys
-        where nameClose - key.utf8.count >= gapStart && matches(key, at: nameClose - key.utf8.count, end: nameClose) {
-            keyword = nameClose - key.utf8.count
+        where close - key.utf8.count >= gapStart && matches(key, at: close - key.utf8.count, end: close) {
+            keyword = close - key.utf8.count
             break
         }
         guard keyword >= 0 else { return nil }
         var nameStart = keyword
-        let bound = max(gapStart, keyword - Self.maximumPairNamePrefix)
-        while nameStart > bound, text.has(nameStart - 1, Classes.alphanumeric) || isNameSymbol(nameStart - 1) {
+        while nameStart > gapStart, text.has(nameStart - 1, Classes.alphanumeric) || isNameSymbol(nameStart - 1) {
             nameStart -= 1
         }
         guard let nameOpen = quote(endingAt: nameStart),
             let colon = byte(UInt8(ascii: ":"), before: space(before: nameOpen)),
-            case let memberEnd = space(before: colon), let memberClose = quote(endingAt: memberEnd)
+            let memberWordEnd = quote(endingAt: space(before: colon))
         else { return nil }
         let member =
-            memberClose - 4 >= gapStart && matches("name", at: memberClose - 4, end: memberClose)
-            ? memberClose - 4
-            : memberClose - 3 >= gapStart && matches("key", at: memberClose - 3, end: memberClose)
-                ? memberClose - 3 : -1
-        guard member >= gapStart, quote(endingAt: member) != nil else { return nil }
+            memberWordEnd - 4 >= gapStart && matches("name", at: memberWordEnd - 4, end: memberWordEnd)
+            ? memberWordEnd - 4
+            : memberWordEnd - 3 >= gapStart && matches("key", at: memberWordEnd - 3, end: memberWordEnd)
+                ? memberWordEnd - 3 : -1
+        guard member >= gapStart, let memberOpen = quote(endingAt: member) else { return nil }
+        // Unquoted, `name` is a word of its own (`names:` or `username:` is no member name).
+        if quoteByte == nil, memberOpen > gapStart,
+            text.has(memberOpen - 1, Classes.alphanumeric) || isNameSymbol(memberOpen - 1)
+        {
+            return nil
+        }
         return start
     }
 
@@ -349,9 +379,6 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let byte = text.byte(index)
         return byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
     }
-
-    /// The most `[A-Za-z0-9_.-]` before the credential key in a pair's name (`DB_`, `spring.datasource.`).
-    static var maximumPairNamePrefix: Int { 32 }
 
     /// Whether the lower-case `word` is at `index` (below `end`), any ASCII case.
     @inline(__always) func matches(_ word: String, at index: Int, end: Int) -> Bool {

@@ -30,9 +30,12 @@
 ///    `private_key`, `privatekey`, `sessionid`, `session_id`, `credentials` (also as the end of a
 ///    longer word, such as `access_token`, `client_secret`, `Set-Cookie`, `DB_PWD`), any ASCII case,
 ///    or a name–value pair's `value` (any case; HAR, Kubernetes `env`:
-///    `{"name":"DB_PASSWORD","value":"x"}`) right after a `name` or `key` member whose string is one
-///    of those keys after up to 32 `[A-Za-z0-9_.-]` (each quote `"`, or each `\"`; a space at most
-///    around `:` and `,`; a value key as `password` is, not after a percent-encoded separator), then
+///    `{"name":"DB_PASSWORD","value":"x"}`, Python's `{'name': 'DB_PASSWORD', 'value': 'x'}`, Go's
+///    `{Name:DB_PASSWORD Value:x}`) right after a `name` or `key` member whose string is one of
+///    those keys after any run of `[A-Za-z0-9_.-]` (each quote `"`, each `\"`, each `'`, or none: then
+///    the member's name not right after an `[A-Za-z0-9_.-]` and the members apart by a `,` or one
+///    space; a space at most around `:` and `,`; a value key as `password` is, not after a
+///    percent-encoded separator), then
 ///    up to four form suffixes
 ///    `]`, `[]` or `[` + up to six digits + `]`, where `[` may be `%5B` and `]` `%5D`, any case
 ///    (`user[password]`, `password[]`, `password[0]`, `user[password][]`, `user%5Bpassword%5D`; a
