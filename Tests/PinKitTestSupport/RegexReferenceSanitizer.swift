@@ -260,6 +260,28 @@ public enum RegexReferenceSanitizer {
         let unquoted = #"(?:^|[^A-Za-z0-9_.\-])"# + member("", between: "(?: ?, ?| )")
         return value + "(?<=" + (quoted + [unquoted]).joined(separator: "|") + ")"
     }()
+    /// An XML element named by a credential key (the scanner's `element(close:bound:stop:end:)`):
+    /// matched at its start tag's `>`, which a look-behind reads back over (a prefix and `:`, the
+    /// local name, a blank and attributes); then a CDATA section's content (group 1) or the text up
+    /// to a `<`, a line break or a URL, holding a byte other than a space or tab (group 2).
+    static let markupElementCredential: NSRegularExpression = {
+        let name = #"[A-Za-z0-9_.\-]{0,64}"#
+        let tag =
+            "<(?:" + name + ":)?" + name + "(?:" + valueKey + "|" + headerKey + #")(?:[\t-\r ][^<>\uE000]{0,192})?"#
+        return regex(
+            ">(?<=" + tag + ">)(?<!/>)"
+                + #"(?:<!\[CDATA\[((?:(?!\]\]>)"# + notContextQuote + #"[^\r\n\uE000])+)|(?=[ \t]*"#
+                + notContextQuote + #"[^ \t<\r\n\uE000])((?:"# + notContextQuote + #"[^<\r\n\uE000])+))"#)
+    }()
+    /// A multipart form-data part named by a credential key (the scanner's
+    /// `formPart(separator:bound:stop:end:)`): `name="…key"` (or with `\"`), a blank line, real or
+    /// escaped, and the part's first line (group 2).
+    static let formPartCredential = regex(
+        #"(?<![A-Za-z0-9_.\-])[Nn][Aa][Mm][Ee]=(\\?)"[A-Za-z0-9_.\-]*(?:"# + valueKey + "|" + headerKey
+            + #")\1"(?:\r\n\r\n|\n\n|\\r\\n\\r\\n|\\n\\n)((?:"# + notContextQuote
+            + #"(?:[^\r\n\\\uE000]|\\(?![rn])))+)"#)
+    /// Not the quote (and up to 15 backslashes) right before a URL: that URL's context.
+    static let notContextQuote = #"(?!\\{0,15}["'`]\uE000)"#
     /// A value credential after `key`: a structure (groups 1–3) or a value (4–15).
     static func valueExpression(key: String) -> NSRegularExpression {
         regex(
@@ -750,6 +772,7 @@ public enum RegexReferenceSanitizer {
                     // value 17.)
                     (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
                     (pairCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
+                    (markupElementCredential, [1, 2]), (formPartCredential, [2]),
                     (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
                     (emptyHeaderBeforeURL, []),
                     (emptyQuotesHeaderBeforeURL, []), (emptyQuotedBeforeURL, []),
@@ -758,7 +781,8 @@ public enum RegexReferenceSanitizer {
                 // A header's context and a pair's name are read back no further than the previous
                 // match's end, as the scanner reads them no further than the previous span's.
                 let bounded =
-                    expression === pairCredential || headerCredentials.contains { $0 === expression }
+                    expression === pairCredential || expression === markupElementCredential
+                    || expression === formPartCredential || headerCredentials.contains { $0 === expression }
                     || emptyQuoteHeaderCredentials.contains { $0 === expression }
                 return expression.firstMatch(
                     in: joined, options: bounded ? [] : [.withTransparentBounds], range: range
@@ -1022,7 +1046,35 @@ public struct LogCorpus {
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
         ])
-        switch Int.random(in: 0..<43, using: &generator) {
+        switch Int.random(in: 0..<45, using: &generator) {
+        case 43:
+            // An XML element named by a key or another word (fourteenth session): prefixes,
+            // attributes (a URL in one), self-closing tags, CDATA, values with `<`, `>`, line breaks,
+            // URLs and placeholders, and what follows the element.
+            let name = pick([
+                key, "Password", "wsse:Password", "db_password", "AccessToken", "x:" + key, "passwordHint", "host",
+                key + "s", "a:b:" + key, String(repeating: "n", count: 70) + "_token",
+            ])
+            let attributes = pick([
+                "", " Type=\"#PasswordText\"", " a='1'", "\t", " href=\"https://h.example/x\"", " token=\"t\"", " /",
+                "/", " " + String(repeating: "x", count: 200),
+            ])
+            let body = pick([
+                value, "<![CDATA[" + value + "]]>", "<![CDATA[]]>", " ", "", "a\nb", "a\\nb", "x>y", "-> z",
+                "[redacted-secret]", "abc https://h.example/p q",
+            ])
+            return pick(["", "<soap:Body>", "{\"xml\":\"", "a -> ", "<", ">"]) + "<" + name + attributes + ">" + body
+                + pick(["</" + name + ">", "", "<next>x</next>", "\r\n", "\"}"])
+        case 44:
+            // A multipart part named by a key or another word (fourteenth session): quotes plain or
+            // escaped, blank lines real or escaped, CRLF or LF, a URL or placeholder as its value.
+            let q = pick(["\"", "\\\"", "'"])
+            let lineBreak = pick(["\r\n", "\n", "\\r\\n", "\\n", "\r\n\\n"])
+            return pick(["", "--X", "{\"body\":\"--X"]) + lineBreak + "Content-Disposition: form-data; "
+                + pick(["name", "Name", "filename", "xname"]) + "=" + q
+                + pick([key, "client_secret", "username", "pass word", key + "x"]) + q
+                + pick(["", "; x=1"]) + lineBreak + lineBreak
+                + pick([value, "", "https://h.example/p", "[redacted-secret]", "a\\b"]) + lineBreak + "--X--"
         case 42:
             // A name–value pair (eleventh session): HAR, Kubernetes `env`; quotes plain, escaped once
             // or unevenly, spaces, names that are keys and that are not, members between, a URL value.

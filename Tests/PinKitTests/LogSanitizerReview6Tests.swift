@@ -407,29 +407,77 @@ struct LogSanitizerReview6Tests {
     /// MEDIUM (design gap: rule 2's separators are `=`, `=>` and `:`). Secrets labelled by markup or
     /// position rather than a separator: a multipart body logged as a JSON string, a SOAP/XML body
     /// (Java clients log envelopes), a command line:
-    /// `{"body":"--X\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nhunter2\r\n--X--"}` → unchanged;
-    /// `<soap:Body><login><password>hunter2</password></login></soap:Body>` → unchanged;
-    /// WS-Security's `<wsse:Password Type="#PasswordText">hunter2</wsse:Password>` (SOAP clients log
-    /// the envelope) → unchanged;
-    /// `exec: mysql --user=app --password hunter2 --host=db.example.com` → unchanged.
-    /// A fixed sanitizer outputs `[redacted-secret]` in the secret's place; what it needs: a
-    /// form-data part named by a credential key, an element named by one, a long option named by
-    /// one followed by a blank.
+    /// `{"body":"--X\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nhunter2\r\n--X--"}`,
+    /// `<soap:Body><login><password>hunter2</password></login></soap:Body>`, WS-Security's
+    /// `<wsse:Password Type="#PasswordText">hunter2</wsse:Password>` and
+    /// `exec: mysql --user=app --password hunter2 --host=db.example.com` were unchanged.
+    /// Closed (fourteenth session) for markup: an XML element named by a credential key (its start
+    /// tag's `>` is a trigger of rules 1–2's pass; a prefix, attributes and CDATA too) and a
+    /// form-data part named by one (`name="password"`, a blank line, real or escaped, its first
+    /// line) → `[redacted-secret]` in the secret's place. Still open: a long option and a blank
+    /// (`--password hunter2`): no byte of it is a trigger of any finder, and a blank after an
+    /// option that takes no value (`--password --host=db`, mysql's prompt) is common.
     @Test(
-        "secrets labelled by markup or an option, not a separator",
+        "secrets labelled by markup, not a separator",
         arguments: [
             #"{"body":"--X\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nhunter2\r\n--X--"}"#,
+            "--X\r\nContent-Disposition: form-data; name=\"client_secret\"\r\n\r\nhunter2\r\n--X--",
             "<soap:Body><login><password>hunter2</password></login></soap:Body>",
             ##"<wsse:UsernameToken><wsse:Username>alice</wsse:Username><wsse:Password Type="#PasswordText">hunter2</wsse:Password></wsse:UsernameToken>"##,
-            "exec: mysql --user=app --password hunter2 --host=db.example.com",
+            "<config><db_password><![CDATA[hunter2]]></db_password></config>",
+            #"{"xml":"<AccessToken>hunter2</AccessToken>"}"#,
         ]
     )
     func markupLabelledSecret(_ input: String) {
-        withKnownIssue("rule 2 needs =, => or : after the key") {
-            #expect(!SanitizerReview.leaks(input, "hunter2"), "\(SanitizerReview.redact(input).debugDescription)")
+        let once = SanitizerReview.redact(input)
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(once.contains("[redacted-secret]"), "\(once.debugDescription)")
+        #expect(SanitizerReview.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        // What the rule needs: markup named by a credential key. Named by another word, or with
+        // the key inside a longer word, the same text stays.
+        for kept in [
+            input.replacingOccurrences(of: "assword", with: "asswordHint"),
+            input.replacingOccurrences(of: "client_secret", with: "client_secretName"),
+            input.replacingOccurrences(of: "AccessToken", with: "AccessTokenType"),
+        ] where kept != input {
+            #expect(SanitizerReview.leaks(kept, "hunter2"), "\(SanitizerReview.redact(kept).debugDescription)")
         }
         // With a separator after the key the same secret goes.
         #expect(!SanitizerReview.leaks("password=hunter2", "hunter2"))
+    }
+
+    /// A markup credential leaves the rest of the document: the elements after it, a self-closing
+    /// element, an element whose text is blank, and a URL in the value (its host stays).
+    @Test(
+        "markup credentials keep what is around them",
+        arguments: [
+            (
+                "<login><password>hunter2</password><host>db.example.com</host></login>",
+                "<login><password>[redacted-secret]</password><host>db.example.com</host></login>"
+            ),
+            ("<password/><token a=\"1\" />ok", "<password/><token a=\"1\" />ok"),
+            (
+                "<credentials> <password>x</password></credentials>",
+                "<credentials> <password>[redacted-secret]</password></credentials>"
+            ),
+            ("<token>abc https://a.io/x </token>", "<token>[redacted-secret]https://a.io </token>"),
+            ("a -> b >= c <p>password</p>", "a -> b >= c <p>password</p>"),
+        ]
+    )
+    func markupKeepsItsSurroundings(_ input: String, _ expected: String) {
+        #expect(SanitizerReview.redact(input) == expected)
+        #expect(RegexReferenceSanitizer.redact(input) == expected)
+    }
+
+    /// Still open: a long option named by a key and a blank (see ``markupLabelledSecret(_:)``).
+    @Test("a secret after a long option and a blank")
+    func optionLabelledSecret() {
+        let input = "exec: mysql --user=app --password hunter2 --host=db.example.com"
+        withKnownIssue("rule 2 needs =, => or : after an option's key") {
+            #expect(!SanitizerReview.leaks(input, "hunter2"), "\(SanitizerReview.redact(input).debugDescription)")
+        }
+        #expect(!SanitizerReview.leaks("exec: mysql --password=hunter2", "hunter2"))
     }
 
     /// LOW (§4, over-redaction; new with 173ee26: rule 7 reads 1–15 backslashes and `/` as one

@@ -500,32 +500,42 @@ enum SanitizerScan {
     }
 }
 
-/// The bytes a ``WindowFinder`` looks for (at most three).
+/// The bytes a ``WindowFinder`` looks for (at most four).
 protocol WindowTriggers {
-    /// The bytes (a byte may repeat).
-    static var values: (UInt8, UInt8, UInt8) { get }
+    /// The bytes (a byte may repeat; a repeated one is searched for once).
+    static var values: (UInt8, UInt8, UInt8, UInt8) { get }
 }
 
 extension WindowTriggers {
     @inline(__always) static func isTrigger(_ byte: UInt8) -> Bool {
-        byte == values.0 || byte == values.1 || byte == values.2
+        byte == values.0 || byte == values.1 || byte == values.2 || byte == values.3
     }
 
     @inline(__always) static func lanes(_ bytes: ByteBlock.Bytes) -> ByteBlock.Lanes {
-        (bytes .== ByteBlock.Bytes(repeating: values.0)) .| (bytes .== ByteBlock.Bytes(repeating: values.1))
-            .| (bytes .== ByteBlock.Bytes(repeating: values.2))
+        var lanes = (bytes .== ByteBlock.Bytes(repeating: values.0)) .| (bytes .== ByteBlock.Bytes(repeating: values.1))
+        if values.2 != values.1 {
+            lanes .|= bytes .== ByteBlock.Bytes(repeating: values.2)
+        }
+        if values.3 != values.2 {
+            lanes .|= bytes .== ByteBlock.Bytes(repeating: values.3)
+        }
+        return lanes
     }
 }
 
 /// What rules 1–2 meet in their one pass: `:`, `=` and `%` (a URL separator's start or a credential
-/// key's end).
+/// key's end), and `>` (the end of an XML element's start tag that names a credential).
 enum SpanTriggers: WindowTriggers {
-    static var values: (UInt8, UInt8, UInt8) { (UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "%")) }
+    static var values: (UInt8, UInt8, UInt8, UInt8) {
+        (UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: ">"))
+    }
 }
 
 /// What the URL look-ahead for a credential's value meets: `:` and `%` (a URL separator's start).
 enum URLSeparatorTriggers: WindowTriggers {
-    static var values: (UInt8, UInt8, UInt8) { (UInt8(ascii: ":"), UInt8(ascii: "%"), UInt8(ascii: "%")) }
+    static var values: (UInt8, UInt8, UInt8, UInt8) {
+        (UInt8(ascii: ":"), UInt8(ascii: "%"), UInt8(ascii: "%"), UInt8(ascii: "%"))
+    }
 }
 
 /// The one pass of rules 1–2 over their candidates in order.
@@ -550,6 +560,7 @@ struct WindowFinder<Triggers: WindowTriggers> {
     var first = -1
     var second = -1
     var third = -1
+    var fourth = -1
     /// A search from here found nothing up to the end.
     var exhaustedFrom = Int.max
 
@@ -644,10 +655,20 @@ struct WindowFinder<Triggers: WindowTriggers> {
             if known >= start { return }
             known = input.find(value, from: start, to: end) ?? Int.max
         }
-        search(Triggers.values.0, &first)
-        search(Triggers.values.1, &second)
-        if Triggers.values.2 != Triggers.values.1 { search(Triggers.values.2, &third) }
-        let nearest = Triggers.values.2 != Triggers.values.1 ? min(first, second, third) : min(first, second)
+        // (Repeats come last and only after the value they repeat: `values.2` repeats `values.1`
+        // or nothing, `values.3` repeats `values.2` or nothing.)
+        let values = Triggers.values
+        search(values.0, &first)
+        search(values.1, &second)
+        var nearest = min(first, second)
+        if values.2 != values.1 {
+            search(values.2, &third)
+            nearest = min(nearest, third)
+        }
+        if values.3 != values.2 {
+            search(values.3, &fourth)
+            nearest = min(nearest, fourth)
+        }
         return nearest == Int.max ? nil : nearest
     }
 }

@@ -129,6 +129,18 @@
 ///    digits (`password%3Dx%26n%3D1`, `%22password%22%3A%22x%22`); an unquoted value that is a
 ///    scheme's name (`Bearer`, `Basic`, any case) and `%20`s takes the run after them, more names
 ///    too (`token%3DBearer%20x`); a value after it that starts with a placeholder is left alone.
+///    Markup labels a value with no separator: an XML element whose start tag is `<`, an optional
+///    prefix of up to 64 `[A-Za-z0-9_.-]` and `:`, a local name of up to 64 of them and a key (any
+///    case), then `>` or a blank (`[\t-\r ]`) and up to 192 bytes of attributes (no `<`, `>`, URL or
+///    `/` right before the `>`): its text up to a `<`, a line break or the next URL (before the
+///    quote and up to 15 backslashes right before one) when it holds a byte other than a space or
+///    tab, or a CDATA section's content to `]]>` (the same ends) → `[redacted-secret]`
+///    (`<wsse:Password Type="#PasswordText">x</wsse:Password>`, `<password><![CDATA[x]]>`); and a
+///    multipart form-data part: `name` (any case, not right after an `[A-Za-z0-9_.-]`), `=`, `"` or
+///    `\"`, any run of `[A-Za-z0-9_.-]` and a key, the same quote, a blank line (`\r\n\r\n` or
+///    `\n\n`, real or each break written `\r`, `\n`): its first line, to a line break, an escaped
+///    one or the next URL as before. A placeholder alone is left alone. Read back from the tag's
+///    `>` over at most 336 bytes, stopping at a `<` or `>`: linear.
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit (but
 ///    after a percent-encoded byte `%XX`, an escaped `\xHH`, `\uHHHH` or `\n`, `\r`, `\t`) or a placeholder, then
 ///    separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
@@ -611,18 +623,36 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     url, state: &state, cursor: &cursor, urlBound: &urlBound, keyBound: &keyBound, position: &position)
                 continue
             }
-            // A `%` separates a key only as `%3D` or `%3A` (percent-encoded `=`, `:`).
-            let percent = byte == UInt8(ascii: "%")
-            if !percent || credentials.isPercentSeparator(at: candidate, end: end),
-                credentials.keyMayEnd(before: candidate, bound: keyBound),
-                let key = credentials.key(before: candidate, gapStart: keyBound)
-            {
+            // The next URL after the candidate, when a value may start here.
+            @inline(__always) func lookAhead() {
                 if aheadSeparator < candidate {
                     // No URL separator lies between the previous URL and this candidate (the pass
                     // would have met it), so the first one after it is the next URL.
                     (aheadSeparator, aheadSpan) =
                         urls.next(from: candidate + 1, search: &ahead).map { ($0.separator, $0.span) } ?? (Int.max, nil)
                 }
+            }
+            // A `>` ends no key: it may end an XML start tag that names one (`<password>x`).
+            if byte == UInt8(ascii: ">") {
+                if candidate > keyBound, text.byte(candidate - 1) != UInt8(ascii: "/") {
+                    lookAhead()
+                    if let span = credentials.element(
+                        close: candidate, bound: keyBound, stop: aheadSpan?.start ?? Int.max, end: end)
+                    {
+                        emitMarkup(span, state: &state, cursor: &cursor, keyBound: &keyBound, position: &position)
+                        continue
+                    }
+                }
+                position = candidate + 1
+                continue
+            }
+            // A `%` separates a key only as `%3D` or `%3A` (percent-encoded `=`, `:`).
+            let percent = byte == UInt8(ascii: "%")
+            let mayEnd =
+                (!percent || credentials.isPercentSeparator(at: candidate, end: end))
+                && credentials.keyMayEnd(before: candidate, bound: keyBound)
+            if mayEnd, let key = credentials.key(before: candidate, gapStart: keyBound) {
+                lookAhead()
                 let found = credentials.credential(
                     key: key, separator: candidate, percent: percent, stop: aheadSpan?.start ?? Int.max, bound: keyBound
                 )
@@ -657,6 +687,15 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     }
                     continue
                 }
+            } else if mayEnd, byte == UInt8(ascii: "=") {
+                // A multipart part named by a key (`name="password"`, a blank line, the value).
+                lookAhead()
+                if let span = credentials.formPart(
+                    separator: candidate, bound: keyBound, stop: aheadSpan?.start ?? Int.max, end: end)
+                {
+                    emitMarkup(span, state: &state, cursor: &cursor, keyBound: &keyBound, position: &position)
+                    continue
+                }
             }
             position = candidate + 1
             // Candidates right after a rejected one end no key (a key ends in a letter), so among
@@ -667,6 +706,21 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             }
         }
         gap(from: cursor, to: end, state: &state)
+    }
+
+    /// A markup credential's span (``CredentialRule/element(close:bound:stop:end:)``,
+    /// ``CredentialRule/formPart(separator:bound:stop:end:)``): the gap before it to rules 3–7, the
+    /// span, and the pass goes on after it (a later key looks back no further than its end).
+    @inline(never)
+    mutating func emitMarkup(
+        _ span: LogSanitizer.Span, state: inout WordRules<Counter>.State, cursor: inout Int, keyBound: inout Int,
+        position: inout Int
+    ) {
+        gap(from: cursor, to: span.start, state: &state)
+        emit(span)
+        cursor = span.end
+        keyBound = span.end
+        position = span.end
     }
 
     /// A URL span the pass reached: the gap before it to rules 3–7, the span, and the pass goes on
