@@ -205,6 +205,12 @@ public enum RegexReferenceSanitizer {
                 + (quotedKey ? closingKeyQuote : "") + blanks + separator + blanks + openers
                 + "(?:" + structure(header: !quotedKey) + "|" + values(unquoted: headerValue(place: place)) + ")")
     }
+    /// A member of Go's header map (`map[Cookie:[sid=x] Host:[a.io]]`): the key right after `map[`
+    /// or `] ` (and up to 24 `[A-Za-z0-9-]`), then `:[` and no `]` or `}`; read as after a quoted key, so its structure
+    /// ends at its closing bracket.
+    static let goMapHeaderCredential = regex(
+        headerPlace(0) + #"(?<=(?:map\[|\] )[A-Za-z0-9-]{0,24})"# + headerKey + #"(?=:\[[^\]}])"# + blanks + separator
+            + blanks + openers + "(?:" + structure(header: false) + "|" + values(unquoted: headerValue(place: 0)) + ")")
     static let headerCredentials = [(2, true), (2, false), (1, true), (1, false), (0, true), (0, false)].map {
         headerCredential(place: $0, quotedKey: $1)
     }
@@ -677,7 +683,7 @@ public enum RegexReferenceSanitizer {
             if has(1) { return .escaped(match.range(at: 1).length - 1) }
             return .quoted(has(2) ? "\"" : has(3) ? "'" : "`")
         }
-        let isHeader = headerCredentials.contains { $0 === expression }
+        let isHeader = headerCredentials.contains { $0 === expression } || expression === goMapHeaderCredential
         guard isHeader || expression === valueCredential || expression === pairCredential else { return nil }
         // Group 4 holds the opening backslashes, without the quote.
         if has(5) { return .escaped(match.range(at: 4).length) }
@@ -766,6 +772,7 @@ public enum RegexReferenceSanitizer {
                 // (A doubled key quote's expressions come first: at the same key they decide.)
                 [(doubledHeaderCredential, [2]), (doubledValueCredential, [2])]
                 + emptyQuoteHeaderCredentials.map { ($0, [2]) }
+                + [(goMapHeaderCredential, [1, 2, 3, 5, 7, 9, 11, 12, 13, 14, 16])]
                 + headerCredentials.map { ($0, [1, 2, 3, 5, 7, 9, 11, 12, 13, 14, 16]) } + [
                     // (valueCredential's unquoted value holds the scheme token's `esc` group, 13: its
                     // `\x22` and `\x27` values are groups 14 and 15, and its other spelled quote's
@@ -782,7 +789,8 @@ public enum RegexReferenceSanitizer {
                 // match's end, as the scanner reads them no further than the previous span's.
                 let bounded =
                     expression === pairCredential || expression === markupElementCredential
-                    || expression === formPartCredential || headerCredentials.contains { $0 === expression }
+                    || expression === formPartCredential || expression === goMapHeaderCredential
+                    || headerCredentials.contains { $0 === expression }
                     || emptyQuoteHeaderCredentials.contains { $0 === expression }
                 return expression.firstMatch(
                     in: joined, options: bounded ? [] : [.withTransparentBounds], range: range
@@ -1046,7 +1054,15 @@ public struct LogCorpus {
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",
         ])
-        switch Int.random(in: 0..<45, using: &generator) {
+        switch Int.random(in: 0..<46, using: &generator) {
+        case 45:
+            // Go's `%v` of an `http.Header` (fourteenth session): members before and after, values
+            // with spaces, brackets, URLs and placeholders; near misses (a blank, a quote, no `map[`).
+            let member = pick(["Cookie", "Set-Cookie", "Authorization", "X-Cookie", "cookie", "Host"])
+            return pick(["map[", "headers=map[", "map[Accept:[*/*] ", "x ", "[", "map[A:[b]]"]) + member
+                + pick([":[", ":[", ": [", ":", "\":["])
+                + pick([value, "sid=" + value + "; Path=/", "", "[redacted-secret]", "a b"])
+                + pick(["]", "] Host:[h.example]]", "]] ok", "", "] User-Agent:[curl/8.5] Cookie:[x]]"])
         case 43:
             // An XML element named by a key or another word (fourteenth session): prefixes,
             // attributes (a URL in one), self-closing tags, CDATA, values with `<`, `>`, line breaks,

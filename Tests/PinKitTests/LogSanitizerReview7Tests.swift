@@ -313,6 +313,7 @@ struct LogSanitizerReview7Tests {
     /// its bracket (`"Cookie":["sid=x"],"Host":["a.io"]` keeps the Host). A fix: a header key
     /// right after `map[` or a blank inside one, followed by `:[`, closes at its bracket as a
     /// JSON member's does; fixed output `map[Cookie:[[redacted-secret]] Host:[a.io] User-Agent:[curl/8.5]]`.
+    /// Closed (fourteenth session, `goMapMember`): as proposed, the name right after `map[` or `] `.
     @Test("a Go header map keeps the headers after a credential header")
     func goHeaderMapKeepsNothingAfter() {
         let input = "map[Cookie:[sid=hunter2] Host:[a.io] User-Agent:[curl/8.5]]"
@@ -320,9 +321,15 @@ struct LogSanitizerReview7Tests {
         #expect(!once.contains("hunter2"))
         #expect(SanitizerReview.redact(once) == once)
         #expect(RegexReferenceSanitizer.redact(input) == once)
-        withKnownIssue("a header in Go's map notation takes the rest of the line") {
-            #expect(once.contains("a.io"), "\(once.debugDescription)")
-        }
+        #expect(once == "map[Cookie:[[redacted-secret]] Host:[a.io] User-Agent:[curl/8.5]]", "\(once.debugDescription)")
+        // Members after the first, and `Set-Cookie`, close at their brackets too; the same header in
+        // running text (no `map[` or `] ` before it) still takes the rest of the line.
+        let later = "headers=map[Accept:[*/*] Set-Cookie:[sid=hunter2; Path=/] Host:[a.io]]"
+        #expect(SanitizerReview.redact(later) == "headers=map[Accept:[*/*] Set-Cookie:[[redacted-secret]] Host:[a.io]]")
+        #expect(RegexReferenceSanitizer.redact(later) == SanitizerReview.redact(later))
+        let running = "Cookie:[x] sid=hunter2 Host:[a.io]"
+        #expect(!SanitizerReview.redact(running).contains("a.io"))
+        #expect(!SanitizerReview.leaks(running, "hunter2"))
         // What exists: the JSON member form closes at its bracket.
         let json = #"{"Cookie":["sid=hunter2"],"Host":["a.io"]}"#
         #expect(SanitizerReview.redact(json) == #"{"Cookie":[[redacted-secret]],"Host":["a.io"]}"#)

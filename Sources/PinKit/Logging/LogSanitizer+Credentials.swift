@@ -449,7 +449,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             {
                 // A header's structure after a quoted key (a JSON member, `{"Cookie":["a","b"]}`) ends
                 // at its closing bracket, as a value's does.
-                let toLineEnd = kind == .header && !keyQuoted(keyStart: keyStart, separator: separator)
+                // So does a member of Go's header map (`map[Cookie:[sid=x] Host:[a.io]]`).
+                let toLineEnd =
+                    kind == .header && !keyQuoted(keyStart: keyStart, separator: separator)
+                    && !goMapMember(keyStart: keyStart, separator: separator, opener: v, bound: bound, end: end)
                 return (structure(keyStart: spanStart, toLineEnd: toLineEnd, opener: v, end: end, stop: stop), nil)
             }
             if byte == UInt8(ascii: "<") {
@@ -721,6 +724,23 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// Whether the key that starts at `keyStart` ends with a closing quote before the separator at
     /// `separator` (`"cookie":`, `'cookie'=`, `cookie%22:`, `cookie\x22:`), as a JSON or dictionary key does.
+    /// Whether the header key at `keyStart` is a member of Go's `%v` of an `http.Header`
+    /// (`map[Cookie:[sid=x] Host:[a.io]]`): the key word right before a `:` and the `[` at `opener`
+    /// (no `]` or `}` right after it: an empty member takes the rest of the line as before),
+    /// its name (the key and up to ``maximumNamePrefix`` `[A-Za-z0-9-]` before it) right after
+    /// `map[` or the `] ` that ends the member before, none of it below `bound`.
+    @inline(never) func goMapMember(keyStart: Int, separator: Int, opener: Int, bound: Int, end: Int) -> Bool {
+        guard opener == separator + 1, text.byte(separator) == UInt8(ascii: ":"),
+            text.byte(opener) == UInt8(ascii: "["), text.has(separator - 1, Classes.letter),
+            opener + 1 < end, text.byte(opener + 1) != UInt8(ascii: "]"), text.byte(opener + 1) != UInt8(ascii: "}")
+        else { return false }
+        var p = keyStart
+        let limit = max(bound, keyStart - Self.maximumNamePrefix)
+        while p > limit, text.has(p - 1, Classes.alphanumeric) || text.byte(p - 1) == UInt8(ascii: "-") { p -= 1 }
+        return (p - 4 >= bound && exactly("map[", at: p - 4, end: p))
+            || (p - 2 >= bound && exactly("] ", at: p - 2, end: p))
+    }
+
     func keyQuoted(keyStart: Int, separator: Int) -> Bool {
         let k = blanksStart(before: separator, bound: keyStart)
         return keyQuoteStart(before: k, bound: keyStart) != k
