@@ -99,9 +99,11 @@ struct LogSanitizerReview6Tests {
         let unquoted = input.replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: "'", with: "")
         #expect(!SanitizerReview.leaks(unquoted, "hunter2"), "\(SanitizerReview.redact(unquoted).debugDescription)")
         // The attack without the protection: where the header sits in a string (a quote right
-        // before its name), a quote that closes a string still ends its value, as before the fix
-        // everywhere (a real JSON string escapes the inner quotes, which then close nothing).
-        let inString = "{\"h\":\"" + input + "\"}"
+        // before its name), a quote of the string's kind that closes it still ends its value, as
+        // before the fix everywhere (a real JSON string escapes the inner quotes, which then close
+        // nothing; since the fourteenth session a quote of another kind closes nothing either).
+        let quote = input.contains("\"") ? "\"" : "'"
+        let inString = "{\"h\":" + quote + input + quote + "}"
         #expect(SanitizerReview.leaks(inString, "hunter2"), "\(SanitizerReview.redact(inString).debugDescription)")
     }
 

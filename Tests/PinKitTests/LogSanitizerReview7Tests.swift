@@ -19,7 +19,9 @@ import Testing
 /// Severity: high, a real program's log shape leaks a credential; medium; low, contrived, a
 /// readability (§4) gap, or the oracle's blind spot.
 ///
-/// Index, most severe first (test function names): high — `headerInStringWithInnerQuotes`
+/// Index, most severe first (test function names; closed in the fourteenth session:
+/// `headerInStringWithInnerQuotes`, `headerInStringAfterQuoteEndedURL`,
+/// `resumedHeaderValueOverEscapedLineBreak`): high — `headerInStringWithInnerQuotes`
 /// (logfmt, Go's `%q`, JSON and Python strings, escaped line breaks, holding a cookie with JSON in
 /// it); medium — `nameValuePairLongName`, `nameValuePairOtherNotations` (Python's dict, Go's
 /// `%+v`), `spelledQuoteValueAfterURL`, `plusBeforePercentSeparator`; low —
@@ -52,10 +54,14 @@ struct LogSanitizerReview7Tests {
     /// against log injection) and unescaped quotes leaks the same way:
     /// `INFO request GET /\r\nCookie: consent={"a":1,"b":"x"}, sid=hunter2` →
     /// `…\r\nCookie: [redacted-secret]"}, sid=hunter2`.
-    /// A fix (`headerContext` and the header value's end, and the reference): remember the quote
-    /// that opened the string the header is in (its kind and its backslashes) and end the value
-    /// only at that quote (the same backslash count), or at a line break; a fixed sanitizer
-    /// outputs `headers="Cookie: [redacted-secret]" host=a.io`.
+    /// Closed (fourteenth session): the header's place (`headerPlace`) remembers the quote that
+    /// opened its string and the backslashes before it, and only that quote at that depth closes
+    /// the value; after an escaped line break (no quote known) the first quote of any kind at the
+    /// escape's depth closes it, and one that does not close puts the header in running text, which
+    /// only a line break ends. Outputs: `headers="Cookie: [redacted-secret]" host=a.io`,
+    /// `headers: 'Cookie: [redacted-secret]'`, `b'GET / HTTP/1.1\r\nCookie: [redacted-secret]\r\n'`,
+    /// `"Cookie: [redacted-secret]"`, `…GET /\r\nCookie: [redacted-secret]`,
+    /// `INFO hdrs=Host: a.io\nSet-Cookie: [redacted-secret]`.
     @Test(
         "a header in a string holding a JSON cookie keeps the cookies after it",
         arguments: [
@@ -74,12 +80,8 @@ struct LogSanitizerReview7Tests {
         #expect(SanitizerReview.redact(once) == once)
         #expect(RegexReferenceSanitizer.redact(input) == once)
         // (The first three, a JSON string escaped once, were closed at the merge by headers3's
-        // reading of `\"` inside a string escaped once; the quotes of another kind stay open.)
-        withKnownIssue("a header in a string ends at an inner quote of another kind or escaping") {
-            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        } when: {
-            !input.contains(#"\""#)
-        }
+        // reading of `\"` inside a string escaped once; the others in the fourteenth session.)
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
         // The protection that exists: the same header in running text runs to the line's end,
         // and in a string with no inner quote (the cookie's JSON replaced) it runs to the string's end.
         let running = "Cookie: prefs={\"theme\":\"dark\"}; sid=hunter2"
@@ -255,6 +257,11 @@ struct LogSanitizerReview7Tests {
     /// and the value resumes. The same fix (only the string's own quote closes the value, and the
     /// value resumes after a URL any other quote ended) gives
     /// `msg="Cookie: [redacted-secret]https://a.io\";[redacted-secret]" host=a.io`.
+    /// Closed (fourteenth session, the same change as `headerInStringWithInnerQuotes`): a URL ended
+    /// by a quote that is not the string's own at its depth (the one backslash after the URL's end
+    /// counted) resumes the value; outputs `msg="Cookie: [redacted-secret]https://a.io\";[redacted-secret]" host=a.io`,
+    /// ``"`cookie: [redacted-secret]https://a.io';[redacted-secret]` next=ok"``,
+    /// `GET /\r\nSet-Cookie: [redacted-secret]https://a.io\";[redacted-secret]`.
     @Test(
         "a header in a string resumes after a URL an inner quote ended",
         arguments: [
@@ -268,9 +275,7 @@ struct LogSanitizerReview7Tests {
         #expect(SanitizerReview.redact(once) == once)
         #expect(RegexReferenceSanitizer.redact(input) == once)
         #expect(once.contains("https://a.io"))
-        withKnownIssue("an inner quote that ends a URL closes a header's value in a string") {
-            #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        }
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
         // The protection that exists: with a blank after each `;` the value resumes after the URL.
         let spaced = input.replacingOccurrences(of: ";", with: "; ")
         #expect(!SanitizerReview.leaks(spaced, "hunter2"), "\(SanitizerReview.redact(spaced).debugDescription)")
@@ -286,6 +291,10 @@ struct LogSanitizerReview7Tests {
     /// resumed after a URL is ended by an escaped line break at its first byte (a second pass
     /// resumes at the same place, as the placeholder is not there); fixed output
     /// `Cookie: [redacted-secret]https://a.io'}\nHost: a.io\nX-Request-Id: 42`.
+    /// Closed (fourteenth session): a header's value resumed after a URL is ended by an escaped line
+    /// break at its first byte (`headerEnd(…resumed:)`, the reference's `headerValue(place:resumed:)`);
+    /// outputs `Cookie: [redacted-secret]https://a.io'}\nHost: a.io\nX-Request-Id: 42` and
+    /// `Cookie: [redacted-secret]https://a.io"}\r\nHost: a.io`.
     @Test(
         "a header value resumed after a quote-ended URL keeps the next escaped line",
         arguments: [
@@ -296,10 +305,8 @@ struct LogSanitizerReview7Tests {
     func resumedHeaderValueOverEscapedLineBreak(_ input: String) {
         let once = SanitizerReview.redact(input)
         #expect(SanitizerReview.redact(once) == once)
-        withKnownIssue("a resumed value is not ended by the escaped line break it starts with") {
-            #expect(once.contains(#"}\r\nHost: a.io"#) || once.contains(#"}\nHost: a.io"#), "\(once.debugDescription)")
-            #expect(RegexReferenceSanitizer.redact(input) == once)
-        }
+        #expect(once.contains(#"}\r\nHost: a.io"#) || once.contains(#"}\nHost: a.io"#), "\(once.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(input) == once)
         // What holds: without the quote before the escape the URL ends there and the Host stays.
         let plain = input.replacingOccurrences(of: "'}", with: "").replacingOccurrences(of: "\"}", with: "")
         #expect(

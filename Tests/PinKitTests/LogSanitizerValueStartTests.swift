@@ -34,7 +34,11 @@ struct LogSanitizerValueStartTests {
             (#""Authorization: Bearer " hunter2""#, #""Authorization: [redacted-secret]""#),
             (#"'Authorization: bearer ' hunter2 ' next"#, #"'Authorization: [redacted-secret]' next"#),
             (#""Authorization: "" Basic " hunter2""#, #""Authorization: ""[redacted-secret]""#),
-            (#"{"h":"Authorization: Bearer ' hunter2 '"}"#, #"{"h":"Authorization: [redacted-secret]"}"#),
+            // (A quote of the string's own kind: since the fourteenth session another kind closes nothing.)
+            (
+                #"{'h':'Authorization: Bearer ' hunter2 '', 'n': 1}"#,
+                #"{'h':'Authorization: [redacted-secret]', 'n': 1}"#
+            ),
             (#"x Bearer " hunter2" ok"#, "x [redacted-bearer] ok"),
             ("x Bearer <\thunter2\u{A0}> ok", "x [redacted-bearer] ok"),
             ("x Bearer '\u{1B}[1m hunter2 ok", "x [redacted-bearer] ok"),

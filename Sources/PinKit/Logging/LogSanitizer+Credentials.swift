@@ -392,16 +392,24 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return true
     }
 
-    /// How a header's unquoted value or a quoted value that stopped at a URL goes on after it
-    /// (``resumption(after:end:)``, ``resumedValue(from:kind:stop:)``).
-    /// Where a header sits: in running text, in a string, or in a string whose opening quote (or
-    /// escaped line break) has no backslash before it, where a backslash escapes a quote.
-    enum HeaderPlace {
+    /// Where a header sits (``headerPlace(context:bound:)``), which decides the quote that closes
+    /// its unquoted value (``headerEnd(from:end:stop:place:resumed:)``).
+    enum HeaderPlace: Equatable {
+        /// In running text: no quote closes the value (only the quote right before a URL ends it).
         case running
-        case string
-        case plainString
+        /// In a string opened by `quote` after `escapes` backslashes (0–15), which the same quote
+        /// at the same depth closes: after a run of `escapes` + j(2 `escapes` + 2) backslashes
+        /// (``SanitizerScan/closesEscaped(run:escapes:)``), for `escapes` 0 an even run. When
+        /// `quote` is nil the string is one an escaped line break with `escapes` backslashes before
+        /// it shows (`\r\nCookie:`, `\\n` in a string escaped twice), whose quote is unknown: the
+        /// first quote of any kind at that depth ends the value when it closes, and when it does
+        /// not (`\nCookie: p={"a":"b"}; sid=x`, a bare `"` that no string escaped so holds) the
+        /// header sits in running text from there on.
+        case string(quote: UInt8?, escapes: Int)
     }
 
+    /// How a header's unquoted value or a quoted value that stopped at a URL goes on after it
+    /// (``resumption(after:kind:end:)``, ``resumedValue(from:kind:stop:)``).
     enum Resume {
         /// A header's unquoted value, and where the header sits (``headerContext(keyStart:bound:)``).
         case header(HeaderPlace)
@@ -424,8 +432,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // A header in a string: its opening quote (or escaped line break) goes out with the key, so
         // no later rule takes it and a second pass sees the header in the same string.
         let context = kind == .header ? headerContext(keyStart: keyStart, bound: bound) : nil
-        let place: HeaderPlace =
-            context.map { $0 == bound || text.byte($0 - 1) != UInt8(ascii: "\\") ? .plainString : .string } ?? .running
+        var place = context.map { headerPlace(context: $0, bound: bound) } ?? .running
         let spanStart = context ?? keyStart
         // Forwards: the `>` of `=>` (Ruby, PHP, Perl), [ \t]*, openers, an optional opening quote,
         // the value.
@@ -532,7 +539,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         } else if let quote {
             (valueEnd, length) = SanitizerScan.quotedEnd(text, from: v, end: end, quote: quote, stop: stop)
         } else if kind == .header {
-            (valueEnd, length) = headerEnd(from: v, end: end, stop: stop, place: place)
+            (valueEnd, length, place) = headerEnd(from: v, end: end, stop: stop, place: place)
         } else if let placeholder {
             // A placeholder's `]` would end an unquoted value: what follows it is measured alone.
             (valueEnd, length) = unquotedEnd(from: placeholder, end: end, stop: stop, valueStart: v)
@@ -664,8 +671,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // A quote that closed the URL in running text: inside a quoted value, one that does not
         // close the value is part of it, and so is the byte after it (kept: it made the quote close).
         // In a value opened by one backslash and `"`, a `\"` closes it; in one opened by more, a
-        // single backslash is too few. No quote closes the value of a header that sits in no string.
-        if case .header(let place) = kind, place != .running { return nil }
+        // single backslash is too few. No quote closes the value of a header that sits in no string;
+        // in a string, its own quote at its depth does (of a string an escaped line break shows, a
+        // quote of any kind at that depth), counting only the backslash after the URL's end (the
+        // URL's own backslashes are gone after a first pass).
         var q = p
         if byte == UInt8(ascii: "\\"), q + 1 < end, text.has(q + 1, Classes.quote) { q += 1 }
         guard text.has(q, Classes.quote) else { return nil }
@@ -675,7 +684,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         case .escaped(let escapes):
             if text.byte(q) == UInt8(ascii: "\""), q > p, escapes == 1 { return nil }
         case .header(let place):
-            if place != .running { return nil }
+            if case .string(let quote, let escapes) = place, quote == nil || text.byte(q) == quote,
+                SanitizerScan.closesEscaped(run: q - p, escapes: escapes)
+            {
+                return nil
+            }
         }
         guard q + 1 < end, case let after = text.byte(q + 1), after != 0x0A, after != 0x0D,
             text.has(q + 1, Classes.afterClosingQuote)
@@ -695,8 +708,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let end = text.count
         let valueEnd: Int
         let length: Int
+        var kind = kind
         switch kind {
-        case .header(let place): (valueEnd, length) = headerEnd(from: start, end: end, stop: stop, place: place)
+        case .header(let place):
+            let header = headerEnd(from: start, end: end, stop: stop, place: place, resumed: true)
+            (valueEnd, length) = (header.end, header.length)
+            kind = .header(header.place)
         case .quoted(let quote):
             (valueEnd, length) = SanitizerScan.quotedEnd(text, from: start, end: end, quote: quote, stop: stop)
         case .escaped(let escapes):
@@ -1147,24 +1164,44 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// (`X-Forwarded-`): fewer than any later rule's match needs, so none of them could take a name.
     static var maximumNamePrefix: Int { 24 }
 
+    /// Where a header whose context (``headerContext(keyStart:bound:)``) is at `context` sits: in the
+    /// string that quote opens, or (an escaped line break) one whose quote is unknown, with the
+    /// backslashes right before it (none below `bound`, the previous span's end). With more than
+    /// ``maximumEscapes`` of them the depth is none a rule reads: running text. Reads back at most 16
+    /// bytes, once per header key.
+    func headerPlace(context: Int, bound: Int) -> HeaderPlace {
+        var p = context
+        let limit = max(bound, context - Self.maximumEscapes - 1)
+        while p > limit, text.byte(p - 1) == UInt8(ascii: "\\") { p -= 1 }
+        let escapes = context - p
+        guard escapes <= Self.maximumEscapes else { return .running }
+        return .string(quote: text.has(context, Classes.quote) ? text.byte(context) : nil, escapes: escapes)
+    }
+
     /// An unquoted header value: to a line break (or `\r`, `\n` written as escapes, as in a JSON
-    /// string), or to a quote that closes the string it is in. An inner string is part of it, its
+    /// string), or, in a string (`place`), to the quote that closes it: its own quote at its depth
+    /// (``HeaderPlace``), followed by what may follow a closing quote in running text; a quote of
+    /// another kind or depth is the value's, with the backslashes before it (each run measured once,
+    /// from its start, and passed whole with its quote: `{"h":"Cookie: p={\"t\":1}; sid=x"}`,
+    /// `'Cookie: p={"t":"d"}; sid=x'` go whole). Of a closing run the escaped backslashes before the
+    /// string's own escapes are the value's. An inner string is part of it, its
     /// closing quote too: a `"` or `'` string after `=`, `[`, `(` or `{` (`theme="dark"`,
     /// `['X-Token' => 'x']`), or a `\"` string after `=` (`realm=\"api\"`), but not one whose
     /// closing quote is right before a URL (that quote closes the value: the URL keeps the context
     /// that ends it, so a second pass agrees). A `"` or `'` after the value's scheme names and
     /// blanks (``schemeQuoteEnd(from:end:stop:)``) opens the scheme's quoted token, closing nothing.
-    /// In a string whose opening has no backslash before it (`place` `.plainString`), an odd run of
-    /// backslashes and a quote is a quote escaped inside it, which closes nothing
-    /// (`{"h":"Cookie: p={\"t\":1}; sid=x"}` goes whole), and an even run before a quote is the
-    /// value's escaped backslashes (each run measured once, from its start).
     /// A header that sits in no string (`.running`: no quote or escaped line break before its
     /// name, ``headerContext(keyStart:bound:)``) has no string to close: only the quote (or `\` and quote)
     /// right before a URL ends its value, as that URL's context (`Cookie: prefs={"theme":"dark"}; sid=x`
-    /// goes whole).
-    func headerEnd(from start: Int, end: Int, stop: Int, place: HeaderPlace) -> (Int, Int) {
-        let inString = place != .running
+    /// goes whole). `resumed`: the value resumes after a URL, and an escaped line break ends it at
+    /// its first byte too (a first pass leaves it there, no placeholder before it). Returns the
+    /// value's end and length, and where the header sits after it (running text, once a string an
+    /// escaped line break showed held a quote at its depth that does not close).
+    func headerEnd(
+        from start: Int, end: Int, stop: Int, place: HeaderPlace, resumed: Bool = false
+    ) -> (end: Int, length: Int, place: HeaderPlace) {
         let limit = min(end, stop)
+        var place = place
         var p = schemeQuoteEnd(from: start, end: end, stop: stop) ?? start
         while p < limit {
             let byte = text.byte(p)
@@ -1181,30 +1218,38 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 p = close
                 continue
             }
-            if place == .plainString, byte == UInt8(ascii: "\\"), p == 0 || text.byte(p - 1) != UInt8(ascii: "\\"),
-                case let run = SanitizerScan.backslashRun(text, from: p, limit: limit), p + run < limit,
-                text.has(p + run, Classes.quote), p + run + 1 != stop
+            if case .string(let quote, let escapes) = place,
+                byte == UInt8(ascii: "\\") || text.table[Int(byte)] & Classes.quote != 0
             {
-                // An odd run escapes the quote; an even one is escaped backslashes, the value's, and
-                // the quote after it is a bare one (which the next step may find closing).
-                p += run & 1 == 1 ? run + 1 : run
-                continue
+                // A run of backslashes (none before a bare quote), measured once, and the quote after it.
+                let run = byte == UInt8(ascii: "\\") ? SanitizerScan.backslashRun(text, from: p, limit: limit) : 0
+                let q = p + run
+                if q < limit, text.has(q, Classes.quote), q + 1 != stop {
+                    if quote == nil || text.byte(q) == quote, SanitizerScan.closesEscaped(run: run, escapes: escapes) {
+                        if SanitizerScan.closes(text, quoteAt: q, end: end, stop: stop) {
+                            // The string's closing quote: its escapes stay outside, as the quote does.
+                            p = q - escapes
+                            break
+                        }
+                        // A quote at the depth of a string an escaped line break showed that does not
+                        // close: no such string holds it, and no quote closes the value any more.
+                        if quote == nil { place = .running }
+                    }
+                    p = q + 1
+                    continue
+                }
+                // No quote after the run (or the one right before a URL, below): the backslashes
+                // before its last are the value's (none of them starts an escaped line break).
+                if run > 1 { p += run - 1 }
             }
             if byte == 0x0A || byte == 0x0D { break }
-            if byte == UInt8(ascii: "\\"), p > start, escapedLineBreakEnds(at: p, limit: limit) { break }
-            if text.table[Int(byte)] & Classes.quote != 0,
-                inString ? SanitizerScan.closes(text, quoteAt: p, end: end, stop: stop) : p + 1 == stop
-            {
-                break
-            }
-            if byte == UInt8(ascii: "\\"), p + 1 < limit, text.has(p + 1, Classes.quote),
-                inString ? SanitizerScan.closes(text, quoteAt: p + 1, end: end, stop: stop) : p + 2 == stop
-            {
-                break
-            }
+            if byte == UInt8(ascii: "\\"), p > start || resumed, escapedLineBreakEnds(at: p, limit: limit) { break }
+            // The quote (or `\` and a quote) right before a URL: that URL's context.
+            if text.table[Int(byte)] & Classes.quote != 0, p + 1 == stop { break }
+            if byte == UInt8(ascii: "\\"), p + 2 == stop, text.has(p + 1, Classes.quote) { break }
             p += 1
         }
-        return (p, p - start)
+        return (p, p - start, place)
     }
 
     /// Whether the `\` at `p` starts an escaped line break (`\r\n`, `\r` or `\n`, or nginx's

@@ -88,9 +88,16 @@
 ///    `[redacted-uuid]`, what rule 5 leaves of nginx's one), or, when the header sits in a string (a
 ///    quote or an escaped line break, `\n`, `\r`, `\x0A`, `\x0D`, right before its name: the key and
 ///    up to 24 letters and `-` before it, as in `"Authorization: …"` or `\r\nSet-Cookie: …`; that
-///    quote or escape goes out with the key, kept), to a closing quote as in rule 1 (when that quote
-///    or escape has no backslash before it, the string is escaped once, and an odd run of
-///    backslashes and a quote is a quote inside it, closing nothing: `{"h":"Cookie: p={\"t\":1}; sid=x"}`;
+///    quote or escape goes out with the key, kept), to that string's own closing quote: the same
+///    quote (`"`, `'` or backtick) at the same depth, after a run of e + j(2e + 2) backslashes where
+///    e (0–15) stand before the opening quote (for e = 0 an even run, whose escaped backslashes are
+///    the value's; of a longer run the j(2e + 2) are), followed by what may follow a closing quote
+///    in running text; a run of backslashes and a quote of another kind or depth is the value's,
+///    closing nothing (`{"h":"Cookie: p={\"t\":1}; sid=x"}`, `'Cookie: p={"t":"d"}; sid=x'`, with
+///    16 or more backslashes before the quote the header is in running text); after an escaped line
+///    break with e backslashes before it the quote is unknown, and the first quote of any kind at
+///    depth e ends the value when it closes, while one that does not close (`\r\nCookie: p={"a":"b"};
+///    sid=x`: no string escaped once holds a bare `"`) leaves the header in running text from there;
 ///    not a `"`, `\"` or `'` after the
 ///    value's scheme names, each followed by blanks, and before blanks and a byte that does not end
 ///    an unquoted value: it opens the scheme's token, `Authorization: Basic " x"`), an inner string included (a `"`
@@ -114,10 +121,12 @@
 ///    URL's context: the URL's end closes it) then resumes after the URL: after the trailing
 ///    `.,;:!?` rule 1 left out and what ended the URL (in running text white space other than a
 ///    line break, a Unicode space, a closing bracket, `\t`, or in a quoted value an escaped line
-///    break `\r`, `\n` or `\r\n`, which it runs over, or in a quoted value or a header's in
-///    running text a quote that does not close the value and the byte after it; after a quote or
+///    break `\r`, `\n` or `\r\n`, which it runs over, or in a quoted value or a header's a quote
+///    that does not close the value and the byte after it: in running text any, in a string one that
+///    is not its own at its depth, the one backslash after the URL's end counted; after a quote or
 ///    `\"`, the same closing it), to its
-///    own end or the next URL, where it resumes again; not at a line break, the end, or a quote
+///    own end or the next URL, where it resumes again (a header's rest ends at an escaped line break
+///    it starts with: `Cookie: r=https://a.io/x'}\nHost: a.io` keeps `\nHost: a.io`); not at a line break, the end, or a quote
 ///    that ends a URL in running text and closes the value or a header's string
 ///    (`Set-Cookie: n=https://a.io/; sid=x` → `Set-Cookie: [redacted-secret]https://a.io; [redacted-secret]`);
 ///    an empty value before the URL resumes too. An empty value, or one that already is a
@@ -311,8 +320,9 @@
 ///   escaped opening quote's backslashes are counted up to sixteen, and when no token follows it
 ///   rule 2 reads them once more as a plain run.
 /// - A header's context is read back at most 28 bytes once per header key (`headerContext`: up to
-///   24 letters and `-`, then a quote or an escape of up to four bytes), never below the previous
-///   span's end; a name–value pair's `value` key reads back at most about 70 bytes once (its quote,
+///   24 letters and `-`, then a quote or an escape of up to four bytes), and the backslashes before
+///   it at most 16 (`headerPlace`), never below the previous span's end; in its value each run of
+///   backslashes before a quote is measured once from its start and passed whole with the quote; a name–value pair's `value` key reads back at most about 70 bytes once (its quote,
 ///   `,`, the name's string of at most 32 bytes and a key, `:`, `name` or `key` and their quotes).
 ///   An escaped line break is at most eight bytes (`\x0D\x0A`) and the byte after, read ahead once.
 /// - A value's openers are read once, forward: a constructor's name is read at most 32 bytes
@@ -345,7 +355,8 @@
 /// pair's value is placeholders and kept URLs after a first pass, which a second pass leaves as
 /// they are whether it finds the pair again or not (rule 7 may have taken a long name); a form key's
 /// `]` never closes a placeholder, and a header value (or another unquoted one) is not ended by
-/// an escaped line break it starts with, and is ended by a `\` right before `[redacted-email]` or `[redacted-token]`: what
+/// an escaped line break it starts with (one resumed after a URL is: a first pass leaves the escape
+/// right after what ended the URL, where a second pass resumes again), and is ended by a `\` right before `[redacted-email]` or `[redacted-token]`: what
 /// a first pass leaves of an escaped line break whose `n` or `r` (or an escaped tab whose `t`; it
 /// ends a URL too) starts an email or a token (no
 /// other rule's match starts there: a URL whose scheme does stops the value itself, a bearer
