@@ -66,7 +66,7 @@ public enum RegexReferenceSanitizer {
     /// `&quot;`, `&apos;`, `&#34;`, `&#39;`, `&#x22;`, `&#x27;`.
     static let spelledQuote = #"\\[xX]2[27]|\\u002[27]|&quot;|&apos;|&#3[49];|&#x2[27];"#
     /// The separator: `=`, `=>` (Ruby, PHP, Perl), `:` or `:=` (Go, make).
-    static let separator = "(?:=>?+|:=?+)"
+    static let separator = #"(?:=>?+|:=?+|\\u003[DdAa])"#
     /// What a constructor's value opens with: a quote, `\`, `[`, `{`, `<`, an upper-case letter
     /// (another constructor), or a Python string prefix and its quote.
     static let valueOpens = #"(?:["'`\\\[{<A-Z]|[uUbBrRfF]{1,2}["'])"#
@@ -274,7 +274,8 @@ public enum RegexReferenceSanitizer {
                         .replacingOccurrences(
                             of: "R",
                             with:
-                                #"(?:\\(?=[rn]|[xX]0[AaDd]|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\])|C)C*+"#
+                                #"(?:\\(?=[rn]|[xX]0[AaDd]|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\]|"#
+                                + escapedValueStop + ")|C)C*+"
                         )
                         .replacingOccurrences(of: "C", with: unquotedValueCharacter)
                         .replacingOccurrences(of: "N", with: #"(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"#))
@@ -291,7 +292,12 @@ public enum RegexReferenceSanitizer {
     /// header's value sees one (or is right before a later rule's placeholder) ends it too.
     static let unquotedValueCharacter =
         #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces
-        + #"]|\\(?!["'`]|(?:r(?:\\n)?+|n|[xX]0[Dd](?:\\[xX]0[Aa])?+|[xX]0[Aa])(?![ \t]|\\t)|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\]))"#
+        + #"]|\\(?!["'`]|(?:r(?:\\n)?+|n|[xX]0[Dd](?:\\[xX]0[Aa])?+|[xX]0[Aa])(?![ \t]|\\t)|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\]|"#
+        + escapedValueStop + "))"
+    /// A JSON escape `\u00XX` of a byte that ends an unquoted value (the bytes of `percentValueStop`:
+    /// Gson's `\u0026` for `&`), which ends one as the byte does (not at its first byte). (No `B`,
+    /// `C`, `N`, `R` or `S`: `valueExpression(key:)` substitutes those letters.)
+    static let escapedValueStop = #"u00(?:[01][0-9A-Fa-f]|2[02679c\x43]|3[b\x42c\x43eE]|5[dD]|60|7[dDfF])"#
     static let percentValueStop = #"%(?:[01][0-9A-Fa-f]|2[02679Cc]|3[BbCcEe]|5[Dd]|60|7[DdFf])"#
     /// A `%` without two hex digits ends every percent-encoded value.
     static let malformedPercent = "%(?![0-9A-Fa-f]{2})"

@@ -1030,17 +1030,15 @@ struct LogSanitizerReview6Tests {
 
     /// MEDIUM/high (the `\u0022` finding's sibling for separators). Gson's default, HTML-safe
     /// escaping (`new Gson()`, Java and Android) writes `=` as `\u003d`, `&` as `\u0026` and `'` as
-    /// `\u0027`, so a form body or query logged inside a Gson-written JSON keeps its credentials:
+    /// `\u0027`, so a form body or query logged inside a Gson-written JSON kept its credentials:
     /// `{"body":"user\u003dalice\u0026password\u003dhunter2\u0026remember\u003d1"}` → unchanged;
-    /// `{"query":"access_token\u003dhunter2\u0026page\u003d2"}` → unchanged. A fixed sanitizer
-    /// outputs `{"body":"user\u003dalice\u0026password\u003d[redacted-secret]\u0026remember\u003d1"}`:
-    /// `\u003d` and `\u003a` separate a key as `%3D` and `%3A` do, and `\u0026` ends the value.
-    /// (Eleventh session, left open: the value's side is cheap — `percentCredential`'s scan with
-    /// `\u0026` as a stop — but rules 1–2 meet their candidates through one finder for `:`, `=` and
-    /// `%`, and `\u003d` holds none of them. The fix needs a fourth trigger, the `\` of `\u003`, in
-    /// that finder: a `\` is common in JSON-escaped logs, so it is one more lane compare for every
-    /// byte and a rejected candidate at every `\"` and `\/`. That belongs with the finder's rewrite
-    /// into one classification pass (movemask bitmaps), where the lane is nearly free.)
+    /// `{"query":"access_token\u003dhunter2\u0026page\u003d2"}` → unchanged. Closed (fourteenth
+    /// session): `\u003d` and `\u003a` (the letter in either case) separate a key as `=` and `:` do,
+    /// and an unquoted value ends at a JSON escape `\u00XX` of a byte that ends one (`\u0026`; not at
+    /// its first byte, as an escaped line break): the output is
+    /// `{"body":"user\u003dalice\u0026password\u003d[redacted-secret]\u0026remember\u003d1"}` and
+    /// `{"query":"access_token\u003d[redacted-secret]\u0026page\u003d2"}`. The `\` of `\u003` is the
+    /// span pass's fourth trigger byte (`SpanTriggers`), one more lane compare per sixteen bytes.
     @Test(
         "Gson's \\u003d and \\u0026 in a logged form body",
         arguments: [
@@ -1049,9 +1047,11 @@ struct LogSanitizerReview6Tests {
         ]
     )
     func gsonEscapedSeparator(_ input: String) throws {
-        withKnownIssue("\\u003d is no separator to rule 2") {
-            #expect(!SanitizerReview.leaks(input, "hunter2"), "\(SanitizerReview.redact(input).debugDescription)")
-        }
+        #expect(!SanitizerReview.leaks(input, "hunter2"), "\(SanitizerReview.redact(input).debugDescription)")
+        let once = SanitizerReview.redact(input)
+        #expect(once == input.replacingOccurrences(of: "hunter2", with: "[redacted-secret]"))
+        #expect(SanitizerReview.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
         // Decoded (what Gson wrote), the form loses its secret.
         let object = try #require(JSONSerialization.jsonObject(with: Data(input.utf8)) as? [String: String])
         let decoded = try #require(object.values.first)

@@ -500,32 +500,40 @@ enum SanitizerScan {
     }
 }
 
-/// The bytes a ``WindowFinder`` looks for (at most three).
+/// The bytes a ``WindowFinder`` looks for (at most five; a repeated byte right after its first).
 protocol WindowTriggers {
-    /// The bytes (a byte may repeat).
-    static var values: (UInt8, UInt8, UInt8) { get }
+    /// The bytes (a byte may repeat: a repeated one is compared and searched for once).
+    static var values: (UInt8, UInt8, UInt8, UInt8, UInt8) { get }
 }
 
 extension WindowTriggers {
     @inline(__always) static func isTrigger(_ byte: UInt8) -> Bool {
-        byte == values.0 || byte == values.1 || byte == values.2
+        byte == values.0 || byte == values.1 || byte == values.2 || byte == values.3 || byte == values.4
     }
 
     @inline(__always) static func lanes(_ bytes: ByteBlock.Bytes) -> ByteBlock.Lanes {
-        (bytes .== ByteBlock.Bytes(repeating: values.0)) .| (bytes .== ByteBlock.Bytes(repeating: values.1))
+        var lanes =
+            (bytes .== ByteBlock.Bytes(repeating: values.0)) .| (bytes .== ByteBlock.Bytes(repeating: values.1))
             .| (bytes .== ByteBlock.Bytes(repeating: values.2))
+        if values.3 != values.2 { lanes .|= bytes .== ByteBlock.Bytes(repeating: values.3) }
+        if values.4 != values.3 { lanes .|= bytes .== ByteBlock.Bytes(repeating: values.4) }
+        return lanes
     }
 }
 
 /// What rules 1–2 meet in their one pass: `:`, `=` and `%` (a URL separator's start or a credential
-/// key's end).
+/// key's end), and `\` (a JSON-escaped separator, `\u003d` or `\u003a`).
 enum SpanTriggers: WindowTriggers {
-    static var values: (UInt8, UInt8, UInt8) { (UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "%")) }
+    static var values: (UInt8, UInt8, UInt8, UInt8, UInt8) {
+        (UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: "\\"), UInt8(ascii: "\\"))
+    }
 }
 
 /// What the URL look-ahead for a credential's value meets: `:` and `%` (a URL separator's start).
 enum URLSeparatorTriggers: WindowTriggers {
-    static var values: (UInt8, UInt8, UInt8) { (UInt8(ascii: ":"), UInt8(ascii: "%"), UInt8(ascii: "%")) }
+    static var values: (UInt8, UInt8, UInt8, UInt8, UInt8) {
+        (UInt8(ascii: ":"), UInt8(ascii: "%"), UInt8(ascii: "%"), UInt8(ascii: "%"), UInt8(ascii: "%"))
+    }
 }
 
 /// The one pass of rules 1–2 over their candidates in order.
@@ -550,6 +558,8 @@ struct WindowFinder<Triggers: WindowTriggers> {
     var first = -1
     var second = -1
     var third = -1
+    var fourth = -1
+    var fifth = -1
     /// A search from here found nothing up to the end.
     var exhaustedFrom = Int.max
 
@@ -644,10 +654,25 @@ struct WindowFinder<Triggers: WindowTriggers> {
             if known >= start { return }
             known = input.find(value, from: start, to: end) ?? Int.max
         }
-        search(Triggers.values.0, &first)
-        search(Triggers.values.1, &second)
-        if Triggers.values.2 != Triggers.values.1 { search(Triggers.values.2, &third) }
-        let nearest = Triggers.values.2 != Triggers.values.1 ? min(first, second, third) : min(first, second)
+        let values = Triggers.values
+        search(values.0, &first)
+        var nearest = first
+        if values.1 != values.0 {
+            search(values.1, &second)
+            nearest = min(nearest, second)
+        }
+        if values.2 != values.1 {
+            search(values.2, &third)
+            nearest = min(nearest, third)
+        }
+        if values.3 != values.2 {
+            search(values.3, &fourth)
+            nearest = min(nearest, fourth)
+        }
+        if values.4 != values.3 {
+            search(values.4, &fifth)
+            nearest = min(nearest, fifth)
+        }
         return nearest == Int.max ? nil : nearest
     }
 }

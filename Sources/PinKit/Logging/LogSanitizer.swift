@@ -41,7 +41,8 @@
 ///    CSV and SQL write one, backtick, `%22`, `%27`, nginx's `\x22`, `\x27` (`x` in either case),
 ///    JSON's `\u0022`, `\u0027` (.NET, Gson, Python's `ensure_ascii`), HTML's `&quot;`, `&apos;`,
 ///    `&#34;`, `&#39;`, `&#x22;`, `&#x27;`),
-///    blanks, `=`, `=>`, `:` or `:=`, blanks, openers the value sits in (`Optional(`; a constructor, an
+///    blanks, `=`, `=>`, `:` or `:=` (or JSON's escape of `=` or `:`, `\u003d` or `\u003a`, the letter
+///    in either case, as Gson's default HTML-safe escaping writes `=`), blanks, openers the value sits in (`Optional(`; a constructor, an
 ///    ASCII upper-case letter, up to 31 `[A-Za-z0-9_]` and `(`, right before what a value opens
 ///    with: a quote, `\`, `[`, `{`, `<`, an upper-case letter or a Python string prefix and its
 ///    quote, as in Rust's `Some("…")`, `Ok(Secret("…"))`; Haskell's `Just` and blanks before one;
@@ -94,7 +95,9 @@
 ///    context); a header in running text has no string to close, and only the quote (or `\` and a
 ///    quote) right before a URL ends its value (`Cookie: prefs={"theme":"dark"}; sid=x` goes whole);
 ///    another unquoted value to white space, a Unicode space, one of ``&,;"'<>)]}` ``
-///    or an escaped line break as a header's value ends at one (not at its first byte, but right after a
+///    or an escaped line break as a header's value ends at one or a JSON escape `\u00XX` of a byte
+///    that ends an unquoted value (`XX` one of the percent-encoded form's stops below: Gson's
+///    `\u0026` for `&`, `\u0027`, `\u003c`, `\u0020`; hex letters in either case) (neither at its first byte, but right after a
 ///    placeholder it starts with: a second pass must end it where the first did): a header block
 ///    or a config dumped into a JSON string (`"X-Api-Key: k\r\nCookie: sid=x"`) is common, and a
 ///    value that ran over `\r\n` took the next line's name and left its value; a plain secret with
@@ -202,12 +205,12 @@
 ///
 /// **Linear by construction.** No regular expressions and no backtracking: each rule is a forward
 /// scan in which every byte is examined a bounded number of times, whatever the input.
-/// - Trigger bytes (`:`, `%`, `=`, `@`, `-`, `2`, `x`, `J`) are found sixteen at a time (one
+/// - Trigger bytes (`:`, `%`, `=`, `\`, `@`, `-`, `2`, `x`, `J`) are found sixteen at a time (one
 ///   vector compare, `ByteBlock`; rules 1–2's finder as written below), and each trigger's next
 ///   position is remembered (`CachedFinder`), so a byte is searched at most once per trigger byte
 ///   and rule, however many candidates fail (a search's last block may overlap the one before it:
-///   twice at most). Rules 1–2 meet their candidates (`:`, `=`, `%`) in one pass, in order
-///   (`WindowFinder`: 64 bytes tested for all three at once in blocks of sixteen and the
+///   twice at most). Rules 1–2 meet their candidates (`:`, `=`, `%`, `\`) in one pass, in order
+///   (`WindowFinder`: 64 bytes tested for all four at once in blocks of sixteen and the
 ///   window's bit mask kept, a window starting where the search does or ending at the end, so
 ///   only the last overlaps the one before; after four windows without one, `memchr` per byte
 ///   with its next position remembered; each search starts after the previous answer, so the
@@ -234,7 +237,9 @@
 ///   first rejected with a load or two: a URL separator needs `:/`, `:\`, `%3` or `%2`; a credential
 ///   separator needs, after the `[ \t]*` run and an optional quote, a byte a key ends in (`n e d t
 ///   y s`, any case; the `D` of `%5D` is one) or a `]`, which alone takes the form suffixes' look-back.
-///   A `%` separates a key only as `%3D` or `%3A` (two more bytes read); a key's encoded quote
+///   A `%` separates a key only as `%3D` or `%3A` (two more bytes read), a `\` only as `\u003d` or
+///   `\u003a` (five more); an unquoted value's `\` is read ahead five bytes more for a `\u00XX`
+///   that ends it; a key's encoded quote
 ///   (`%22`, `%27`: a `2` or `7` before the separator) takes three bytes more of look-back.
 ///   A key ends in a letter, so the `:`, `=` and `%` right after a rejected candidate are stepped
 ///   over at one or two examinations each, up to one that could start a URL separator.
@@ -608,9 +613,13 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     url, state: &state, cursor: &cursor, urlBound: &urlBound, keyBound: &keyBound, position: &position)
                 continue
             }
-            // A `%` separates a key only as `%3D` or `%3A` (percent-encoded `=`, `:`).
+            // A `%` separates a key only as `%3D` or `%3A` (percent-encoded `=`, `:`), a `\` only as
+            // `\u003d` or `\u003a` (JSON-escaped, as Gson writes `=`).
             let percent = byte == UInt8(ascii: "%")
-            if !percent || credentials.isPercentSeparator(at: candidate, end: end),
+            let separatorLength =
+                percent
+                ? 3 : byte == UInt8(ascii: "\\") ? credentials.escapedSeparatorLength(at: candidate, end: end) : 1
+            if separatorLength > 0, !percent || credentials.isPercentSeparator(at: candidate, end: end),
                 credentials.keyMayEnd(before: candidate, bound: keyBound),
                 let key = credentials.key(before: candidate, gapStart: keyBound)
             {
@@ -621,8 +630,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                         urls.next(from: candidate + 1, search: &ahead).map { ($0.separator, $0.span) } ?? (Int.max, nil)
                 }
                 let found = credentials.credential(
-                    key: key, separator: candidate, percent: percent, stop: aheadSpan?.start ?? Int.max, bound: keyBound
-                )
+                    key: key, separator: candidate, length: separatorLength, percent: percent,
+                    stop: aheadSpan?.start ?? Int.max, bound: keyBound)
                 if let credential = found.span {
                     gap(from: cursor, to: credential.start, state: &state)
                     emit(credential)
