@@ -286,7 +286,7 @@ public enum RegexReferenceSanitizer {
     /// `%27`, then a placeholder, a value up to the same encoded quote, or an unquoted value up to
     /// an encoded byte that ends one in plain text (a header value: an encoded line break); all
     /// also end where an unquoted value ends in plain text.
-    static let percentKeyTail = formSuffixes + keyQuote + blanks + "(?:%20)*+%3[DdAa](?:%20)*+"
+    static let percentKeyTail = formSuffixes + keyQuote + blanks + #"(?:%20|\+)*+%3[DdAa](?:%20|\+)*+"#
     static let plainValueCharacter = #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces + #"]|\\(?!["'`]))"#
     /// …and, outside percent-encoded values, a `\` that starts an escaped line break as a
     /// header's value sees one (or is right before a later rule's placeholder) ends it too.

@@ -14,6 +14,7 @@ extension LogCorpus {
 
     /// A credential whose separator or value is spelled in another way.
     public mutating func separatorCredential() -> String {
+        if chance(30) { return percentSeparatorCredential() }
         let key = pick([
             "password", "token", "api_key", "Cookie", "Authorization", "secret", "access_token", "user", "value",
         ])
@@ -35,5 +36,20 @@ extension LogCorpus {
         ])
         let after = pick(["", "\\u0026remember\\u003d1", "\"}", "\\\"}", " x", "\\u0027", "\\u003c/a\\u003e", "\\n"])
         return before + key + keyQuote + blank + separator + blank + value + after
+    }
+
+    /// A credential after a percent-encoded separator with form encoding's `+` for a space around
+    /// it, or encoded twice (`%253D`).
+    public mutating func percentSeparatorCredential() -> String {
+        let key = pick(["password", "db.password", "token", "Cookie", "Authorization", "api_key", "user"])
+        let value = pick([
+            "hunter2", "+", "a+b", "Bearer+x", "Bearer%20x", "[redacted-secret]", "", "%22x%22", "x%26y", "%2522x",
+            "a%2520b", "a%2526b", "%25", "%252", "https%3A%2F%2Fh.example%2Fx",
+        ])
+        return pick(["", "config=", "q=", "data=", "%22"]) + key + pick(["", "%22", "%2522"])
+            + pick(["", "+", "++", "%20+", "+%20", " +", "%2520"])
+            + pick(["%3D", "%3a", "%253D", "%253a", "%25253D", "=", "%3"])
+            + pick(["", "+", "++", "%20+", "+%20", "%2520"]) + pick(["", "%22", "%2522", "%27"]) + value
+            + pick(["", "%0Adb.host+%3D+db.example.com", "%26n%3D1", "%2526n%253D1", "%22", "%2522", " x", "&n=1"])
     }
 }

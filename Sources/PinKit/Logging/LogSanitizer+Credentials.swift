@@ -56,16 +56,22 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// Where a form key's closing bracket (`]` of `user[password]`, or `[]` of `password[]`)
     /// ending at `k` starts; `k` when there is none.
 
-    /// Before a percent-encoded separator at `separator`, where the `%20`s (encoded spaces) that end
-    /// at it start (not below `bound`); `separator` before any other. The run belongs to this
+    /// Before a percent-encoded separator at `separator`, where the `%20`s and `+`s (encoded spaces;
+    /// form encoding writes a space `+`) that end at it start (not below `bound`); `separator` before any other. The run belongs to this
     /// separator only (a key's check reads it, twice at most).
     @inline(__always) func percentBlanksStart(before separator: Int, bound: Int) -> Int {
         guard text.byte(separator) == UInt8(ascii: "%") else { return separator }
         var k = separator
-        while k - 3 >= bound, text.byte(k - 1) == UInt8(ascii: "0"), text.byte(k - 2) == UInt8(ascii: "2"),
-            text.byte(k - 3) == UInt8(ascii: "%")
-        {
-            k -= 3
+        while k > bound {
+            if text.byte(k - 1) == UInt8(ascii: "+") {
+                k -= 1
+            } else if k - 3 >= bound, text.byte(k - 1) == UInt8(ascii: "0"), text.byte(k - 2) == UInt8(ascii: "2"),
+                text.byte(k - 3) == UInt8(ascii: "%")
+            {
+                k -= 3
+            } else {
+                break
+            }
         }
         return k
     }
@@ -962,7 +968,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let end = text.count
         let limit = min(end, stop)
         var v = separator + 3
-        while v + 3 <= limit, text.matches("%20", at: v, end: limit) { v += 3 }
+        while v < limit {
+            if text.byte(v) == UInt8(ascii: "+") {
+                v += 1
+            } else if v + 3 <= limit, text.matches("%20", at: v, end: limit) {
+                v += 3
+            } else {
+                break
+            }
+        }
         let quote = percentQuote(at: v, end: limit)
         if let quote {
             v += 3

@@ -122,7 +122,7 @@
 ///    placeholder and nothing more, is left alone (one that only starts with a placeholder, as
 ///    `password=[redacted-token]hunter2`, is a value like any).
 ///    The separator may be percent-encoded, `%3D` or `%3A` (any case; text around it is encoded
-///    too, and `%20`s may come before it): then `%20`s, optionally `%22` or `%27`; a value so quoted runs to the same encoded
+///    too, and `%20`s or `+`s, form encoding's space, may come before it): then `%20`s and `+`s, optionally `%22` or `%27`; a value so quoted runs to the same encoded
 ///    quote, an unquoted one to where a byte that ends an unquoted value is encoded (`%00`–`%20`,
 ///    `%22 %26 %27 %29 %2C %3B %3C %3E %5D %60 %7D %7F`, any case; a header's value: `%0A`,
 ///    `%0D`), and either also ends where an unquoted value ends or at a `%` without two hex
@@ -245,7 +245,7 @@
 ///   over at one or two examinations each, up to one that could start a URL separator.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
 ///   15 bytes, its quote 6 (`&quot;`, `\u0022`; or the backslashes before a `"` or `'`, up to 15),
-///   the `%20`s before a percent-encoded separator (which belong to it alone) and its form suffixes 48 (four of at most 12: `%5B`, six digits, `%5D`;
+///   the `%20`s and `+`s before a percent-encoded separator (which belong to it alone) and its form suffixes 48 (four of at most 12: `%5B`, six digits, `%5D`;
 ///   read backwards once, each suffix told by its last bytes) after the `[ \t]*` run, which
 ///   belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
