@@ -66,7 +66,7 @@ public enum RegexReferenceSanitizer {
     /// `&quot;`, `&apos;`, `&#34;`, `&#39;`, `&#x22;`, `&#x27;`.
     static let spelledQuote = #"\\[xX]2[27]|\\u002[27]|&quot;|&apos;|&#3[49];|&#x2[27];"#
     /// The separator: `=`, `=>` (Ruby, PHP, Perl), `:` or `:=` (Go, make).
-    static let separator = #"(?:=>?+|:=?+|\\u003[DdAa])"#
+    static let separator = #"(?:=>?+|:=?+|\\u003[DdAa]|\uFF1D|\uFF1A)"#
     /// What a constructor's value opens with: a quote, `\`, `[`, `{`, `<`, an upper-case letter
     /// (another constructor), or a Python string prefix and its quote.
     static let valueOpens = #"(?:["'`\\\[{<A-Z]|[uUbBrRfF]{1,2}["'])"#

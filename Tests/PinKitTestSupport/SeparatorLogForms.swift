@@ -26,13 +26,14 @@ extension LogCorpus {
             "https://h.example/p\\u0026x", "a\\u0022b", "\\\\u0026x", "a\\u007Fb", "a\\u005d", "a\\u002C b",
         ])
         let before = pick([
+            "登录失败 ", "\u{3000}",
             "", "user\\u003dalice\\u0026", "{\"q\":\"", "\\\"", "{\\\"name\\\":\\\"DB_PASSWORD\\\",\\\"", "?",
         ])
         let keyQuote = pick(["", "", "\\\"", "\"", "\\u0027", "%22"])
         let blank = pick(["", "", " ", "\u{00A0}"])
         let separator = pick([
             "\\u003d", "\\u003d", "\\u003D", "\\u003a", "\\u003A", "\\u003", "\\u003e", "\\\\u003d", "=", ":",
-            "\\u003d>", "\\u003a=", "\\u003dx",
+            "\\u003d>", "\\u003a=", "\\u003dx", "＝", "：", "\u{FF1B}", "＝>", "：=", "\u{FEFF}",
         ])
         let after = pick(["", "\\u0026remember\\u003d1", "\"}", "\\\"}", " x", "\\u0027", "\\u003c/a\\u003e", "\\n"])
         return before + key + keyQuote + blank + separator + blank + value + after

@@ -864,10 +864,12 @@ struct LogSanitizerReview6Tests {
     }
 
     /// LOW/medium, rule 2's separators: a full-width `：` (U+FF1A) or `＝` (U+FF1D), which CJK input
-    /// methods type into format strings and messages, is no separator, although the ideographic
+    /// methods type into format strings and messages, was no separator, although the ideographic
     /// space U+3000 is a blank: `登录失败 password：hunter2 host=api.example.com` → unchanged;
-    /// `token＝AbCdEf0123ghIJ` → unchanged. (`Authorization：Bearer …` goes by rule 3.) A fixed
-    /// sanitizer outputs `登录失败 password：[redacted-secret] host=api.example.com`.
+    /// `token＝AbCdEf0123ghIJ` → unchanged. (`Authorization：Bearer …` goes by rule 3.) Closed
+    /// (fourteenth session): both separate a key as `:` and `=` do (the span pass's fifth trigger
+    /// byte is their first, 0xEF); the output is `登录失败 password：[redacted-secret] host=api.example.com`
+    /// and `token＝[redacted-secret]`.
     @Test(
         "a full-width colon or equals sign after a credential key",
         arguments: [
@@ -875,9 +877,11 @@ struct LogSanitizerReview6Tests {
         ]
     )
     func fullWidthSeparator(_ input: String, _ secret: String) {
-        withKnownIssue("rule 2's separators are ASCII") {
-            #expect(!SanitizerReview.leaks(input, secret), "\(SanitizerReview.redact(input).debugDescription)")
-        }
+        #expect(!SanitizerReview.leaks(input, secret), "\(SanitizerReview.redact(input).debugDescription)")
+        let once = SanitizerReview.redact(input)
+        #expect(once == input.replacingOccurrences(of: secret, with: "[redacted-secret]"))
+        #expect(SanitizerReview.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
         let ascii = input.replacingOccurrences(of: "：", with: ":").replacingOccurrences(of: "＝", with: "=")
         #expect(!SanitizerReview.leaks(ascii, secret), "\(SanitizerReview.redact(ascii).debugDescription)")
     }

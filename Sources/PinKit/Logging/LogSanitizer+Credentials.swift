@@ -85,6 +85,14 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return letter == UInt8(ascii: "d") || letter == UInt8(ascii: "a") ? 6 : 0
     }
 
+    /// The length of a full-width `＝` (U+FF1D) or `：` (U+FF1A) at `index` (below `end`), as CJK input
+    /// methods type them: 3 (its UTF-8 bytes); else 0.
+    @inline(__always) func fullWidthSeparatorLength(at index: Int, end: Int) -> Int {
+        guard index + 2 < end, text.byte(index + 1) == 0xBC else { return 0 }
+        let last = text.byte(index + 2)
+        return last == 0x9D || last == 0x9A ? 3 : 0
+    }
+
     /// Whether a `%3D` or `%3A` (any case: a percent-encoded `=` or `:`) starts at `index`.
     @inline(__always) func isPercentSeparator(at index: Int, end: Int) -> Bool {
         guard index + 2 < end, text.byte(index + 1) == UInt8(ascii: "3") else { return false }

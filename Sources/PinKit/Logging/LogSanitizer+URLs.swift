@@ -522,10 +522,11 @@ extension WindowTriggers {
 }
 
 /// What rules 1–2 meet in their one pass: `:`, `=` and `%` (a URL separator's start or a credential
-/// key's end), and `\` (a JSON-escaped separator, `\u003d` or `\u003a`).
+/// key's end), `\` (a JSON-escaped separator, `\u003d` or `\u003a`) and 0xEF (the first byte of a
+/// full-width `＝` or `：`).
 enum SpanTriggers: WindowTriggers {
     static var values: (UInt8, UInt8, UInt8, UInt8, UInt8) {
-        (UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: "\\"), UInt8(ascii: "\\"))
+        (UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: "\\"), 0xEF)
     }
 }
 

@@ -42,7 +42,8 @@
 ///    JSON's `\u0022`, `\u0027` (.NET, Gson, Python's `ensure_ascii`), HTML's `&quot;`, `&apos;`,
 ///    `&#34;`, `&#39;`, `&#x22;`, `&#x27;`),
 ///    blanks, `=`, `=>`, `:` or `:=` (or JSON's escape of `=` or `:`, `\u003d` or `\u003a`, the letter
-///    in either case, as Gson's default HTML-safe escaping writes `=`), blanks, openers the value sits in (`Optional(`; a constructor, an
+///    in either case, as Gson's default HTML-safe escaping writes `=`; or a full-width `＝` or `：`,
+///    U+FF1D or U+FF1A, as CJK input methods type them), blanks, openers the value sits in (`Optional(`; a constructor, an
 ///    ASCII upper-case letter, up to 31 `[A-Za-z0-9_]` and `(`, right before what a value opens
 ///    with: a quote, `\`, `[`, `{`, `<`, an upper-case letter or a Python string prefix and its
 ///    quote, as in Rust's `Some("…")`, `Ok(Secret("…"))`; Haskell's `Just` and blanks before one;
@@ -205,12 +206,12 @@
 ///
 /// **Linear by construction.** No regular expressions and no backtracking: each rule is a forward
 /// scan in which every byte is examined a bounded number of times, whatever the input.
-/// - Trigger bytes (`:`, `%`, `=`, `\`, `@`, `-`, `2`, `x`, `J`) are found sixteen at a time (one
+/// - Trigger bytes (`:`, `%`, `=`, `\`, 0xEF, `@`, `-`, `2`, `x`, `J`) are found sixteen at a time (one
 ///   vector compare, `ByteBlock`; rules 1–2's finder as written below), and each trigger's next
 ///   position is remembered (`CachedFinder`), so a byte is searched at most once per trigger byte
 ///   and rule, however many candidates fail (a search's last block may overlap the one before it:
-///   twice at most). Rules 1–2 meet their candidates (`:`, `=`, `%`, `\`) in one pass, in order
-///   (`WindowFinder`: 64 bytes tested for all four at once in blocks of sixteen and the
+///   twice at most). Rules 1–2 meet their candidates (`:`, `=`, `%`, `\`, 0xEF) in one pass, in order
+///   (`WindowFinder`: 64 bytes tested for all five at once in blocks of sixteen and the
 ///   window's bit mask kept, a window starting where the search does or ending at the end, so
 ///   only the last overlaps the one before; after four windows without one, `memchr` per byte
 ///   with its next position remembered; each search starts after the previous answer, so the
@@ -238,7 +239,7 @@
 ///   separator needs, after the `[ \t]*` run and an optional quote, a byte a key ends in (`n e d t
 ///   y s`, any case; the `D` of `%5D` is one) or a `]`, which alone takes the form suffixes' look-back.
 ///   A `%` separates a key only as `%3D` or `%3A` (two more bytes read), a `\` only as `\u003d` or
-///   `\u003a` (five more); an unquoted value's `\` is read ahead five bytes more for a `\u00XX`
+///   `\u003a` (five more), a 0xEF only as `＝` or `：` (two more); an unquoted value's `\` is read ahead five bytes more for a `\u00XX`
 ///   that ends it; a key's encoded quote
 ///   (`%22`, `%27`: a `2` or `7` before the separator) takes three bytes more of look-back.
 ///   A key ends in a letter, so the `:`, `=` and `%` right after a rejected candidate are stepped
@@ -614,11 +615,14 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 continue
             }
             // A `%` separates a key only as `%3D` or `%3A` (percent-encoded `=`, `:`), a `\` only as
-            // `\u003d` or `\u003a` (JSON-escaped, as Gson writes `=`).
+            // `\u003d` or `\u003a` (JSON-escaped, as Gson writes `=`), a 0xEF only as a full-width `＝` or `：`.
             let percent = byte == UInt8(ascii: "%")
             let separatorLength =
                 percent
-                ? 3 : byte == UInt8(ascii: "\\") ? credentials.escapedSeparatorLength(at: candidate, end: end) : 1
+                ? 3
+                : byte == UInt8(ascii: "\\")
+                    ? credentials.escapedSeparatorLength(at: candidate, end: end)
+                    : byte == 0xEF ? credentials.fullWidthSeparatorLength(at: candidate, end: end) : 1
             if separatorLength > 0, !percent || credentials.isPercentSeparator(at: candidate, end: end),
                 credentials.keyMayEnd(before: candidate, bound: keyBound),
                 let key = credentials.key(before: candidate, gapStart: keyBound)
