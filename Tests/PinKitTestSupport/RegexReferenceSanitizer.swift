@@ -66,7 +66,7 @@ public enum RegexReferenceSanitizer {
     /// `&quot;`, `&apos;`, `&#34;`, `&#39;`, `&#x22;`, `&#x27;`.
     static let spelledQuote = #"\\[xX]2[27]|\\u002[27]|&quot;|&apos;|&#3[49];|&#x2[27];"#
     /// The separator: `=`, `=>` (Ruby, PHP, Perl), `:` or `:=` (Go, make).
-    static let separator = "(?:=>?+|:=?+)"
+    static let separator = #"(?:=>?+|:=?+|\\u003[DdAa]|\uFF1D|\uFF1A)"#
     /// What a constructor's value opens with: a quote, `\`, `[`, `{`, `<`, an upper-case letter
     /// (another constructor), or a Python string prefix and its quote.
     static let valueOpens = #"(?:["'`\\\[{<A-Z]|[uUbBrRfF]{1,2}["'])"#
@@ -415,7 +415,8 @@ public enum RegexReferenceSanitizer {
                         .replacingOccurrences(
                             of: "R",
                             with:
-                                #"(?:\\(?=[rn]|[xX]0[AaDd]|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\])|C)C*+"#
+                                #"(?:\\(?=[rn]|[xX]0[AaDd]|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\]|"#
+                                + escapedValueStop + ")|C)C*+"
                         )
                         .replacingOccurrences(of: "C", with: unquotedValueCharacter)
                         .replacingOccurrences(of: "N", with: #"(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"#))
@@ -426,13 +427,18 @@ public enum RegexReferenceSanitizer {
     /// `%27`, then a placeholder, a value up to the same encoded quote, or an unquoted value up to
     /// an encoded byte that ends one in plain text (a header value: an encoded line break); all
     /// also end where an unquoted value ends in plain text.
-    static let percentKeyTail = formSuffixes + keyQuote + blanks + "(?:%20)*+%3[DdAa](?:%20)*+"
+    static let percentKeyTail = formSuffixes + keyQuote + blanks + #"(?:%20|\+)*+%3[DdAa](?:%20|\+)*+"#
     static let plainValueCharacter = #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces + #"]|\\(?!["'`]))"#
     /// …and, outside percent-encoded values, a `\` that starts an escaped line break as a
     /// header's value sees one (or is right before a later rule's placeholder) ends it too.
     static let unquotedValueCharacter =
         #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces
-        + #"]|\\(?!["'`]|(?:r(?:\\n)?+|n|[xX]0[Dd](?:\\[xX]0[Aa])?+|[xX]0[Aa])(?![ \t]|\\t)|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\]))"#
+        + #"]|\\(?!["'`]|(?:r(?:\\n)?+|n|[xX]0[Dd](?:\\[xX]0[Aa])?+|[xX]0[Aa])(?![ \t]|\\t)|[xX]0?\[redacted-uuid\]|\[redacted-(?:email|token)\]|"#
+        + escapedValueStop + "))"
+    /// A JSON escape `\u00XX` of a byte that ends an unquoted value (the bytes of `percentValueStop`:
+    /// Gson's `\u0026` for `&`), which ends one as the byte does (not at its first byte). (No `B`,
+    /// `C`, `N`, `R` or `S`: `valueExpression(key:)` substitutes those letters.)
+    static let escapedValueStop = #"u00(?:[01][0-9A-Fa-f]|2[02679c\x43]|3[b\x42c\x43eE]|5[dD]|60|7[dDfF])"#
     static let percentValueStop = #"%(?:[01][0-9A-Fa-f]|2[02679Cc]|3[BbCcEe]|5[Dd]|60|7[DdFf])"#
     /// A `%` without two hex digits ends every percent-encoded value.
     static let malformedPercent = "%(?![0-9A-Fa-f]{2})"

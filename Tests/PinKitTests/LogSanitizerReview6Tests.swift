@@ -914,10 +914,12 @@ struct LogSanitizerReview6Tests {
     }
 
     /// LOW/medium, rule 2's separators: a full-width `：` (U+FF1A) or `＝` (U+FF1D), which CJK input
-    /// methods type into format strings and messages, is no separator, although the ideographic
+    /// methods type into format strings and messages, was no separator, although the ideographic
     /// space U+3000 is a blank: `登录失败 password：hunter2 host=api.example.com` → unchanged;
-    /// `token＝AbCdEf0123ghIJ` → unchanged. (`Authorization：Bearer …` goes by rule 3.) A fixed
-    /// sanitizer outputs `登录失败 password：[redacted-secret] host=api.example.com`.
+    /// `token＝AbCdEf0123ghIJ` → unchanged. (`Authorization：Bearer …` goes by rule 3.) Closed
+    /// (fourteenth session): both separate a key as `:` and `=` do (the span pass's fifth trigger
+    /// byte is their first, 0xEF); the output is `登录失败 password：[redacted-secret] host=api.example.com`
+    /// and `token＝[redacted-secret]`.
     @Test(
         "a full-width colon or equals sign after a credential key",
         arguments: [
@@ -925,9 +927,11 @@ struct LogSanitizerReview6Tests {
         ]
     )
     func fullWidthSeparator(_ input: String, _ secret: String) {
-        withKnownIssue("rule 2's separators are ASCII") {
-            #expect(!SanitizerReview.leaks(input, secret), "\(SanitizerReview.redact(input).debugDescription)")
-        }
+        #expect(!SanitizerReview.leaks(input, secret), "\(SanitizerReview.redact(input).debugDescription)")
+        let once = SanitizerReview.redact(input)
+        #expect(once == input.replacingOccurrences(of: secret, with: "[redacted-secret]"))
+        #expect(SanitizerReview.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
         let ascii = input.replacingOccurrences(of: "：", with: ":").replacingOccurrences(of: "＝", with: "=")
         #expect(!SanitizerReview.leaks(ascii, secret), "\(SanitizerReview.redact(ascii).debugDescription)")
     }
@@ -1081,17 +1085,15 @@ struct LogSanitizerReview6Tests {
 
     /// MEDIUM/high (the `\u0022` finding's sibling for separators). Gson's default, HTML-safe
     /// escaping (`new Gson()`, Java and Android) writes `=` as `\u003d`, `&` as `\u0026` and `'` as
-    /// `\u0027`, so a form body or query logged inside a Gson-written JSON keeps its credentials:
+    /// `\u0027`, so a form body or query logged inside a Gson-written JSON kept its credentials:
     /// `{"body":"user\u003dalice\u0026password\u003dhunter2\u0026remember\u003d1"}` → unchanged;
-    /// `{"query":"access_token\u003dhunter2\u0026page\u003d2"}` → unchanged. A fixed sanitizer
-    /// outputs `{"body":"user\u003dalice\u0026password\u003d[redacted-secret]\u0026remember\u003d1"}`:
-    /// `\u003d` and `\u003a` separate a key as `%3D` and `%3A` do, and `\u0026` ends the value.
-    /// (Eleventh session, left open: the value's side is cheap — `percentCredential`'s scan with
-    /// `\u0026` as a stop — but rules 1–2 meet their candidates through one finder for `:`, `=` and
-    /// `%`, and `\u003d` holds none of them. The fix needs a fourth trigger, the `\` of `\u003`, in
-    /// that finder: a `\` is common in JSON-escaped logs, so it is one more lane compare for every
-    /// byte and a rejected candidate at every `\"` and `\/`. That belongs with the finder's rewrite
-    /// into one classification pass (movemask bitmaps), where the lane is nearly free.)
+    /// `{"query":"access_token\u003dhunter2\u0026page\u003d2"}` → unchanged. Closed (fourteenth
+    /// session): `\u003d` and `\u003a` (the letter in either case) separate a key as `=` and `:` do,
+    /// and an unquoted value ends at a JSON escape `\u00XX` of a byte that ends one (`\u0026`; not at
+    /// its first byte, as an escaped line break): the output is
+    /// `{"body":"user\u003dalice\u0026password\u003d[redacted-secret]\u0026remember\u003d1"}` and
+    /// `{"query":"access_token\u003d[redacted-secret]\u0026page\u003d2"}`. The `\` of `\u003` is the
+    /// span pass's fourth trigger byte (`SpanTriggers`), one more lane compare per sixteen bytes.
     @Test(
         "Gson's \\u003d and \\u0026 in a logged form body",
         arguments: [
@@ -1100,9 +1102,11 @@ struct LogSanitizerReview6Tests {
         ]
     )
     func gsonEscapedSeparator(_ input: String) throws {
-        withKnownIssue("\\u003d is no separator to rule 2") {
-            #expect(!SanitizerReview.leaks(input, "hunter2"), "\(SanitizerReview.redact(input).debugDescription)")
-        }
+        #expect(!SanitizerReview.leaks(input, "hunter2"), "\(SanitizerReview.redact(input).debugDescription)")
+        let once = SanitizerReview.redact(input)
+        #expect(once == input.replacingOccurrences(of: "hunter2", with: "[redacted-secret]"))
+        #expect(SanitizerReview.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
         // Decoded (what Gson wrote), the form loses its secret.
         let object = try #require(JSONSerialization.jsonObject(with: Data(input.utf8)) as? [String: String])
         let decoded = try #require(object.values.first)

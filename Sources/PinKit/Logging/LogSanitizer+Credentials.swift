@@ -56,18 +56,41 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// Where a form key's closing bracket (`]` of `user[password]`, or `[]` of `password[]`)
     /// ending at `k` starts; `k` when there is none.
 
-    /// Before a percent-encoded separator at `separator`, where the `%20`s (encoded spaces) that end
-    /// at it start (not below `bound`); `separator` before any other. The run belongs to this
+    /// Before a percent-encoded separator at `separator`, where the `%20`s and `+`s (encoded spaces;
+    /// form encoding writes a space `+`) that end at it start (not below `bound`); `separator` before any other. The run belongs to this
     /// separator only (a key's check reads it, twice at most).
     @inline(__always) func percentBlanksStart(before separator: Int, bound: Int) -> Int {
         guard text.byte(separator) == UInt8(ascii: "%") else { return separator }
         var k = separator
-        while k - 3 >= bound, text.byte(k - 1) == UInt8(ascii: "0"), text.byte(k - 2) == UInt8(ascii: "2"),
-            text.byte(k - 3) == UInt8(ascii: "%")
-        {
-            k -= 3
+        while k > bound {
+            if text.byte(k - 1) == UInt8(ascii: "+") {
+                k -= 1
+            } else if k - 3 >= bound, text.byte(k - 1) == UInt8(ascii: "0"), text.byte(k - 2) == UInt8(ascii: "2"),
+                text.byte(k - 3) == UInt8(ascii: "%")
+            {
+                k -= 3
+            } else {
+                break
+            }
         }
         return k
+    }
+
+    /// The length of a JSON escape of `=` or `:` at `index` (below `end`), `\u003d` or `\u003a` (the
+    /// letter in either case), as Gson's default HTML-safe escaping writes `=`: 6; else 0.
+    @inline(__always) func escapedSeparatorLength(at index: Int, end: Int) -> Int {
+        guard index + 5 < end, text.byte(index + 1) == UInt8(ascii: "u"), exactly("003", at: index + 2, end: end)
+        else { return 0 }
+        let letter = text.lowered(index + 5)
+        return letter == UInt8(ascii: "d") || letter == UInt8(ascii: "a") ? 6 : 0
+    }
+
+    /// The length of a full-width `＝` (U+FF1D) or `：` (U+FF1A) at `index` (below `end`), as CJK input
+    /// methods type them: 3 (its UTF-8 bytes); else 0.
+    @inline(__always) func fullWidthSeparatorLength(at index: Int, end: Int) -> Int {
+        guard index + 2 < end, text.byte(index + 1) == 0xBC else { return 0 }
+        let last = text.byte(index + 2)
+        return last == 0x9D || last == 0x9A ? 3 : 0
     }
 
     /// Whether a `%3D` or `%3A` (any case: a percent-encoded `=` or `:`) starts at `index`.
@@ -100,7 +123,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// `\x22`, `\x27` (`x` in either case); JSON's `\u0022`, `\u0027` (.NET's `System.Text.Json`,
     /// Gson, Python's `ensure_ascii`); HTML's `&quot;`, `&apos;`, `&#34;`, `&#39;`, `&#x22;`,
     /// `&#x27;`. (A `\'` is a quote after backslashes, as `\"` is; an opening one is a value's
-    /// spelled quote in `credential(key:separator:percent:stop:)`.)
+    /// spelled quote in `credential(key:separator:length:percent:stop:bound:)`.)
     @inline(__always) func spelledQuoteLength(at index: Int, end: Int) -> Int {
         guard index >= 0, index + 4 <= end else { return 0 }
         let first = text.byte(index)
@@ -424,7 +447,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// URL's context, which the URL's end closes), and goes on after it. `bound`: the previous
     /// span's end (a header's context lies after it).
     func credential(
-        key: (start: Int, kind: Kind), separator: Int, percent: Bool, stop: Int, bound: Int
+        key: (start: Int, kind: Kind), separator: Int, length separatorLength: Int, percent: Bool, stop: Int,
+        bound: Int
     ) -> (span: LogSanitizer.Span?, resume: Resume?) {
         if percent { return (percentCredential(key: key, separator: separator, stop: stop), nil) }
         let end = text.count
@@ -436,8 +460,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let spanStart = context ?? keyStart
         // Forwards: the `>` of `=>` (Ruby, PHP, Perl), [ \t]*, openers, an optional opening quote,
         // the value.
-        var v = separator + 1
-        if v < end, v != stop,
+        var v = separator + separatorLength
+        if separatorLength == 1, v < end, v != stop,
             text.byte(v) == (text.byte(separator) == UInt8(ascii: "=") ? UInt8(ascii: ">") : UInt8(ascii: "="))
         {
             // `=>` (Ruby, PHP, Perl) and `:=` (Go, make).
@@ -1016,7 +1040,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let end = text.count
         let limit = min(end, stop)
         var v = separator + 3
-        while v + 3 <= limit, text.matches("%20", at: v, end: limit) { v += 3 }
+        while v < limit {
+            if text.byte(v) == UInt8(ascii: "+") {
+                v += 1
+            } else if v + 3 <= limit, text.matches("%20", at: v, end: limit) {
+                v += 3
+            } else {
+                break
+            }
+        }
         let quote = percentQuote(at: v, end: limit)
         if let quote {
             v += 3
@@ -1293,6 +1325,14 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return !(next == UInt8(ascii: "\\") && after + 1 < limit && text.byte(after + 1) == UInt8(ascii: "t"))
     }
 
+    /// Whether the `\` at `p` starts a JSON escape `\u00XX` (below `limit`) of a byte that ends an
+    /// unquoted value (`XX` as ``percentStops(at:header:)`` reads a `%XX`: `\u0026` for `&`, as
+    /// Gson writes it, `\u0027`, `\u003c`, `\u0020`, …): an unquoted value ends there as at the byte.
+    @inline(__always) func escapedStop(at p: Int, limit: Int) -> Bool {
+        p + 5 < limit && text.byte(p + 1) == UInt8(ascii: "u") && text.byte(p + 2) == UInt8(ascii: "0")
+            && text.byte(p + 3) == UInt8(ascii: "0") && percentStops(at: p + 3, header: false)
+    }
+
     /// `a` or `d` when a `\x0A` or `\x0D` (`x` and the letter in either case) starts at `p` (below `limit`).
     @inline(never) func hexLineBreak(at p: Int, limit: Int) -> UInt8? {
         guard p + 3 < limit, text.byte(p) == UInt8(ascii: "\\"), text.lowered(p + 1) == UInt8(ascii: "x"),
@@ -1427,8 +1467,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// An unquoted value: to white space, a control character, one of `&,;"'<>)]}` and backtick,
-    /// a backslash before a quote, or an escaped line break that ends a header's value
-    /// (`escapedLineBreakEnds`) after `valueStart` (the value's first byte when nil).
+    /// a backslash before a quote, or, after `valueStart` (the value's first byte when nil), an
+    /// escaped line break that ends a header's value (`escapedLineBreakEnds`) or a JSON escape of a
+    /// byte that ends an unquoted value (`escapedStop`: `\u0026`).
     func unquotedEnd(from start: Int, end: Int, stop: Int, valueStart: Int? = nil) -> (Int, Int) {
         let limit = min(end, stop)
         let first = valueStart ?? start
@@ -1440,7 +1481,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 // A backslash before a quote ends the value too (`\"` closes a JSON string in a
                 // string), and so does an escaped line break (a header block dumped in a string).
                 if p + 1 < limit, text.has(p + 1, Classes.quote) { break }
-                if p > first, escapedLineBreakEnds(at: p, limit: limit) { break }
+                if p > first, escapedLineBreakEnds(at: p, limit: limit) || escapedStop(at: p, limit: limit) { break }
             }
             if byte >= 0x80, text.unicodeSpaceLength(at: p, end: end) > 0 { break }
             p += 1

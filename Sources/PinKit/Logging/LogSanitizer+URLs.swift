@@ -500,41 +500,45 @@ enum SanitizerScan {
     }
 }
 
-/// The bytes a ``WindowFinder`` looks for (at most four).
+/// The bytes a ``WindowFinder`` looks for (at most six; a repeated byte right after its first).
 protocol WindowTriggers {
-    /// The bytes (a byte may repeat; a repeated one is searched for once).
-    static var values: (UInt8, UInt8, UInt8, UInt8) { get }
+    /// The bytes (a byte may repeat: a repeated one is compared and searched for once).
+    static var values: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) { get }
 }
 
 extension WindowTriggers {
     @inline(__always) static func isTrigger(_ byte: UInt8) -> Bool {
-        byte == values.0 || byte == values.1 || byte == values.2 || byte == values.3
+        byte == values.0 || byte == values.1 || byte == values.2 || byte == values.3 || byte == values.4
+            || byte == values.5
     }
 
     @inline(__always) static func lanes(_ bytes: ByteBlock.Bytes) -> ByteBlock.Lanes {
-        var lanes = (bytes .== ByteBlock.Bytes(repeating: values.0)) .| (bytes .== ByteBlock.Bytes(repeating: values.1))
-        if values.2 != values.1 {
-            lanes .|= bytes .== ByteBlock.Bytes(repeating: values.2)
-        }
-        if values.3 != values.2 {
-            lanes .|= bytes .== ByteBlock.Bytes(repeating: values.3)
-        }
+        var lanes =
+            (bytes .== ByteBlock.Bytes(repeating: values.0)) .| (bytes .== ByteBlock.Bytes(repeating: values.1))
+            .| (bytes .== ByteBlock.Bytes(repeating: values.2))
+        if values.3 != values.2 { lanes .|= bytes .== ByteBlock.Bytes(repeating: values.3) }
+        if values.4 != values.3 { lanes .|= bytes .== ByteBlock.Bytes(repeating: values.4) }
+        if values.5 != values.4 { lanes .|= bytes .== ByteBlock.Bytes(repeating: values.5) }
         return lanes
     }
 }
 
 /// What rules 1–2 meet in their one pass: `:`, `=` and `%` (a URL separator's start or a credential
-/// key's end), and `>` (the end of an XML element's start tag that names a credential).
+/// key's end), `\` (a JSON-escaped separator, `\u003d` or `\u003a`), 0xEF (the first byte of a
+/// full-width `＝` or `：`) and `>` (the end of an XML element's start tag that names a credential).
 enum SpanTriggers: WindowTriggers {
-    static var values: (UInt8, UInt8, UInt8, UInt8) {
-        (UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: ">"))
+    static var values: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) {
+        (UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: "\\"), 0xEF, UInt8(ascii: ">"))
     }
 }
 
 /// What the URL look-ahead for a credential's value meets: `:` and `%` (a URL separator's start).
 enum URLSeparatorTriggers: WindowTriggers {
-    static var values: (UInt8, UInt8, UInt8, UInt8) {
-        (UInt8(ascii: ":"), UInt8(ascii: "%"), UInt8(ascii: "%"), UInt8(ascii: "%"))
+    static var values: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) {
+        (
+            UInt8(ascii: ":"), UInt8(ascii: "%"), UInt8(ascii: "%"), UInt8(ascii: "%"), UInt8(ascii: "%"),
+            UInt8(ascii: "%")
+        )
     }
 }
 
@@ -561,6 +565,8 @@ struct WindowFinder<Triggers: WindowTriggers> {
     var second = -1
     var third = -1
     var fourth = -1
+    var fifth = -1
+    var sixth = -1
     /// A search from here found nothing up to the end.
     var exhaustedFrom = Int.max
 
@@ -655,12 +661,13 @@ struct WindowFinder<Triggers: WindowTriggers> {
             if known >= start { return }
             known = input.find(value, from: start, to: end) ?? Int.max
         }
-        // (Repeats come last and only after the value they repeat: `values.2` repeats `values.1`
-        // or nothing, `values.3` repeats `values.2` or nothing.)
         let values = Triggers.values
         search(values.0, &first)
-        search(values.1, &second)
-        var nearest = min(first, second)
+        var nearest = first
+        if values.1 != values.0 {
+            search(values.1, &second)
+            nearest = min(nearest, second)
+        }
         if values.2 != values.1 {
             search(values.2, &third)
             nearest = min(nearest, third)
@@ -668,6 +675,14 @@ struct WindowFinder<Triggers: WindowTriggers> {
         if values.3 != values.2 {
             search(values.3, &fourth)
             nearest = min(nearest, fourth)
+        }
+        if values.4 != values.3 {
+            search(values.4, &fifth)
+            nearest = min(nearest, fifth)
+        }
+        if values.5 != values.4 {
+            search(values.5, &sixth)
+            nearest = min(nearest, sixth)
         }
         return nearest == Int.max ? nil : nearest
     }

@@ -44,7 +44,9 @@
 ///    CSV and SQL write one, backtick, `%22`, `%27`, nginx's `\x22`, `\x27` (`x` in either case),
 ///    JSON's `\u0022`, `\u0027` (.NET, Gson, Python's `ensure_ascii`), HTML's `&quot;`, `&apos;`,
 ///    `&#34;`, `&#39;`, `&#x22;`, `&#x27;`),
-///    blanks, `=`, `=>`, `:` or `:=`, blanks, openers the value sits in (`Optional(`; a constructor, an
+///    blanks, `=`, `=>`, `:` or `:=` (or JSON's escape of `=` or `:`, `\u003d` or `\u003a`, the letter
+///    in either case, as Gson's default HTML-safe escaping writes `=`; or a full-width `＝` or `：`,
+///    U+FF1D or U+FF1A, as CJK input methods type them), blanks, openers the value sits in (`Optional(`; a constructor, an
 ///    ASCII upper-case letter, up to 31 `[A-Za-z0-9_]` and `(`, right before what a value opens
 ///    with: a quote, `\`, `[`, `{`, `<`, an upper-case letter or a Python string prefix and its
 ///    quote, as in Rust's `Some("…")`, `Ok(Secret("…"))`; Haskell's `Just` and blanks before one;
@@ -106,7 +108,9 @@
 ///    context); a header in running text has no string to close, and only the quote (or `\` and a
 ///    quote) right before a URL ends its value (`Cookie: prefs={"theme":"dark"}; sid=x` goes whole);
 ///    another unquoted value to white space, a Unicode space, one of ``&,;"'<>)]}` ``
-///    or an escaped line break as a header's value ends at one (not at its first byte, but right after a
+///    or an escaped line break as a header's value ends at one or a JSON escape `\u00XX` of a byte
+///    that ends an unquoted value (`XX` one of the percent-encoded form's stops below: Gson's
+///    `\u0026` for `&`, `\u0027`, `\u003c`, `\u0020`; hex letters in either case) (neither at its first byte, but right after a
 ///    placeholder it starts with: a second pass must end it where the first did): a header block
 ///    or a config dumped into a JSON string (`"X-Api-Key: k\r\nCookie: sid=x"`) is common, and a
 ///    value that ran over `\r\n` took the next line's name and left its value; a plain secret with
@@ -133,7 +137,7 @@
 ///    placeholder and nothing more, is left alone (one that only starts with a placeholder, as
 ///    `password=[redacted-token]hunter2`, is a value like any).
 ///    The separator may be percent-encoded, `%3D` or `%3A` (any case; text around it is encoded
-///    too, and `%20`s may come before it): then `%20`s, optionally `%22` or `%27`; a value so quoted runs to the same encoded
+///    too, and `%20`s or `+`s, form encoding's space, may come before it): then `%20`s and `+`s, optionally `%22` or `%27`; a value so quoted runs to the same encoded
 ///    quote, an unquoted one to where a byte that ends an unquoted value is encoded (`%00`–`%20`,
 ///    `%22 %26 %27 %29 %2C %3B %3C %3E %5D %60 %7D %7F`, any case; a header's value: `%0A`,
 ///    `%0D`), and either also ends where an unquoted value ends or at a `%` without two hex
@@ -228,12 +232,12 @@
 ///
 /// **Linear by construction.** No regular expressions and no backtracking: each rule is a forward
 /// scan in which every byte is examined a bounded number of times, whatever the input.
-/// - Trigger bytes (`:`, `%`, `=`, `@`, `-`, `2`, `x`, `J`) are found sixteen at a time (one
+/// - Trigger bytes (`:`, `%`, `=`, `\`, 0xEF, `@`, `-`, `2`, `x`, `J`) are found sixteen at a time (one
 ///   vector compare, `ByteBlock`; rules 1–2's finder as written below), and each trigger's next
 ///   position is remembered (`CachedFinder`), so a byte is searched at most once per trigger byte
 ///   and rule, however many candidates fail (a search's last block may overlap the one before it:
-///   twice at most). Rules 1–2 meet their candidates (`:`, `=`, `%`) in one pass, in order
-///   (`WindowFinder`: 64 bytes tested for all three at once in blocks of sixteen and the
+///   twice at most). Rules 1–2 meet their candidates (`:`, `=`, `%`, `\`, 0xEF) in one pass, in order
+///   (`WindowFinder`: 64 bytes tested for all five at once in blocks of sixteen and the
 ///   window's bit mask kept, a window starting where the search does or ending at the end, so
 ///   only the last overlaps the one before; after four windows without one, `memchr` per byte
 ///   with its next position remembered; each search starts after the previous answer, so the
@@ -260,13 +264,15 @@
 ///   first rejected with a load or two: a URL separator needs `:/`, `:\`, `%3` or `%2`; a credential
 ///   separator needs, after the `[ \t]*` run and an optional quote, a byte a key ends in (`n e d t
 ///   y s`, any case; the `D` of `%5D` is one) or a `]`, which alone takes the form suffixes' look-back.
-///   A `%` separates a key only as `%3D` or `%3A` (two more bytes read); a key's encoded quote
+///   A `%` separates a key only as `%3D` or `%3A` (two more bytes read), a `\` only as `\u003d` or
+///   `\u003a` (five more), a 0xEF only as `＝` or `：` (two more); an unquoted value's `\` is read ahead five bytes more for a `\u00XX`
+///   that ends it; a key's encoded quote
 ///   (`%22`, `%27`: a `2` or `7` before the separator) takes three bytes more of look-back.
 ///   A key ends in a letter, so the `:`, `=` and `%` right after a rejected candidate are stepped
 ///   over at one or two examinations each, up to one that could start a URL separator.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
 ///   15 bytes, its quote 6 (`&quot;`, `\u0022`; or the backslashes before a `"` or `'`, up to 15),
-///   the `%20`s before a percent-encoded separator (which belong to it alone) and its form suffixes 48 (four of at most 12: `%5B`, six digits, `%5D`;
+///   the `%20`s and `+`s before a percent-encoded separator (which belong to it alone) and its form suffixes 48 (four of at most 12: `%5B`, six digits, `%5D`;
 ///   read backwards once, each suffix told by its last bytes) after the `[ \t]*` run, which
 ///   belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
@@ -659,16 +665,23 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 position = candidate + 1
                 continue
             }
-            // A `%` separates a key only as `%3D` or `%3A` (percent-encoded `=`, `:`).
+            // A `%` separates a key only as `%3D` or `%3A` (percent-encoded `=`, `:`), a `\` only as
+            // `\u003d` or `\u003a` (JSON-escaped, as Gson writes `=`), a 0xEF only as a full-width `＝` or `：`.
             let percent = byte == UInt8(ascii: "%")
+            let separatorLength =
+                percent
+                ? 3
+                : byte == UInt8(ascii: "\\")
+                    ? credentials.escapedSeparatorLength(at: candidate, end: end)
+                    : byte == 0xEF ? credentials.fullWidthSeparatorLength(at: candidate, end: end) : 1
             let mayEnd =
-                (!percent || credentials.isPercentSeparator(at: candidate, end: end))
+                separatorLength > 0 && (!percent || credentials.isPercentSeparator(at: candidate, end: end))
                 && credentials.keyMayEnd(before: candidate, bound: keyBound)
             if mayEnd, let key = credentials.key(before: candidate, gapStart: keyBound) {
                 lookAhead()
                 let found = credentials.credential(
-                    key: key, separator: candidate, percent: percent, stop: aheadSpan?.start ?? Int.max, bound: keyBound
-                )
+                    key: key, separator: candidate, length: separatorLength, percent: percent,
+                    stop: aheadSpan?.start ?? Int.max, bound: keyBound)
                 if let credential = found.span {
                     gap(from: cursor, to: credential.start, state: &state)
                     emit(credential)
