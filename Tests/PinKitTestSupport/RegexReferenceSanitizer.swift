@@ -377,13 +377,14 @@ public enum RegexReferenceSanitizer {
     /// An XML element named by a credential key (the scanner's `element(close:bound:stop:end:)`):
     /// matched at its start tag's `>`, which a look-behind reads back over (a prefix and `:`, the
     /// local name, a blank and attributes); then a CDATA section's content (group 1) or the text up
-    /// to a `<`, a line break or a URL, holding a byte other than a space or tab (group 2).
+    /// to a `<`, a line break or a URL, holding a byte other than a space or tab (group 2). The tag's
+    /// last byte is a letter, a digit or a quote.
     static let markupElementCredential: NSRegularExpression = {
         let name = #"[A-Za-z0-9_.\-]{0,64}"#
         let tag =
             "<(?:" + name + ":)?" + name + "(?:" + valueKey + "|" + headerKey + #")(?:[\t-\r ][^<>\uE000]{0,192})?"#
         return regex(
-            ">(?<=" + tag + ">)(?<!/>)"
+            ">(?<=" + tag + #">)(?<=[A-Za-z0-9"'`]>)"#
                 + #"(?:<!\[CDATA\[((?:(?!\]\]>)"# + notContextQuote + #"[^\r\n\uE000])+)|(?=[ \t]*"#
                 + notContextQuote + #"[^ \t<\r\n\uE000])((?:"# + notContextQuote + #"[^<\r\n\uE000])+))"#)
     }()

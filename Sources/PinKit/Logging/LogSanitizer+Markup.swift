@@ -17,16 +17,9 @@ extension CredentialRule {
         1 + Self.maximumTagNamePart + 1 + Self.maximumTagNamePart + 13 + 1 + Self.maximumTagAttributes
     }
 
-    /// The value of an XML element whose start tag ends at the `>` at `close`: a tag `<`, an
-    /// optional prefix of up to 64 `[A-Za-z0-9_.-]` and `:`, a local name that is up to 64 of them
-    /// and one of rule 2's keys (any case), then `>` or a blank (`[\t-\r ]`) and up to 192 bytes of
-    /// attributes (no `<` or `>`), no `/` before the `>`, the tag at or after `bound`. The value is what
-    /// follows up to a `<`, a line break, `stop` (the next URL; before the quote and backslashes
-    /// right before it) or `end`, when it holds a byte other than a space or tab and is no
-    /// placeholder alone; or a CDATA section's content (`<![CDATA[` … `]]>`, a line break, `stop`
-    /// as before), when it is not empty. The span keeps the `>`
-    /// (and `<![CDATA[`).
-    @inline(never) func element(close: Int, bound: Int, stop: Int, end: Int) -> LogSanitizer.Span? {
+    /// Where the value of the XML element whose start tag ends at the `>` at `close` starts, when
+    /// that tag names a credential (see ``element(close:value:stop:end:)``), else nil.
+    @inline(never) func elementValueStart(close: Int, bound: Int, end: Int) -> Int? {
         guard close > bound, text.byte(close - 1) != UInt8(ascii: "/") else { return nil }
         // Back to the tag's `<` over anything but `<` and `>`.
         var open = close - 1
@@ -55,7 +48,20 @@ extension CredentialRule {
                     && close - (nameEnd + 1) <= Self.maximumTagAttributes,
             keyEnding(at: nameEnd, from: localStart, prefix: Self.maximumTagNamePart) != nil
         else { return nil }
-        let v = close + 1
+        return close + 1
+    }
+
+    /// The value of an XML element whose start tag ends at the `>` at `close`: a tag `<`, an
+    /// optional prefix of up to 64 `[A-Za-z0-9_.-]` and `:`, a local name that is up to 64 of them
+    /// and one of rule 2's keys (any case), then `>` or a blank (`[\t-\r ]`) and up to 192 bytes of
+    /// attributes (no `<` or `>`) that end in a letter, digit or quote, the tag at or after `bound`. The value is what
+    /// follows up to a `<`, a line break, `stop` (the next URL; before the quote and backslashes
+    /// right before it) or `end`, when it holds a byte other than a space or tab and is no
+    /// placeholder alone; or a CDATA section's content (`<![CDATA[` … `]]>`, a line break, `stop`
+    /// as before), when it is not empty. The span keeps the `>`
+    /// (and `<![CDATA[`). The tag is found by ``elementValueStart(close:bound:end:)``, which
+    /// gives `v`.
+    @inline(never) func element(close: Int, value v: Int, stop: Int, end: Int) -> LogSanitizer.Span? {
         if v + 9 <= end, exactly("<![CDATA[", at: v, end: end) {
             let content = v + 9
             var p = content
@@ -164,6 +170,8 @@ extension CredentialRule {
     /// Where one of rule 2's keys (any case) ending at `end` starts, when it starts at or after
     /// `start` and at most `prefix` bytes after it; else nil.
     @inline(__always) func keyEnding(at end: Int, from start: Int, prefix: Int) -> Int? {
+        // Every key ends in one of `n e d t y s`: most names are rejected at one table test.
+        guard end > start, text.has(end - 1, Classes.keyEnd) else { return nil }
         for key in LogSanitizer.credentialKeys {
             let keyStart = end - key.utf8.count
             if keyStart >= start, keyStart - start <= prefix, matches(key, at: keyStart, end: end) { return keyStart }

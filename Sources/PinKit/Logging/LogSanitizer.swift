@@ -146,8 +146,8 @@
 ///    too (`token%3DBearer%20x`); a value after it that starts with a placeholder is left alone.
 ///    Markup labels a value with no separator: an XML element whose start tag is `<`, an optional
 ///    prefix of up to 64 `[A-Za-z0-9_.-]` and `:`, a local name of up to 64 of them and a key (any
-///    case), then `>` or a blank (`[\t-\r ]`) and up to 192 bytes of attributes (no `<`, `>`, URL or
-///    `/` right before the `>`): its text up to a `<`, a line break or the next URL (before the
+///    case), then `>` or a blank (`[\t-\r ]`) and up to 192 bytes of attributes (no `<`, `>` or URL,
+///    and a letter, digit or quote right before the `>`): its text up to a `<`, a line break or the next URL (before the
 ///    quote and up to 15 backslashes right before one) when it holds a byte other than a space or
 ///    tab, or a CDATA section's content to `]]>` (the same ends) → `[redacted-secret]`
 ///    (`<wsse:Password Type="#PasswordText">x</wsse:Password>`, `<password><![CDATA[x]]>`); and a
@@ -642,21 +642,17 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     url, state: &state, cursor: &cursor, urlBound: &urlBound, keyBound: &keyBound, position: &position)
                 continue
             }
-            // The next URL after the candidate, when a value may start here.
-            @inline(__always) func lookAhead() {
-                if aheadSeparator < candidate {
-                    // No URL separator lies between the previous URL and this candidate (the pass
-                    // would have met it), so the first one after it is the next URL.
-                    (aheadSeparator, aheadSpan) =
-                        urls.next(from: candidate + 1, search: &ahead).map { ($0.separator, $0.span) } ?? (Int.max, nil)
-                }
-            }
             // A `>` ends no key: it may end an XML start tag that names one (`<password>x`).
             if byte == UInt8(ascii: ">") {
-                if candidate > keyBound, text.byte(candidate - 1) != UInt8(ascii: "/") {
-                    lookAhead()
+                // (The tag's last byte is its key's last letter or its attributes' letter, digit or
+                // quote: `->`, `=>` and ` > ` go at one table test.)
+                if candidate > keyBound,
+                    text.has(candidate - 1, LogSanitizer.Classes.alphanumeric | LogSanitizer.Classes.quote),
+                    let value = credentials.elementValueStart(close: candidate, bound: keyBound, end: end)
+                {
+                    lookAhead(urls, after: candidate, separator: &aheadSeparator, span: &aheadSpan, search: &ahead)
                     if let span = credentials.element(
-                        close: candidate, bound: keyBound, stop: aheadSpan?.start ?? Int.max, end: end)
+                        close: candidate, value: value, stop: aheadSpan?.start ?? Int.max, end: end)
                     {
                         emitMarkup(span, state: &state, cursor: &cursor, keyBound: &keyBound, position: &position)
                         continue
@@ -678,7 +674,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 separatorLength > 0 && (!percent || credentials.isPercentSeparator(at: candidate, end: end))
                 && credentials.keyMayEnd(before: candidate, bound: keyBound)
             if mayEnd, let key = credentials.key(before: candidate, gapStart: keyBound) {
-                lookAhead()
+                lookAhead(urls, after: candidate, separator: &aheadSeparator, span: &aheadSpan, search: &ahead)
                 let found = credentials.credential(
                     key: key, separator: candidate, length: separatorLength, percent: percent,
                     stop: aheadSpan?.start ?? Int.max, bound: keyBound)
@@ -713,9 +709,11 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     }
                     continue
                 }
-            } else if mayEnd, byte == UInt8(ascii: "=") {
+            } else if mayEnd, byte == UInt8(ascii: "="), candidate - 4 >= keyBound,
+                credentials.matches("name", at: candidate - 4, end: candidate)
+            {
                 // A multipart part named by a key (`name="password"`, a blank line, the value).
-                lookAhead()
+                lookAhead(urls, after: candidate, separator: &aheadSeparator, span: &aheadSpan, search: &ahead)
                 if let span = credentials.formPart(
                     separator: candidate, bound: keyBound, stop: aheadSpan?.start ?? Int.max, end: end)
                 {
@@ -732,6 +730,20 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             }
         }
         gap(from: cursor, to: end, state: &state)
+    }
+
+    /// The next URL after a candidate where a value may start, unless it is known: no URL separator
+    /// lies between the previous URL and the candidate (the pass would have met it), so the first
+    /// one after it is the next URL. (Its state passed `inout`, not captured: a nested function
+    /// that captured the pass's locals paid a dynamic exclusivity check at each call.)
+    @inline(__always)
+    func lookAhead(
+        _ urls: URLRule<Counter>, after candidate: Int, separator: inout Int, span: inout LogSanitizer.Span?,
+        search: inout URLSearch
+    ) {
+        guard separator < candidate else { return }
+        (separator, span) =
+            urls.next(from: candidate + 1, search: &search).map { ($0.separator, $0.span) } ?? (Int.max, nil)
     }
 
     /// A markup credential's span (``CredentialRule/element(close:bound:stop:end:)``,
@@ -765,15 +777,17 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         position = url.end
     }
 
-    /// The first position from `start` that is not a `:`, `=` or `%`, or is the start of a URL
-    /// separator (`:/`, `:\`, `%3`, `%2`, two bytes or more before `end`). Out of line: rare outside
-    /// adversarial input.
+    /// The first position from `start` that is not a trigger (`:`, `=`, `%`, `\`, 0xEF, `>`), or is
+    /// the start of a URL separator (`:/`, `:\`, `%3`, `%2`, two bytes or more before `end`). A
+    /// trigger right after one (none of them a key's last byte) ends no key and no start tag (whose
+    /// last byte is a letter, digit or quote), so only a URL separator matters. Out of line: rare
+    /// outside adversarial input.
     @inline(never)
     func triggerRunEnd(from start: Int, end: Int) -> Int {
         var p = start
         while p < end {
             let byte = text.byte(p)
-            if byte != UInt8(ascii: "=") {
+            if byte != UInt8(ascii: "=") && byte != UInt8(ascii: "\\") && byte != 0xEF && byte != UInt8(ascii: ">") {
                 guard byte == UInt8(ascii: ":") || byte == UInt8(ascii: "%") else { break }
                 if p + 2 < end {
                     let next = text.byte(p + 1)
