@@ -88,6 +88,26 @@ let seeded: [(line: String, secret: String)] = [
     // The eleventh session: keys outside the old list, a tuple, a backtick string in a structure.
     ("SECRET_KEY=zq7SEEDdjango Pwd=zq7SEEDodbc; passphrase=zq7SEEDphrase sessionid=zq7SEEDsid", "zq7SEED"),
     ("{'password': ('alice', 'zq7SEEDtuple')} secret={ note: `it's \"q\" ]`, v: 'zq7SEEDtick' }", "zq7SEED"),
+    // The fourteenth session: markup (an XML element, CDATA, a multipart part), a Go header map,
+    // Python's and Go's name-value pairs, Gson's `\u003d`, a full-width `＝`, `+` around `%3D`, a
+    // header in a string holding quotes of another kind.
+    (
+        ##"<soap:Body><wsse:Password Type="#PasswordText">zq7SEEDxml</wsse:Password><db_password><![CDATA[zq7SEEDcdata]]></db_password>"##,
+        "zq7SEED"
+    ),
+    (
+        #"{"body":"--X\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nzq7SEEDpart\r\n--X--"}"#,
+        "zq7SEEDpart"
+    ),
+    (
+        "map[Cookie:[sid=zq7SEEDgomap] Host:[a.io]] {'name': 'DB_PASSWORD', 'value': 'zq7SEEDpy'} &EnvVar{Name:DB_PASSWORD,Value:zq7SEEDgo,}",
+        "zq7SEED"
+    ),
+    (
+        #"{"body":"user\u003dalice\u0026password\u003dzq7SEEDgson\u0026r\u003d1"} password＝zq7SEEDwide token=a+%3D+zq7SEEDplus"#,
+        "zq7SEED"
+    ),
+    (#"headers: 'Cookie: prefs={"theme":"dark"}; sid=zq7SEEDinner' host=a.io"#, "zq7SEEDinner"),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
