@@ -232,17 +232,18 @@
 ///
 /// **Linear by construction.** No regular expressions and no backtracking: each rule is a forward
 /// scan in which every byte is examined a bounded number of times, whatever the input.
-/// - Trigger bytes (`:`, `%`, `=`, `\`, 0xEF, `@`, `-`, `2`, `x`, `J`) are found sixteen at a time (one
+/// - Trigger bytes (`:`, `%`, `=`, `\`, 0xEF, `>`, `@`, `-`, `2`, `x`, `J`) are found sixteen at a time (one
 ///   vector compare, `ByteBlock`; rules 1–2's finder as written below), and each trigger's next
 ///   position is remembered (`CachedFinder`), so a byte is searched at most once per trigger byte
 ///   and rule, however many candidates fail (a search's last block may overlap the one before it:
-///   twice at most). Rules 1–2 meet their candidates (`:`, `=`, `%`, `\`, 0xEF) in one pass, in order
-///   (`WindowFinder`: 64 bytes tested for all five at once in blocks of sixteen and the
+///   twice at most). Rules 1–2 meet their candidates (`:`, `=`, `%`, `\`, 0xEF, `>`) in one pass, in order
+///   (`WindowFinder`: 64 bytes tested for all six at once in blocks of sixteen and the
 ///   window's bit mask kept, a window starting where the search does or ending at the end, so
 ///   only the last overlaps the one before; after four windows without one, `memchr` per byte
 ///   with its next position remembered; each search starts after the previous answer, so the
 ///   pass only moves forward). A URL separator gives the URL; another `:` or `=` may end a
-///   credential key, and only when a key is found is the next URL looked for ahead
+///   credential key (a `>` an XML start tag that names one, a `=` after `name` a form part's name),
+///   and only when a key (or such a tag or name) is found is the next URL looked for ahead
 ///   (`URLRule.next`, whose finder for `:` and `%` works the same way); that URL is kept, and the
 ///   pass uses it when it reaches its separator, so each URL
 ///   body is scanned once. Spans go out in order of start. Rules 3–7 keep one search state for the
@@ -268,8 +269,10 @@
 ///   `\u003a` (five more), a 0xEF only as `＝` or `：` (two more); an unquoted value's `\` is read ahead five bytes more for a `\u00XX`
 ///   that ends it; a key's encoded quote
 ///   (`%22`, `%27`: a `2` or `7` before the separator) takes three bytes more of look-back.
-///   A key ends in a letter, so the `:`, `=` and `%` right after a rejected candidate are stepped
-///   over at one or two examinations each, up to one that could start a URL separator.
+///   A `>` is looked at only after a letter, digit or quote, and its tag read back over at most 336
+///   bytes, stopping at a `<` or `>` (so each byte for one `>`). A key ends in a letter, and a
+///   start tag in a letter, digit or quote, so the triggers right after a rejected candidate are
+///   stepped over at one or two examinations each, up to one that could start a URL separator.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
 ///   15 bytes, its quote 6 (`&quot;`, `\u0022`; or the backslashes before a `"` or `'`, up to 15),
 ///   the `%20`s and `+`s before a percent-encoded separator (which belong to it alone) and its form suffixes 48 (four of at most 12: `%5B`, six digits, `%5D`;
@@ -604,7 +607,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     }
 
     /// Rules 1–2, then rules 3–7 in the gaps they leave, in one pass over the candidates of rules
-    /// 1–2 (`:`, `=`, `%`) in order. A candidate that starts a URL separator gives the URL (which
+    /// 1–2 (`:`, `=`, `%`, `\`, 0xEF, `>`) in order. A candidate that starts a URL separator gives the URL (which
     /// no credential can hold: a value stops at a URL's start); another `:` or `=` may end a
     /// credential key, and a credential's value stops at the next URL's start, which is looked for
     /// ahead (and kept for when the pass reaches it) only when a key is found. The spans go out in
