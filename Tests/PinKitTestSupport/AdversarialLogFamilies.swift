@@ -116,6 +116,12 @@ public enum AdversarialLogFamilies {
             ("tuple opener repeated", "token=("), ("backtick strings in a structure", "token={`a"),
             ("twice-escaped pin label repeated", #"sha256\\\/"#),
             ("twice-escaped pin body", #"sha256\\\/A\\\/"#),
+            // The fourteenth session's triggers: start tags (a `>` read back to its `<`, at most 336
+            // bytes), form parts, Go map members, Gson's `\u003d`, full-width separators.
+            ("start tags repeated", #"<wsse:Password Type="t">"#),
+            ("> after long attributes", String(repeating: "a", count: 330) + ">"),
+            ("form parts repeated", #"name=\"password\"\r\n\r\n"#), ("Go map members repeated", "] Cookie:[a"),
+            ("\\u003d separators repeated", #"token\u003d"#), ("full-width separators repeated", "password＝"),
             ("random upper-case hex", ""),
         ]
         return families
