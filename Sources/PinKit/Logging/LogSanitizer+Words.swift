@@ -976,6 +976,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// ``escapedPinEnd(_:_:)`` a character at a time, within 96 bytes of the input's end (where the
     /// blocks would read past it).
     func escapedPinEndByBytes(_ value: Int, _ end: Int) -> Int? {
+        guard mayEndEscapedPin(value, end) else { return nil }
         var p = value
         for _ in 0..<43 {
             guard p < end else { return nil }
@@ -995,6 +996,40 @@ struct WordRules<Counter: LogSanitizerCounting> {
         }
         guard p < end, text.byte(p) == UInt8(ascii: "=") else { return nil }
         return pinEnds(at: p + 1, end) ? p + 1 : nil
+    }
+
+    /// A test that ``escapedPinEndByBytes(_:_:)`` needs (false: no pin at `value`), sixteen bytes at
+    /// a time. The body it reads is pin characters and backslashes up to the first other byte, `x`,
+    /// which must be the `=`, before `end`; each of its 43 characters is one byte that is no `\`
+    /// (the `/` of an escape or a pin character), so `[value, x)` holds exactly 43 of those. The
+    /// blocks are read until `x` or a 44th such byte: at most 44 characters of 16 bytes, so bounded,
+    /// and a text of labels escaped twice (`sha256\\\/` repeated, where the body never ends) is read
+    /// about 62 bytes a label in four blocks instead of a character at a time. Within sixteen bytes
+    /// of the input's end, the character loop alone.
+    @inline(__always) func mayEndEscapedPin(_ value: Int, _ end: Int) -> Bool {
+        guard let base = text.input.baseAddress else { return true }
+        typealias V = ByteBlock.Bytes
+        var q = value
+        var characters = 0
+        while q &+ 16 <= text.count {
+            text.counter.tick(16)
+            let bytes = ByteBlock.load(base, q)
+            let backslash = bytes .== V(repeating: 0x5C)
+            let pin =
+                ByteBlock.letters(bytes) .| ByteBlock.digits(bytes) .| (bytes .== V(repeating: 0x2F))
+                .| (bytes .== V(repeating: 0x2B))
+            let other = ~ByteBlock.bits(pin .| backslash) & 0xFFFF
+            // The bytes before the first other one (all sixteen when there is none).
+            let before: UInt64 = other == 0 ? 0xFFFF : (1 &<< UInt64(other.trailingZeroBitCount)) &- 1
+            characters &+= (ByteBlock.bits(pin) & before).nonzeroBitCount
+            if characters > 43 { return false }
+            if other != 0 {
+                let x = q &+ other.trailingZeroBitCount
+                return characters == 43 && x < end && text.byte(x) == UInt8(ascii: "=")
+            }
+            q &+= 16
+        }
+        return true
     }
 
     /// Whether a pin may end before `after`: the end, or no base64 character (nor `\/`, nor `%2F`
@@ -1032,6 +1067,17 @@ struct WordRules<Counter: LogSanitizerCounting> {
         let limit = min(end, p &+ 16)
         while q < limit, text.byte(q) == UInt8(ascii: "\\") { q &+= 1 }
         return q < limit && text.byte(q) == UInt8(ascii: "/") ? q &+ 1 &- p : 0
+    }
+
+    /// After a `\` at `p` that starts no escaped `/`, the first position that may start one: the
+    /// end of the run of backslashes `p` is in when no `/` follows it, else the 15th backslash
+    /// before the `/`. Each `\` of the run would fail as `p` did (its 15 bytes after are
+    /// backslashes, or reach the same byte that is no `/`), so the run is read once instead of
+    /// 15 bytes for each of its backslashes.
+    @inline(never) func escapedSlashStart(after p: Int, _ end: Int) -> Int {
+        var q = p &+ 1
+        while q < end, text.byte(q) == UInt8(ascii: "\\") { q &+= 1 }
+        return q < end && text.byte(q) == UInt8(ascii: "/") ? q &- 15 : q
     }
 
     /// The length of the percent-encoded `/`, `+` or `=` that starts at `p`, which holds a `%`, or 0:
@@ -1344,10 +1390,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
             if flags & (Classes.high | Classes.backslash | Classes.percentFirst) == 0 {
                 length = 1
             } else if flags & Classes.backslash != 0 {
-                // A run may start with an escaped `/`; a `\` before anything else starts none.
+                // A run may start with an escaped `/`; a `\` before anything else starts none, nor
+                // does any `\` of its run of backslashes but the last 15 before a `/`.
                 length = escapedSlash(p, end)
                 guard length > 0 else {
-                    p &+= 1
+                    p = escapedSlashStart(after: p, end)
                     continue
                 }
             } else if flags & Classes.percentFirst != 0 {
