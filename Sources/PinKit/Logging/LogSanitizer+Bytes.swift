@@ -76,10 +76,21 @@ extension LogSanitizer {
         /// `\`: with a `/` after it (`\/`, as `JSONEncoder` writes `/`), a base64 character of rule 7.
         static let backslash: UInt32 = 1 << 29
 
+        /// The second half of ``table``, `table[keyPairs + byte]`: which two bytes may end a key word
+        /// before a credential separator (``CredentialRule/keyMayEnd(before:bound:)``). Bits 0–9 say
+        /// what a byte is as the one before the last (`o e i s u m r w 5 l`, any case), bits 16–25
+        /// which of those the byte admits as the last: `n` after `o` or `e` (`authorization`,
+        /// `token`), `e` after `i s u m` (`cookie`, `passphrase`, a pair's `value`, a form part's
+        /// `name`), `d` after `r w i 5` (`password`, `passwd`, `pwd`, `sessionid`, a `%5D`), `t` and `y`
+        /// after `e` (`secret`, `…key`), `s` after `l` (`credentials`). So
+        /// `table[keyPairs + prev] & table[keyPairs + last] >> 16` is not zero exactly then.
+        static var keyPairs: Int { 256 }
+
         /// Allocated once and never freed or written after initialisation, so sharing it is safe.
+        /// The byte classes, then ``keyPairs``.
         nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
-            let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
-            table.initialize(repeating: 0, count: 256)
+            let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 512)
+            table.initialize(repeating: 0, count: 512)
             func mark(_ characters: String, _ flag: UInt32) {
                 for byte in characters.utf8 { table[Int(byte)] |= flag }
             }
@@ -119,6 +130,25 @@ extension LogSanitizer {
             mark("%", percentFirst)
             mark("\\", backslash)
             table[0x7F] |= control | afterClosingQuote | valueStop
+            let before = Array("oeisumrw5l".utf8)
+            func pairs(_ last: Character, after previous: String) {
+                var admitted: UInt32 = 0
+                for byte in previous.utf8 { admitted |= 1 << UInt32(before.firstIndex(of: byte)!) }
+                for byte in Set([last.lowercased(), last.uppercased()]).flatMap(\.utf8) {
+                    table[keyPairs + Int(byte)] |= admitted << 16
+                }
+            }
+            for (index, byte) in before.enumerated() {
+                for cased in Set([byte, byte >= 0x61 ? byte - 0x20 : byte]) {
+                    table[keyPairs + Int(cased)] |= 1 << UInt32(index)
+                }
+            }
+            pairs("n", after: "oe")
+            pairs("e", after: "isum")
+            pairs("d", after: "rwi5")
+            pairs("t", after: "e")
+            pairs("y", after: "e")
+            pairs("s", after: "l")
             return UnsafePointer(table)
         }()
     }

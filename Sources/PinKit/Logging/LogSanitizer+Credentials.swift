@@ -17,9 +17,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
         guard k > bound else { return false }
         // One table test rejects most candidates; `]`, `2` and `7` go on out of line.
-        let classes = text.table[Int(text.byte(k - 1))]
+        let last = text.byte(k - 1)
+        let classes = text.table[Int(last)]
         if classes & Classes.keyTailEnd == 0 { return false }
-        return classes & Classes.keyEnd != 0 || keyMayEndAfterSuffix(k, bound: bound)
+        guard classes & Classes.keyEnd != 0 else { return keyMayEndAfterSuffix(k, bound: bound) }
+        // A key's last letter: the one before it too (`status=`, `code=`, `s=` repeated go here,
+        // without the key's look-back). Every key word is three letters or more.
+        guard k - 2 >= bound else { return false }
+        let pairs = text.table + Classes.keyPairs
+        return pairs[Int(text.byte(k - 2))] & pairs[Int(last)] &>> 16 != 0
     }
 
     /// `keyMayEnd(before:bound:)` where the byte before `k` is `]`, `2`, `7`, `;`, `"` or `'`: a form
@@ -383,9 +389,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             let memberWordEnd = quote(endingAt: space(before: colon))
         else { return nil }
         let member =
-            memberWordEnd - 4 >= gapStart && matches("name", at: memberWordEnd - 4, end: memberWordEnd)
+            memberWordEnd - 4 >= gapStart && text.matches("name", at: memberWordEnd - 4, end: memberWordEnd)
             ? memberWordEnd - 4
-            : memberWordEnd - 3 >= gapStart && matches("key", at: memberWordEnd - 3, end: memberWordEnd)
+            : memberWordEnd - 3 >= gapStart && text.matches("key", at: memberWordEnd - 3, end: memberWordEnd)
                 ? memberWordEnd - 3 : -1
         guard member >= gapStart, let memberOpen = quote(endingAt: member) else { return nil }
         // Unquoted, `name` is a word of its own (`names:` or `username:` is no member name).

@@ -96,7 +96,7 @@ extension CredentialRule {
     /// before it) or `end`, when it is not empty and no placeholder alone. The span keeps `name=` up to the value.
     @inline(never) func formPart(separator: Int, bound: Int, stop: Int, end: Int) -> LogSanitizer.Span? {
         let start = separator - 4
-        guard start >= bound, matches("name", at: start, end: separator),
+        guard start >= bound, text.matches("name", at: start, end: separator),
             start == bound || !(text.has(start - 1, Classes.alphanumeric) || isNameSymbol(start - 1))
         else { return nil }
         var p = separator + 1

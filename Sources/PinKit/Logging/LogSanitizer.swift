@@ -713,7 +713,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     continue
                 }
             } else if mayEnd, byte == UInt8(ascii: "="), candidate - 4 >= keyBound,
-                credentials.matches("name", at: candidate - 4, end: candidate)
+                text.matches("name", at: candidate - 4, end: candidate)
             {
                 // A multipart part named by a key (`name="password"`, a blank line, the value).
                 lookAhead(urls, after: candidate, separator: &aheadSeparator, span: &aheadSpan, search: &ahead)
