@@ -373,13 +373,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // (Each quote's start is where the text before it ends.)
         guard let close = quote(endingAt: nameEnd) else { return nil }
         // The name's credential key, then its prefix.
-        var keyword = -1
-        for key in LogSanitizer.credentialKeys
-        where close - key.utf8.count >= gapStart && matches(key, at: close - key.utf8.count, end: close) {
-            keyword = close - key.utf8.count
-            break
-        }
-        guard keyword >= 0 else { return nil }
+        guard let keyword = keyWordStart(endingAt: close, from: gapStart) else { return nil }
         var nameStart = keyword
         while nameStart > gapStart, text.has(nameStart - 1, Classes.alphanumeric) || isNameSymbol(nameStart - 1) {
             nameStart -= 1
@@ -407,6 +401,31 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     @inline(__always) func isNameSymbol(_ index: Int) -> Bool {
         let byte = text.byte(index)
         return byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+    }
+
+    /// Where the one of rule 2's keys (``LogSanitizer/credentialKeys``, any ASCII case) that ends at
+    /// `end` starts, when it starts at or after `start`; else nil. No key ends another, so at most
+    /// one fits, and the last letter leaves one to seven to compare as static strings (walking the
+    /// list of `String`s retained and released each one's storage: a start tag or a pair's name
+    /// paid 25 instructions a byte for it).
+    @inline(__always) func keyWordStart(endingAt end: Int, from start: Int) -> Int? {
+        guard end - 3 >= start else { return nil }
+        @inline(__always) func fits(_ key: StaticString) -> Int? {
+            let keyStart = end - key.utf8CodeUnitCount
+            return keyStart >= start && text.matches(key, at: keyStart, end: end) ? keyStart : nil
+        }
+        switch text.lowered(end - 1) {
+        case UInt8(ascii: "n"): return fits("authorization") ?? fits("token")
+        case UInt8(ascii: "e"): return fits("cookie") ?? fits("passphrase")
+        case UInt8(ascii: "d"):
+            return fits("password") ?? fits("passwd") ?? fits("pwd") ?? fits("sessionid") ?? fits("session_id")
+        case UInt8(ascii: "t"): return fits("secret")
+        case UInt8(ascii: "y"):
+            return fits("api_key") ?? fits("api-key") ?? fits("apikey") ?? fits("secret_key") ?? fits("secretkey")
+                ?? fits("private_key") ?? fits("privatekey")
+        case UInt8(ascii: "s"): return fits("credentials")
+        default: return nil
+        }
     }
 
     /// Whether the lower-case `word` is at `index` (below `end`), any ASCII case.

@@ -171,12 +171,9 @@ extension CredentialRule {
     /// `start` and at most `prefix` bytes after it; else nil.
     @inline(__always) func keyEnding(at end: Int, from start: Int, prefix: Int) -> Int? {
         // Every key ends in one of `n e d t y s`: most names are rejected at one table test.
-        guard end > start, text.has(end - 1, Classes.keyEnd) else { return nil }
-        for key in LogSanitizer.credentialKeys {
-            let keyStart = end - key.utf8.count
-            if keyStart >= start, keyStart - start <= prefix, matches(key, at: keyStart, end: end) { return keyStart }
-        }
-        return nil
+        guard end > start, text.has(end - 1, Classes.keyEnd), let keyStart = keyWordStart(endingAt: end, from: start)
+        else { return nil }
+        return keyStart - start <= prefix ? keyStart : nil
     }
 
     /// Whether the byte at `index` is a line break (`\n` or `\r`).

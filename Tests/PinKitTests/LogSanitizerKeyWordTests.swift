@@ -1,0 +1,88 @@
+import Testing
+
+@testable import PinKit
+
+/// Rule 2's key words are compared without walking ``LogSanitizer/credentialKeys``: a switch on
+/// the last letter (`CredentialRule.keyWordStart(endingAt:from:)`) and a table of the two bytes a
+/// key word may end in (`Classes.keyPairs`, which `keyMayEnd(before:bound:)` reads). Both must say
+/// what the list says, for every key in every case, after any prefix, and for every other pair.
+@Suite("Log sanitizer key words")
+struct LogSanitizerKeyWordTests {
+    static func keyStart(_ text: String, from start: Int = 0) -> Int? {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { buffer in
+            CredentialRule(text: SanitizerInput(input: buffer, counter: LogSanitizer.Uncounted()))
+                .keyWordStart(endingAt: buffer.count, from: start)
+        }
+    }
+
+    /// The list's answer: the start of the key that ends the text, at or after `start`.
+    static func listStart(_ text: String, from start: Int = 0) -> Int? {
+        let lowered = Array(text.lowercased().utf8)
+        for key in LogSanitizer.credentialKeys {
+            let word = Array(key.utf8)
+            let keyStart = lowered.count - word.count
+            if keyStart >= start, Array(lowered[keyStart...]) == word { return keyStart }
+        }
+        return nil
+    }
+
+    @Test("every key is found in upper, lower and mixed case, after a prefix, and only within bounds")
+    func everyKeyIsFound() {
+        for key in LogSanitizer.credentialKeys {
+            let mixed = String(
+                key.enumerated().map { $0.offset % 2 == 0 ? Character($0.element.uppercased()) : $0.element })
+            for form in [key, key.uppercased(), mixed] {
+                for prefix in ["", "x_", "DB.", "client-"] {
+                    let text = prefix + form
+                    #expect(Self.keyStart(text) == prefix.utf8.count, "\(text)")
+                    #expect(Self.keyStart(text) == Self.listStart(text))
+                    // A start past the key's first byte: no key (the list agrees).
+                    #expect(Self.keyStart(text, from: prefix.utf8.count + 1) == nil, "\(text)")
+                    #expect(Self.listStart(text, from: prefix.utf8.count + 1) == nil)
+                }
+            }
+        }
+    }
+
+    @Test("near misses are no key, as the list says")
+    func nearMissesAreNoKey() {
+        // Each key with one letter changed, cut short, or with its last letter doubled.
+        var tried = 0
+        for key in LogSanitizer.credentialKeys {
+            var variants = [String(key.dropFirst()), String(key.dropLast()), key + String(key.last!)]
+            for index in key.indices where key[index].isLetter {
+                var changed = key
+                changed.replaceSubrange(index...index, with: key[index] == "q" ? "z" : "q")
+                variants.append(changed)
+            }
+            for variant in variants {
+                #expect(Self.keyStart(variant) == Self.listStart(variant), "\(variant)")
+                tried += 1
+            }
+        }
+        #expect(tried > 150)
+    }
+
+    /// The pair table admits exactly the pairs some key word (or a form part's `name`, or `%5D`)
+    /// ends in, in any case.
+    @Test("the pair table admits exactly the endings of the key words, name and %5D")
+    func pairTableAdmitsTheEndings() {
+        let endings = Set((LogSanitizer.credentialKeys + ["value", "name", "%5d"]).map { String($0.suffix(2)) })
+        let table = LogSanitizer.Classes.table + LogSanitizer.Classes.keyPairs
+        var admitted = 0
+        for previous in 0...255 {
+            for last in 0...255 {
+                let admits = table[previous] & table[last] >> 16 != 0
+                let lowered = [UInt8(previous), UInt8(last)].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+                let expected = endings.contains(String(decoding: lowered, as: UTF8.self))
+                if admits != expected {
+                    Issue.record("pair \(previous) \(last): table \(admits), endings \(expected)")
+                }
+                if admits { admitted += 1 }
+            }
+        }
+        // 13 endings, each in up to four cases ("5d" in two).
+        #expect(admitted == 12 * 4 + 2)
+    }
+}
