@@ -72,23 +72,35 @@ struct LogSanitizerBlockAttackTests {
             let flags = table[value]
             // The pin's 43 characters: base64 without `= _ -`.
             let pinByte = flags & Classes.base64 != 0 && !"=_-".utf8.contains(byte)
-            // A token run byte as the probe sees it: base64, a `\` (of `\/`), a `%` (of `%2F`), or
-            // any byte of a multi-byte character.
-            let runByte = flags & (Classes.base64 | Classes.high | Classes.backslash | Classes.percentFirst) != 0
+            // A token run byte as the probe sees it: base64, a `%` (of `%2F`), or any byte of a
+            // multi-byte character; a `\` only before a `\` or `/` (of `\/`), which in the last
+            // lane is the next block's byte (so there it counts).
+            let runByte = flags & (Classes.base64 | Classes.high | Classes.percentFirst) != 0
+            let backslash = byte == UInt8(ascii: "\\")
             let shortWord = byte == UInt8(ascii: ".") || byte == UInt8(ascii: "b") || byte == UInt8(ascii: "B")
             for lane in 0..<16 {
                 check(
                     Rules.pinCharacters(Self.block(UInt8(ascii: "A"), byte, at: lane)) == pinByte,
                     "pinCharacters \(value) lane \(lane)")
                 check(
-                    Rules.lastNonRunLane(Self.block(UInt8(ascii: "a"), byte, at: lane)) == (runByte ? nil : lane),
+                    Rules.lastNonRunLane(Self.block(UInt8(ascii: "a"), byte, at: lane))
+                        == (runByte || (backslash && lane == 15) ? nil : lane),
                     "lastNonRunLane \(value) lane \(lane)")
                 // A non-run byte in every lane before it: the last one must be reported.
                 var spaced = ByteBlock.Bytes(repeating: 0x20)
                 spaced[lane] = byte
                 check(
-                    Rules.lastNonRunLane(spaced) == (runByte && lane == 15 ? 14 : 15),
+                    Rules.lastNonRunLane(spaced) == ((runByte || backslash) && lane == 15 ? 14 : 15),
                     "lastNonRunLane over spaces \(value) lane \(lane)")
+                // A `\` before a `/` or another `\` is a run byte in every lane.
+                if value == 0x2F || value == 0x5C, lane < 15 {
+                    var escape = ByteBlock.Bytes(repeating: 0x20)
+                    escape[lane] = UInt8(ascii: "\\")
+                    escape[lane + 1] = byte
+                    check(
+                        Rules.lastNonRunLane(escape) == (lane + 1 < 15 ? 15 : 13),
+                        "lastNonRunLane escape before \(value) lane \(lane)")
+                }
                 check(
                     ByteBlock.any(ByteBlock.shortWordBytes(Self.block(0x20, byte, at: lane))) == shortWord,
                     "shortWordBytes \(value) lane \(lane)")

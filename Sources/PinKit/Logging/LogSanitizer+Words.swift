@@ -1325,8 +1325,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return runStart
     }
 
-    /// The last lane of a block that holds no run byte for sure (not `[A-Za-z0-9+/=_-]`, not `\`,
-    /// not `%`, not 0x80–0xFF), or nil.
+    /// The last lane of a block that holds no run byte for sure (not `[A-Za-z0-9+/=_-]`, not a `\`
+    /// before a `\` or `/`, not `%`, not 0x80–0xFF), or nil. (A `\` before anything else is in no
+    /// `\/`, so in no run: `\"` and `\x22` in a JSON or nginx line part runs, as a quote does. The
+    /// last lane's `\` counts, its next byte being the next block's.)
     @inline(__always) static func lastNonRunLane(_ bytes: ByteBlock.Bytes) -> Int? {
         // Every operand a vector: with a scalar operand the compiler tests lane by lane.
         typealias V = ByteBlock.Bytes
@@ -1336,13 +1338,18 @@ struct WordRules<Counter: LogSanitizerCounting> {
             ByteBlock.inRange(bytes, 0x2B, count: 15) .& (bytes .!= V(repeating: 0x2C))
             .& (bytes .!= V(repeating: 0x2E))
         let other =
-            (bytes .== V(repeating: 0x3D)) .| (bytes .== V(repeating: 0x5F)) .| (bytes .== V(repeating: 0x5C))
-            .| (bytes .== V(repeating: 0x25)) .| (bytes .>= V(repeating: 0x80))
-        let run = unsafeBitCast(letter .| signsAndDigits .| other, to: SIMD2<UInt64>.self)
-        let high = ~run[1]
-        let low = ~run[0]
-        if high != 0 { return 15 &- high.leadingZeroBitCount &>> 3 }
-        return low != 0 ? 7 &- low.leadingZeroBitCount &>> 3 : nil
+            (bytes .== V(repeating: 0x3D)) .| (bytes .== V(repeating: 0x5F)) .| (bytes .== V(repeating: 0x25))
+            .| (bytes .>= V(repeating: 0x80))
+        let backslash = bytes .== V(repeating: 0x5C)
+        let escapes = ByteBlock.bits(backslash)
+        var run = ByteBlock.bits(letter .| signsAndDigits .| other)
+        if escapes != 0 {
+            // `/` is among the signs: a `\` is kept when the lane after it is a `\` or a `/`.
+            let slashes = ByteBlock.bits(bytes .== V(repeating: 0x2F))
+            run |= escapes & ((escapes | slashes) &>> 1 | 0x8000)
+        }
+        let none = ~run & 0xFFFF
+        return none != 0 ? 63 &- none.leadingZeroBitCount : nil
     }
 
     /// Whether every byte of a block is `[A-Za-z0-9+/]`.
@@ -1352,12 +1359,18 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return ByteBlock.all(ByteBlock.letters(bytes) .| ByteBlock.digits(bytes) .| sign)
     }
 
-    /// A base64 character, a `\` (of a `\/` or not: a run byte more only makes more candidates), the
-    /// `%` of a `%2F` (or of the others; a `%` that starts none is in no run, and text full of them
-    /// is passed over as other text is), or a byte of an invisible separator (which may start before it).
+    /// A base64 character, a `\` before a `\` or `/` (of a `\/` or not: a run byte more only makes
+    /// more candidates; a `\` before anything else is in no run), the `%` of a `%2F` (or of the
+    /// others; a `%` that starts none is in no run, and text full of them is passed over as other
+    /// text is), or a byte of an invisible separator (which may start before it).
     @inline(__always) func isRunByte(_ index: Int) -> Bool {
         let flags = text.table[Int(text.byte(index))]
-        if flags & (Classes.base64 | Classes.backslash) != 0 { return true }
+        if flags & Classes.base64 != 0 { return true }
+        if flags & Classes.backslash != 0 {
+            guard index &+ 1 < text.count else { return false }
+            let next = text.byte(index &+ 1)
+            return next == UInt8(ascii: "\\") || next == UInt8(ascii: "/")
+        }
         if flags & Classes.percentFirst != 0 { return encodedBase64Length(index, text.count) > 0 }
         guard flags & Classes.high != 0 else { return false }
         return inInvisibleSeparator(index)

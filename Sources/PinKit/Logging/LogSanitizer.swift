@@ -264,7 +264,10 @@
 ///   the letter before in the same block compare). A candidate is
 ///   first rejected with a load or two: a URL separator needs `:/`, `:\`, `%3` or `%2`; a credential
 ///   separator needs, after the `[ \t]*` run and an optional quote, a byte a key ends in (`n e d t
-///   y s`, any case; the `D` of `%5D` is one) or a `]`, which alone takes the form suffixes' look-back.
+///   y s`, any case; the `D` of `%5D` is one) and before it one that byte follows in a key (`o e`
+///   before `n`, `i s u m` before `e`, `r w i 5` before `d`, `e` before `t` and `y`, `l` before `s`:
+///   one table of pairs, so `status=` or `s=` repeated goes at three loads), or a `]`, which alone
+///   takes the form suffixes' look-back.
 ///   A `%` separates a key only as `%3D` or `%3A` (two more bytes read), a `\` only as `\u003d` or
 ///   `\u003a` (five more), a 0xEF only as `＝` or `：` (two more); an unquoted value's `\` is read ahead five bytes more for a `\u00XX`
 ///   that ends it; a key's encoded quote
@@ -298,8 +301,10 @@
 ///   that closed a group of four (such a dash has four digits before it, not eight).
 /// - A labelled pin's check reads at most 97 bytes after a label that fits (43 characters written
 ///   `\/`, the `=` and the byte after, the escaped form in six blocks of sixteen), or, when two
-///   backslashes stand side by side there (a `/` escaped more than once), at most 706 a byte at a
-///   time (43 characters of up to 16 bytes, the `=` and 17 bytes after); a label is at most 32
+///   backslashes stand side by side there (a `/` escaped more than once), at most 706
+///   (43 characters of up to 16 bytes, the `=` and 17 bytes after): sixteen at a time up to the
+///   first byte that is no pin character nor `\`, or a 44th character, and a byte at a time only
+///   when that byte is an `=` right after 43 characters; a label is at most 32
 ///   bytes, no more than two labels fit after one `sha256`, and two `sha256` lie six bytes apart at
 ///   least: each byte is read for a bounded number of candidates.
 /// - Token runs: a JWT or base64 run that fails from one position fails from every later
@@ -321,7 +326,8 @@
 ///   the others; in the block test, any `%`). An email's widening is tried only when the 32 bytes
 ///   from the run's start are all run bytes or hold an `eyJ` (read once, bounded).
 /// - A run of backslashes is measured once, from its start, and passed whole (a structure's
-///   strings, an escaped value's end, a URL body in a `"` or `'` string).
+///   strings, an escaped value's end, a URL body in a `"` or `'` string; rule 7's: a `\` that
+///   starts no escaped `/` passes the rest of its run, but the 15 backslashes before a `/`).
 /// - A scheme value's names, blanks and token are read once, forward (`schemeValueEnd`); the
 ///   blanks after a quoted token whose closing quote does not follow are read once more, as are a
 ///   bearer token's (the next search passes them). A header value's scheme names and blanks before
