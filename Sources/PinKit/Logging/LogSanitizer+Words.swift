@@ -432,22 +432,36 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// when the match is a `%40` before the run's end), and each domain inside it once a reading.
     func nextEmail(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let separator = nextSeparator(search, end, &state) {
-            var localStart = separator
-            // The local part cannot reach back past the region's start or the last match, nor over
-            // an encoded `=` or `&` (a form encoded twice keeps its fields).
-            while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1,
-                !encodedFieldSeparator(localStart - 1, end)
-            {
-                localStart -= 1
+        // The `@` where the previous candidate's domain scan stopped, when that is the next
+        // separator (-1: ask the finders).
+        var known = -1
+        while true {
+            let separator: Int
+            if known >= 0 {
+                separator = known
+                known = -1
+            } else {
+                guard let found = nextSeparator(search, end, &state) else { return nil }
+                separator = found
             }
-            // The local part does not start with a quote ("'alice@x.com'" keeps its quotes), nor
-            // inside a percent-encoded byte (after `%` or `%` and a hex digit).
-            while localStart < separator,
-                text.byte(localStart) == UInt8(ascii: "'") || insideEncoding(localStart, from)
-            {
-                localStart += 1
+            if text.byte(separator) == UInt8(ascii: "@") {
+                // An `@` ends its run (no local-part character), so its domain alone decides, and
+                // most candidates fail there: the local part is read back only for a valid domain.
+                var valid = false
+                let stop = domainEnd(separator + 1, end, valid: &valid)
+                if valid, !gitRemote(at: separator, domainEnd: stop, from, end) {
+                    let localStart = localPartStart(separator, from, end)
+                    if separator > localStart {
+                        return finished(Match(start: localStart, end: stop, placeholder: .email), from, end)
+                    }
+                }
+                // A domain holds no `@` and no `%40`, and ends after a label character (one the `@`
+                // finder's filter admits): an `@` where its scan stopped is the next separator.
+                if stop > separator + 1, stop < end, text.byte(stop) == UInt8(ascii: "@") { known = stop }
+                search = separator + 1
+                continue
             }
+            let localStart = localPartStart(separator, from, end)
             var matchEnd = -1
             var q = separator
             while q < end {
@@ -470,16 +484,51 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 if valid, !gitRemote(at: q, domainEnd: stop, from, end) { matchEnd = stop }
             }
             if matchEnd >= 0 {
-                let match = Match(start: localStart, end: matchEnd, placeholder: .email)
-                // Most matches have no base64 character glued to either side (nor a `.` after the
-                // domain, before a JWT's next segment).
-                let before = localStart > from && isRunByte(localStart - 1)
-                let after = matchEnd < end && (isRunByte(matchEnd) || text.byte(matchEnd) == UInt8(ascii: "."))
-                return before || after ? widened(match, from, end) : match
+                return finished(Match(start: localStart, end: matchEnd, placeholder: .email), from, end)
             }
             search = q + 1
         }
-        return nil
+    }
+
+    /// Where the local part before the separator at `separator` starts: its run of local-part
+    /// characters read back (not past `from`, the region's start or the last match, nor over an
+    /// encoded `=` or `&`: a form encoded twice keeps its fields), then not at a quote
+    /// ("'alice@x.com'" keeps its quotes) nor inside a percent-encoded byte (after `%` or `%` and
+    /// a hex digit). `separator` when there is none.
+    @inline(__always) func localPartStart(_ separator: Int, _ from: Int, _ end: Int) -> Int {
+        let table = text.table
+        var localStart = separator
+        while localStart > from {
+            // A local-part character other than `%` a table lookup; the rest out of line.
+            let flags = table[Int(text.byte(localStart &- 1))]
+            if flags & Classes.emailLocal != 0, flags & Classes.percentFirst == 0 {
+                localStart &-= 1
+                continue
+            }
+            guard flags & (Classes.high | Classes.percentFirst | Classes.backslash) != 0,
+                otherLocalCharacter(before: localStart &- 1, from, end)
+            else { break }
+            localStart &-= 1
+        }
+        while localStart < separator, text.byte(localStart) == UInt8(ascii: "'") || insideEncoding(localStart, from) {
+            localStart += 1
+        }
+        return localStart
+    }
+
+    /// Whether the byte at `index` (a `%`, a `\` or a non-ASCII byte) is a local-part character
+    /// read backwards: ``emailCharacter(before:_:_:)``, and a `%` that starts no encoded `=` or `&`.
+    /// Out of line.
+    @inline(never) func otherLocalCharacter(before index: Int, _ from: Int, _ end: Int) -> Bool {
+        emailCharacter(before: index, from, Classes.emailLocal) == 1 && !encodedFieldSeparator(index, end)
+    }
+
+    /// The email's match, widened when a base64 character touches it. Most matches have none glued
+    /// to either side (nor a `.` after the domain, before a JWT's next segment).
+    @inline(__always) func finished(_ match: Match, _ from: Int, _ end: Int) -> Match {
+        let before = match.start > from && isRunByte(match.start - 1)
+        let after = match.end < end && (isRunByte(match.end) || text.byte(match.end) == UInt8(ascii: "."))
+        return before || after ? widened(match, from, end) : match
     }
 
     /// Whether the run of local-part characters (read back no further than `from`) that ends at the
@@ -618,16 +667,39 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// `label(.label)+`, labels of `[A-Za-z0-9-]` and non-ASCII letters: where the scan stopped
     /// (the domain's end when `valid`). No `@` lies before it.
     @inline(__always) func domainEnd(_ start: Int, _ end: Int, valid: inout Bool) -> Int {
-        var p = start
-        while p < end, case let length = labelLength(at: p, end), length > 0 { p += length }
+        var p = labelEnd(start, end)
         guard p > start else { return p }
-        while p + 1 < end, text.byte(p) == UInt8(ascii: "."), labelLength(at: p + 1, end) > 0 {
-            p += 1
-            while p < end, case let length = labelLength(at: p, end), length > 0 { p += length }
+        while p + 1 < end, text.byte(p) == UInt8(ascii: ".") {
+            let next = labelEnd(p + 1, end)
+            guard next > p + 1 else { break }
+            p = next
             valid = true
         }
         return p
     }
+
+    /// The end of the domain label's characters from `p` (``labelLength(at:_:)``): `[A-Za-z0-9-]`
+    /// a table lookup each, anything else that may be one (a `%`, a `\`, a non-ASCII byte) out of
+    /// line.
+    @inline(__always) func labelEnd(_ p: Int, _ end: Int) -> Int {
+        let table = text.table
+        var q = p
+        while q < end {
+            let flags = table[Int(text.byte(q))]
+            if flags & Classes.label != 0 {
+                q &+= 1
+                continue
+            }
+            guard flags & (Classes.high | Classes.percentFirst | Classes.backslash) != 0 else { break }
+            let length = otherLabelLength(at: q, end)
+            guard length > 0 else { break }
+            q &+= length
+        }
+        return q
+    }
+
+    /// ``labelLength(at:_:)`` out of line, for a byte other than `[A-Za-z0-9-]`.
+    @inline(never) func otherLabelLength(at p: Int, _ end: Int) -> Int { labelLength(at: p, end) }
 
     // MARK: Rule 5: UUIDs
 
