@@ -559,6 +559,39 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// or tail and leave the rest under 32 characters (`bob@example.com-wJalrXUtnFEMI/K7MDENG/…`).
     /// Each side is read back once and measured forward once, from a match: linear.
     @inline(never) func widened(_ match: Match, _ from: Int, _ end: Int) -> Match {
+        // Most glued runs are short. The 32 bytes from the match's start hold its first byte that no
+        // run goes over (the `@` at the latest, when the match is shorter) and the first after it:
+        // when the run before the match (from `from` on) to that first byte is shorter than 32 and
+        // holds no `eyJ`, no token from the run before reaches into the match, and when the match
+        // and the run after it to the second are, none from inside the match's last run reaches out
+        // of it (``mayHoldToken(_:_:)`` fails from every start there).
+        // (One window from `from` when the match ends within it.)
+        if let base = text.input.baseAddress, from &+ 32 <= text.count, match.end &- from < 32 {
+            let window = runWindow(from, base)
+            let start = match.start &- from
+            if let inside = runStop(window, from, from: start, base), inside < match.end &- from,
+                let outside = runStop(window, from, from: match.end &- from, base),
+                window.jay & ((1 &<< UInt64(outside)) &- 1) == 0
+            {
+                return match
+            }
+        } else if let base = text.input.baseAddress, match.start &+ 32 <= text.count, from &+ 32 <= text.count,
+            match.end &- match.start < 32
+        {
+            let window = runWindow(match.start, base)
+            if let inside = runStop(window, match.start, from: 0, base), inside < match.end &- match.start,
+                let outside = runStop(window, match.start, from: match.end &- match.start, base),
+                window.jay & ((1 &<< UInt64(outside)) &- 1) == 0
+            {
+                let head = match.start &+ inside &- from
+                if head < 32, runWindow(from, base).jay & ((1 &<< UInt64(head)) &- 1) == 0 { return match }
+            }
+        }
+        return widenedByRuns(match, from, end)
+    }
+
+    /// ``widened(_:_:_:)`` reading the runs.
+    @inline(never) func widenedByRuns(_ match: Match, _ from: Int, _ end: Int) -> Match {
         var result = match
         let before = runStart(before: match.start, from)
         // Rule 7's match from `before` lies in the run, which ends before the email's `@` (or `%`):
@@ -579,7 +612,64 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     /// Whether rule 7 can match at `start` with what lies in `[start, limit)` (at most 32 bytes): 32
     /// bytes of run there, or an `eyJ`. False only when no match can start at `start`.
+    /// The 32 bytes from `start` are tested at once (two blocks of sixteen) when they lie in the
+    /// input: the first byte that is neither `[A-Za-z0-9+/=_.-]` nor `\` decides, unless it is a `%`
+    /// or a non-ASCII byte (which may be a run's), when the bytes are read one by one.
     @inline(__always) func mayHoldToken(_ start: Int, _ limit: Int) -> Bool {
+        guard limit > start, start &+ 32 <= text.count, let base = text.input.baseAddress else {
+            return mayHoldTokenByBytes(start, limit)
+        }
+        let window = runWindow(start, base)
+        let count = limit &- start
+        let inRange: UInt64 = (1 &<< UInt64(count)) &- 1
+        let other = window.other & inRange
+        // Bits below the first other byte (all of them in range when there is none).
+        let before = other == 0 ? inRange : (other & (0 &- other)) &- 1
+        if window.jay & before != 0 { return true }
+        if other == 0 { return count == 32 }
+        let stop = base[start &+ other.trailingZeroBitCount]
+        return stop == UInt8(ascii: "%") || stop >= 0x80 ? mayHoldTokenByBytes(start, limit) : false
+    }
+
+    /// The 32 bytes from `start` (which lie in the input) tested at once, two blocks of sixteen, bit
+    /// `i` for the byte at `start + i`: `other`, the bytes that are neither `[A-Za-z0-9+/=_.-]` nor
+    /// `\` (a `%` or a non-ASCII byte among them may still be a run's), and `jay`, the `J`s of the
+    /// `eyJ`s that lie in the window.
+    @inline(__always) func runWindow(_ start: Int, _ base: UnsafePointer<UInt8>) -> (other: UInt64, jay: UInt64) {
+        text.counter.tick(32)
+        typealias V = ByteBlock.Bytes
+        @inline(__always) func plain(_ bytes: V) -> UInt64 {
+            let lanes =
+                ByteBlock.letters(bytes) .| ByteBlock.digits(bytes) .| ByteBlock.inRange(bytes, 0x2D, count: 3)
+                .| (bytes .== V(repeating: 0x2B)) .| (bytes .== V(repeating: 0x3D)) .| (bytes .== V(repeating: 0x5F))
+                .| (bytes .== V(repeating: 0x5C))
+            return ByteBlock.bits(lanes)
+        }
+        let first = ByteBlock.load(base, start)
+        let second = ByteBlock.load(base, start &+ 16)
+        @inline(__always) func equal(_ value: UInt8) -> UInt64 {
+            ByteBlock.bits(first .== V(repeating: value)) | ByteBlock.bits(second .== V(repeating: value)) &<< 16
+        }
+        let other = ~(plain(first) | plain(second) &<< 16) & 0xFFFF_FFFF
+        let jay = equal(UInt8(ascii: "J")) & (equal(UInt8(ascii: "y")) &<< 1) & (equal(UInt8(ascii: "e")) &<< 2)
+        return (other, jay)
+    }
+
+    /// The first byte of `window` (from `start`) at or after bit `from` that is other (see
+    /// ``runWindow(_:_:)``) and ASCII but no `%`: no base64 run goes over it. Its bit, or nil
+    /// (none in the window, or a `%` or a non-ASCII byte first).
+    @inline(__always) func runStop(
+        _ window: (other: UInt64, jay: UInt64), _ start: Int, from: Int, _ base: UnsafePointer<UInt8>
+    ) -> Int? {
+        let other = window.other & ~((1 &<< UInt64(from)) &- 1)
+        guard other != 0 else { return nil }
+        let bit = other.trailingZeroBitCount
+        let byte = base[start &+ bit]
+        return byte == UInt8(ascii: "%") || byte >= 0x80 ? nil : bit
+    }
+
+    /// ``mayHoldToken(_:_:)`` a byte at a time.
+    @inline(never) func mayHoldTokenByBytes(_ start: Int, _ limit: Int) -> Bool {
         var q = start
         while q < limit {
             let byte = text.byte(q)
