@@ -51,6 +51,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var at = CachedFinder()
         /// The `%` of `%40` after a local-part character (rule 4's percent-encoded `@`).
         var percent = CachedFinder()
+        /// Rule 4: the `@` a match's domain scan stopped at, the next separator of a search from
+        /// `[emailNextFrom, emailNext]` (the domain's bytes hold none); -1: none known.
+        var emailNext = -1
+        var emailNextFrom = -1
         var dash = CachedFinder()
         var two = CachedFinder()
         var x = CachedFinder()
@@ -84,6 +88,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             case 1:
                 at = CachedFinder()
                 percent = CachedFinder()
+                emailNext = -1
+                emailNextFrom = -1
             case 2: dash = CachedFinder()
             case 3:
                 two = CachedFinder()
@@ -435,6 +441,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         // The `@` where the previous candidate's domain scan stopped, when that is the next
         // separator (-1: ask the finders).
         var known = -1
+        if state.emailNextFrom <= search, search <= state.emailNext, state.emailNext < end { known = state.emailNext }
         while true {
             let separator: Int
             if known >= 0 {
@@ -452,6 +459,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 if valid, !gitRemote(at: separator, domainEnd: stop, from, end) {
                     let localStart = localPartStart(separator, from, end)
                     if separator > localStart {
+                        // The next search starts at the match's end (or past it, when widened).
+                        if stop < text.count, text.byte(stop) == UInt8(ascii: "@") {
+                            state.emailNextFrom = separator + 1
+                            state.emailNext = stop
+                        }
                         return finished(Match(start: localStart, end: stop, placeholder: .email), from, end)
                     }
                 }
