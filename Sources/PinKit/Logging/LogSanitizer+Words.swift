@@ -51,6 +51,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var at = CachedFinder()
         /// The `%` of `%40` after a local-part character (rule 4's percent-encoded `@`).
         var percent = CachedFinder()
+        /// Rule 4: the `@` a match's domain scan stopped at, the next separator of a search from
+        /// `[emailNextFrom, emailNext]` (the domain's bytes hold none); -1: none known.
+        var emailNext = -1
+        var emailNextFrom = -1
         var dash = CachedFinder()
         var two = CachedFinder()
         var x = CachedFinder()
@@ -84,6 +88,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             case 1:
                 at = CachedFinder()
                 percent = CachedFinder()
+                emailNext = -1
+                emailNextFrom = -1
             case 2: dash = CachedFinder()
             case 3:
                 two = CachedFinder()
@@ -430,24 +436,46 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// Linear: the finders never search a byte twice; a run is read back once (down to `from` or
     /// the byte that ended the previous run) and forwards at most twice (again from a match's end,
     /// when the match is a `%40` before the run's end), and each domain inside it once a reading.
+    /// An `@` (which ends its run) has its domain read first and its run back only for a valid one;
+    /// an `@` its domain's scan stopped at is the next separator without a search.
     func nextEmail(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
-        while let separator = nextSeparator(search, end, &state) {
-            var localStart = separator
-            // The local part cannot reach back past the region's start or the last match, nor over
-            // an encoded `=` or `&` (a form encoded twice keeps its fields).
-            while localStart > from, emailCharacter(before: localStart - 1, from, Classes.emailLocal) == 1,
-                !encodedFieldSeparator(localStart - 1, end)
-            {
-                localStart -= 1
+        // The `@` where the previous candidate's domain scan stopped, when that is the next
+        // separator (-1: ask the finders).
+        var known = -1
+        if state.emailNextFrom <= search, search <= state.emailNext, state.emailNext < end { known = state.emailNext }
+        while true {
+            let separator: Int
+            if known >= 0 {
+                separator = known
+                known = -1
+            } else {
+                guard let found = nextSeparator(search, end, &state) else { return nil }
+                separator = found
             }
-            // The local part does not start with a quote ("'alice@x.com'" keeps its quotes), nor
-            // inside a percent-encoded byte (after `%` or `%` and a hex digit).
-            while localStart < separator,
-                text.byte(localStart) == UInt8(ascii: "'") || insideEncoding(localStart, from)
-            {
-                localStart += 1
+            if text.byte(separator) == UInt8(ascii: "@") {
+                // An `@` ends its run (no local-part character), so its domain alone decides, and
+                // most candidates fail there: the local part is read back only for a valid domain.
+                var valid = false
+                let stop = domainEnd(separator + 1, end, valid: &valid)
+                if valid, !gitRemote(at: separator, domainEnd: stop, from, end) {
+                    let localStart = localPartStart(separator, from, end)
+                    if separator > localStart {
+                        // The next search starts at the match's end (or past it, when widened).
+                        if stop < text.count, text.byte(stop) == UInt8(ascii: "@") {
+                            state.emailNextFrom = separator + 1
+                            state.emailNext = stop
+                        }
+                        return finished(Match(start: localStart, end: stop, placeholder: .email), from, end)
+                    }
+                }
+                // A domain holds no `@` and no `%40`, and ends after a label character (one the `@`
+                // finder's filter admits): an `@` where its scan stopped is the next separator.
+                if stop > separator + 1, stop < end, text.byte(stop) == UInt8(ascii: "@") { known = stop }
+                search = separator + 1
+                continue
             }
+            let localStart = localPartStart(separator, from, end)
             var matchEnd = -1
             var q = separator
             while q < end {
@@ -470,16 +498,51 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 if valid, !gitRemote(at: q, domainEnd: stop, from, end) { matchEnd = stop }
             }
             if matchEnd >= 0 {
-                let match = Match(start: localStart, end: matchEnd, placeholder: .email)
-                // Most matches have no base64 character glued to either side (nor a `.` after the
-                // domain, before a JWT's next segment).
-                let before = localStart > from && isRunByte(localStart - 1)
-                let after = matchEnd < end && (isRunByte(matchEnd) || text.byte(matchEnd) == UInt8(ascii: "."))
-                return before || after ? widened(match, from, end) : match
+                return finished(Match(start: localStart, end: matchEnd, placeholder: .email), from, end)
             }
             search = q + 1
         }
-        return nil
+    }
+
+    /// Where the local part before the separator at `separator` starts: its run of local-part
+    /// characters read back (not past `from`, the region's start or the last match, nor over an
+    /// encoded `=` or `&`: a form encoded twice keeps its fields), then not at a quote
+    /// ("'alice@x.com'" keeps its quotes) nor inside a percent-encoded byte (after `%` or `%` and
+    /// a hex digit). `separator` when there is none.
+    @inline(__always) func localPartStart(_ separator: Int, _ from: Int, _ end: Int) -> Int {
+        let table = text.table
+        var localStart = separator
+        while localStart > from {
+            // A local-part character other than `%` a table lookup; the rest out of line.
+            let flags = table[Int(text.byte(localStart &- 1))]
+            if flags & Classes.emailLocal != 0, flags & Classes.percentFirst == 0 {
+                localStart &-= 1
+                continue
+            }
+            guard flags & (Classes.high | Classes.percentFirst | Classes.backslash) != 0,
+                otherLocalCharacter(before: localStart &- 1, from, end)
+            else { break }
+            localStart &-= 1
+        }
+        while localStart < separator, text.byte(localStart) == UInt8(ascii: "'") || insideEncoding(localStart, from) {
+            localStart += 1
+        }
+        return localStart
+    }
+
+    /// Whether the byte at `index` (a `%`, a `\` or a non-ASCII byte) is a local-part character
+    /// read backwards: ``emailCharacter(before:_:_:)``, and a `%` that starts no encoded `=` or `&`.
+    /// Out of line.
+    @inline(never) func otherLocalCharacter(before index: Int, _ from: Int, _ end: Int) -> Bool {
+        emailCharacter(before: index, from, Classes.emailLocal) == 1 && !encodedFieldSeparator(index, end)
+    }
+
+    /// The email's match, widened when a base64 character touches it. Most matches have none glued
+    /// to either side (nor a `.` after the domain, before a JWT's next segment).
+    @inline(__always) func finished(_ match: Match, _ from: Int, _ end: Int) -> Match {
+        let before = match.start > from && isRunByte(match.start - 1)
+        let after = match.end < end && (isRunByte(match.end) || text.byte(match.end) == UInt8(ascii: "."))
+        return before || after ? widened(match, from, end) : match
     }
 
     /// Whether the run of local-part characters (read back no further than `from`) that ends at the
@@ -510,6 +573,39 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// or tail and leave the rest under 32 characters (`bob@example.com-wJalrXUtnFEMI/K7MDENG/…`).
     /// Each side is read back once and measured forward once, from a match: linear.
     @inline(never) func widened(_ match: Match, _ from: Int, _ end: Int) -> Match {
+        // Most glued runs are short. The 32 bytes from the match's start hold its first byte that no
+        // run goes over (the `@` at the latest, when the match is shorter) and the first after it:
+        // when the run before the match (from `from` on) to that first byte is shorter than 32 and
+        // holds no `eyJ`, no token from the run before reaches into the match, and when the match
+        // and the run after it to the second are, none from inside the match's last run reaches out
+        // of it (``mayHoldToken(_:_:)`` fails from every start there).
+        // (One window from `from` when the match ends within it.)
+        if let base = text.input.baseAddress, from &+ 32 <= text.count, match.end &- from < 32 {
+            let window = runWindow(from, base)
+            let start = match.start &- from
+            if let inside = runStop(window, from, from: start, base), inside < match.end &- from,
+                let outside = runStop(window, from, from: match.end &- from, base),
+                window.jay & ((1 &<< UInt64(outside)) &- 1) == 0
+            {
+                return match
+            }
+        } else if let base = text.input.baseAddress, match.start &+ 32 <= text.count, from &+ 32 <= text.count,
+            match.end &- match.start < 32
+        {
+            let window = runWindow(match.start, base)
+            if let inside = runStop(window, match.start, from: 0, base), inside < match.end &- match.start,
+                let outside = runStop(window, match.start, from: match.end &- match.start, base),
+                window.jay & ((1 &<< UInt64(outside)) &- 1) == 0
+            {
+                let head = match.start &+ inside &- from
+                if head < 32, runWindow(from, base).jay & ((1 &<< UInt64(head)) &- 1) == 0 { return match }
+            }
+        }
+        return widenedByRuns(match, from, end)
+    }
+
+    /// ``widened(_:_:_:)`` reading the runs.
+    @inline(never) func widenedByRuns(_ match: Match, _ from: Int, _ end: Int) -> Match {
         var result = match
         let before = runStart(before: match.start, from)
         // Rule 7's match from `before` lies in the run, which ends before the email's `@` (or `%`):
@@ -530,7 +626,66 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     /// Whether rule 7 can match at `start` with what lies in `[start, limit)` (at most 32 bytes): 32
     /// bytes of run there, or an `eyJ`. False only when no match can start at `start`.
+    /// The 32 bytes from `start` are tested at once (two blocks of sixteen) when they lie in the
+    /// input: the first byte that is neither `[A-Za-z0-9+/=_.-]` nor `\` decides, unless it is a `%`
+    /// or a non-ASCII byte (which may be a run's), when the bytes are read one by one.
     @inline(__always) func mayHoldToken(_ start: Int, _ limit: Int) -> Bool {
+        guard limit > start, start &+ 32 <= text.count, let base = text.input.baseAddress else {
+            return mayHoldTokenByBytes(start, limit)
+        }
+        let window = runWindow(start, base)
+        let count = limit &- start
+        let inRange: UInt64 = (1 &<< UInt64(count)) &- 1
+        let other = window.other & inRange
+        // Bits below the first other byte (all of them in range when there is none).
+        let before = other == 0 ? inRange : (other & (0 &- other)) &- 1
+        if window.jay & before != 0 { return true }
+        if other == 0 { return count == 32 }
+        let stop = base[start &+ other.trailingZeroBitCount]
+        return stop == UInt8(ascii: "%") || stop >= 0x80 ? mayHoldTokenByBytes(start, limit) : false
+    }
+
+    /// The 32 bytes from `start` (which lie in the input) tested at once, two blocks of sixteen, bit
+    /// `i` for the byte at `start + i`: `other`, the bytes that are neither `[A-Za-z0-9+/=_.-]` nor
+    /// `\` (a `%` or a non-ASCII byte among them may still be a run's), and `jay`, the `J`s of the
+    /// `eyJ`s that lie in the window.
+    @inline(__always) func runWindow(_ start: Int, _ base: UnsafePointer<UInt8>) -> (other: UInt64, jay: UInt64) {
+        text.counter.tick(32)
+        typealias V = ByteBlock.Bytes
+        @inline(__always) func plain(_ bytes: V) -> UInt64 {
+            let lanes =
+                ByteBlock.letters(bytes) .| ByteBlock.digits(bytes) .| ByteBlock.inRange(bytes, 0x2D, count: 3)
+                .| (bytes .== V(repeating: 0x2B)) .| (bytes .== V(repeating: 0x3D)) .| (bytes .== V(repeating: 0x5F))
+                .| (bytes .== V(repeating: 0x5C))
+            return ByteBlock.bits(lanes)
+        }
+        let first = ByteBlock.load(base, start)
+        let second = ByteBlock.load(base, start &+ 16)
+        @inline(__always) func equal(_ value: UInt8) -> UInt64 {
+            ByteBlock.bits(first .== V(repeating: value)) | ByteBlock.bits(second .== V(repeating: value)) &<< 16
+        }
+        let other = ~(plain(first) | plain(second) &<< 16) & 0xFFFF_FFFF
+        // (A `J` is rare: then `y` and `e` are not compared.)
+        let jays = equal(UInt8(ascii: "J"))
+        let jay = jays == 0 ? 0 : jays & (equal(UInt8(ascii: "y")) &<< 1) & (equal(UInt8(ascii: "e")) &<< 2)
+        return (other, jay)
+    }
+
+    /// The first byte of `window` (from `start`) at or after bit `from` that is other (see
+    /// ``runWindow(_:_:)``) and ASCII but no `%`: no base64 run goes over it. Its bit, or nil
+    /// (none in the window, or a `%` or a non-ASCII byte first).
+    @inline(__always) func runStop(
+        _ window: (other: UInt64, jay: UInt64), _ start: Int, from: Int, _ base: UnsafePointer<UInt8>
+    ) -> Int? {
+        let other = window.other & ~((1 &<< UInt64(from)) &- 1)
+        guard other != 0 else { return nil }
+        let bit = other.trailingZeroBitCount
+        let byte = base[start &+ bit]
+        return byte == UInt8(ascii: "%") || byte >= 0x80 ? nil : bit
+    }
+
+    /// ``mayHoldToken(_:_:)`` a byte at a time.
+    @inline(never) func mayHoldTokenByBytes(_ start: Int, _ limit: Int) -> Bool {
         var q = start
         while q < limit {
             let byte = text.byte(q)
@@ -618,16 +773,39 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// `label(.label)+`, labels of `[A-Za-z0-9-]` and non-ASCII letters: where the scan stopped
     /// (the domain's end when `valid`). No `@` lies before it.
     @inline(__always) func domainEnd(_ start: Int, _ end: Int, valid: inout Bool) -> Int {
-        var p = start
-        while p < end, case let length = labelLength(at: p, end), length > 0 { p += length }
+        var p = labelEnd(start, end)
         guard p > start else { return p }
-        while p + 1 < end, text.byte(p) == UInt8(ascii: "."), labelLength(at: p + 1, end) > 0 {
-            p += 1
-            while p < end, case let length = labelLength(at: p, end), length > 0 { p += length }
+        while p + 1 < end, text.byte(p) == UInt8(ascii: ".") {
+            let next = labelEnd(p + 1, end)
+            guard next > p + 1 else { break }
+            p = next
             valid = true
         }
         return p
     }
+
+    /// The end of the domain label's characters from `p` (``labelLength(at:_:)``): `[A-Za-z0-9-]`
+    /// a table lookup each, anything else that may be one (a `%`, a `\`, a non-ASCII byte) out of
+    /// line.
+    @inline(__always) func labelEnd(_ p: Int, _ end: Int) -> Int {
+        let table = text.table
+        var q = p
+        while q < end {
+            let flags = table[Int(text.byte(q))]
+            if flags & Classes.label != 0 {
+                q &+= 1
+                continue
+            }
+            guard flags & (Classes.high | Classes.percentFirst | Classes.backslash) != 0 else { break }
+            let length = otherLabelLength(at: q, end)
+            guard length > 0 else { break }
+            q &+= length
+        }
+        return q
+    }
+
+    /// ``labelLength(at:_:)`` out of line, for a byte other than `[A-Za-z0-9-]`.
+    @inline(never) func otherLabelLength(at p: Int, _ end: Int) -> Int { labelLength(at: p, end) }
 
     // MARK: Rule 5: UUIDs
 

@@ -283,19 +283,27 @@
 ///   belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
 ///   stops at the previous `@` (it cannot contain one), so local parts of different candidates
-///   never overlap (an `@` where the previous domain scan stopped takes that domain's bytes as its
-///   local part without reading them again; at the `\` of an escaped non-ASCII character, `\uXXXX`,
-///   the five bytes after it, read already, are read once more, and a domain reads them once; a
-///   valid domain followed by `:` reads its local part back once more, for `git` and quotes); a
-///   UUID's eight digits stop at the previous `-`. An
-///   email's match that a base64 character touches reads the run before it back to the previous
-///   match (or the region's start) and measures it forward once, and the run that holds its domain's
+///   never overlap; an `@` candidate reads its domain first and its local part back only when the
+///   domain is valid and no git remote's (an `@` where the previous domain scan stopped reads that
+///   domain's bytes once more as its local part; at the `\` of an escaped non-ASCII character,
+///   `\uXXXX`, the five bytes after it, read already, are read once more, and a domain reads them
+///   once; a valid domain followed by `:` reads its local part back once more, for `git` and
+///   quotes); a UUID's eight digits stop at the previous `-`. An
+///   email's match that a base64 character touches first tests 32 bytes at once, from the search's
+///   start (the previous match's end or the region's start) when the match ends within them, else
+///   from there and from the match's start: when the run before the match and the match's first
+///   byte no run goes over, and the match and the run after it to the next such byte, fit in them
+///   with no `eyJ`, no token reaches across and nothing more is read. Otherwise it reads the run
+///   before it back to the previous
+///   match (or the region's start) and measures it forward once (32 bytes at once, or byte by byte
+///   from a `%` or a non-ASCII byte), and the run that holds its domain's
 ///   end back to the match's start and forward once: from a match, so the next search starts past
 ///   the bytes read (or rereads them once as a local part).
 /// - A candidate's look-ahead either becomes the match (the search resumes after it) or is
 ///   bounded by a byte that stops the next candidate's too: a bearer's separators and token stop
 ///   at the next `b` that could start another candidate only after the scan passed them; an email
-///   domain stops at the next `@`; a UUID check spans at most four dashes (36 ASCII bytes around a
+///   domain stops at the next `@`, which is then the next candidate with no search for it (one
+///   after a match is kept for the search from the match's end); a UUID check spans at most four dashes (36 ASCII bytes around a
 ///   first dash are compared with the UUID's shape at once), so each byte is checked for at most
 ///   five dashes, and a failed check's search resumes after the last dash
 ///   that closed a group of four (such a dash has four digits before it, not eight).
