@@ -335,7 +335,8 @@ public enum RegexReferenceSanitizer {
     static let valueKey =
         #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Pp][Ww][Dd]|[Pp][Aa][Ss][Ss][Pp][Hh][Rr][Aa][Ss][Ee]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy]|[Ss][Ee][Cc][Rr][Ee][Tt]_[Kk][Ee][Yy]|[Ss][Ee][Cc][Rr][Ee][Tt][Kk][Ee][Yy]|[Pp][Rr][Ii][Vv][Aa][Tt][Ee]_[Kk][Ee][Yy]|[Pp][Rr][Ii][Vv][Aa][Tt][Ee][Kk][Ee][Yy]|[Ss][Ee][Ss][Ss][Ii][Oo][Nn][Ii][Dd]|[Ss][Ee][Ss][Ss][Ii][Oo][Nn]_[Ii][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll][Ss])"#
     /// An empty value that resumes after the URL right after it: a header's unquoted value (also
-    /// after empty quotes), or a quoted one that stops before the quote right before the URL.
+    /// after empty quotes), or a quoted one that stops before the quote right before the URL, or
+    /// one in a spelled quote (group 5) that stops before the URL or the quote right before it.
     /// (A `'` or backtick after backslashes opens no value: the header's unquoted value is empty
     /// before such a quote right before a URL, as before the URL itself.)
     static let emptyHeaderBeforeURL = regex(headerKey + keyTail + #"(?=\uE000|\\{1,15}['`]\uE000)"#)
@@ -343,9 +344,14 @@ public enum RegexReferenceSanitizer {
         headerKey + formSuffixes + blanks + separator + blanks + openers
             + #"(?:""|''|``|(\\{1,15})"\1")(?=(?:\\{0,15}["'`])?\uE000)"#)
     static let emptyQuotedBeforeURL = regex(
-        "(?:" + headerKey + "|" + valueKey + "|" + pairKey + ")" + keyTail + #"(?:(\\{1,15}")|"# + stringPrefix
+        "(?:" + headerKey + "|" + valueKey + "|" + pairKey + ")" + keyTail + #"(?:(?:(\\{1,15}")|"# + stringPrefix
             + #"(")|"#
-            + stringPrefix + #"(')|(`))(?=\\{0,15}["'`]\uE000)"#)
+            + stringPrefix + #"(')|(`))(?=\\{0,15}["'`]\uE000)|("# + spelledQuote
+            + #"|\\'(?!\uE000))(?=(?:\\{0,15}["'`])?+\uE000))"#)
+    /// …or after a key whose closing quote is doubled, the same doubled quote (group `dq`).
+    static let emptyDoubledBeforeURL = regex(
+        "(?:" + headerKey + "|" + valueKey + ")" + formSuffixes + #"(?<dq>""|'')"# + blanks + separator + blanks
+            + openers + #"\k<dq>(?=\\{0,15}["'`]\uE000)"#)
     /// A value's end right before a URL (or the quote, and backslashes, right before one).
     static let beforeURL = regex(#"(?:\\{0,15}["'`])?\uE000"#)
     /// After a URL in running text: the trailing punctuation rule 1 left out and what ended it.
@@ -759,10 +765,19 @@ public enum RegexReferenceSanitizer {
         case header(HeaderPlace)
         case quoted(String)
         case escaped(Int)
+        /// A value opened by a quote in another spelling (`\x22`, `&quot;`, `\'`, a doubled `""`, …),
+        /// which the same spelling closes (the `x` of nginx's in either case).
+        case spelled(String)
 
         /// The rest of such a value, from where it resumes.
         var rest: NSRegularExpression {
             switch self {
+            case .spelled(let quote):
+                let same =
+                    quote.count == 4 && (quote.hasPrefix("\\x") || quote.hasPrefix("\\X"))
+                    ? #"\\[xX]"# + NSRegularExpression.escapedPattern(for: String(quote.dropFirst(2)))
+                    : NSRegularExpression.escapedPattern(for: quote)
+                return regex("(?:(?!" + same + ")" + stopBeforeURL + #"[^\r\n\uE000])+"#)
             case .header(let place): return headerRests[place]!
             case .quoted("'"):
                 return regex("(?:" + stopBeforeURL + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+"#)
@@ -803,14 +818,23 @@ public enum RegexReferenceSanitizer {
             if has(7) { return .quoted("\"") }
             if has(9) { return .quoted("'") }
             if has(11) { return .quoted("`") }
-            return has(12) ? .header(place(header.place, after: match.range(at: 12), in: text)) : nil
+            if has(12) { return .header(place(header.place, after: match.range(at: 12), in: text)) }
+            // A value in a spelled quote: nginx's `\x22` (13) and `\x27` (14), another (`sq`, 16).
+            if has(13) || has(14) { return .spelled(spelling(match, has(13) ? 13 : 14, in: text)) }
+            return has(16) ? .spelled(spelling(match, named: "sq", in: text)) : nil
         }
         if expression === emptyHeaderBeforeURL || expression === emptyQuotesHeaderBeforeURL {
             return .header(headerPlace(text, at: match.range.location, cursor: cursor))
         }
         if expression === emptyQuotedBeforeURL {
             if has(1) { return .escaped(match.range(at: 1).length - 1) }
+            if has(5) { return .spelled((text as NSString).substring(with: match.range(at: 5))) }
             return .quoted(has(2) ? "\"" : has(3) ? "'" : "`")
+        }
+        if expression === doubledHeaderCredential || expression === doubledValueCredential
+            || expression === emptyDoubledBeforeURL
+        {
+            return .spelled(spelling(match, named: "dq", in: text))
         }
         guard expression === valueCredential || expression === pairCredential else { return nil }
         // Group 4 holds the opening backslashes, without the quote.
@@ -818,7 +842,18 @@ public enum RegexReferenceSanitizer {
         if has(7) { return .quoted("\"") }
         if has(9) { return .quoted("'") }
         if has(11) { return .quoted("`") }
-        return nil
+        if has(14) || has(15) { return .spelled(spelling(match, has(14) ? 14 : 15, in: text)) }
+        return has(17) ? .spelled(spelling(match, named: "sq", in: text)) : nil
+    }
+
+    /// The spelled opening quote of a value in group `group` (nginx's `\x22` or `\x27`): the four
+    /// bytes before it.
+    private static func spelling(_ match: NSTextCheckingResult, _ group: Int, in text: String) -> String {
+        (text as NSString).substring(with: NSRange(location: match.range(at: group).location - 4, length: 4))
+    }
+
+    private static func spelling(_ match: NSTextCheckingResult, named name: String, in text: String) -> String {
+        (text as NSString).substring(with: match.range(withName: name))
     }
 
     /// Where a value of `kind` that stopped at the URL whose U+E000 is at `url` resumes (after the
@@ -863,6 +898,16 @@ public enum RegexReferenceSanitizer {
         case .quoted(let valueQuote): if closing == valueQuote, !escaped || valueQuote == "`" { return nil }
         // `\"` closes a value opened by one backslash and `"`; one backslash is too few for more.
         case .escaped(let count): if closing == "\"", escaped, count == 1 { return nil }
+        // A quote in another spelling is part of the value, but `\'` closes a `\'` value and a bare
+        // quote a doubled one's (the URL may have taken the first of the two).
+        case .spelled(let quote):
+            if quote == "\\'"
+                ? escaped && closing == "'"
+                : !escaped && (quote == "\"\"" || quote == "''")
+                    && closing == String(quote.prefix(1))
+            {
+                return nil
+            }
         }
         return after + quote.range.length
     }
@@ -914,7 +959,7 @@ public enum RegexReferenceSanitizer {
                 (markupElementCredential, [1, 2]), (formPartCredential, [2]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
                 (emptyHeaderBeforeURL, []),
-                (emptyQuotesHeaderBeforeURL, []), (emptyQuotedBeforeURL, []),
+                (emptyQuotesHeaderBeforeURL, []), (emptyQuotedBeforeURL, []), (emptyDoubledBeforeURL, []),
             ]
             typealias Candidate = (
                 match: NSTextCheckingResult, groups: [Int], expression: NSRegularExpression?,
@@ -946,7 +991,7 @@ public enum RegexReferenceSanitizer {
             // rule takes it), also when its value is empty before a URL.
             let headerExpression =
                 headerMatch != nil || expression === emptyHeaderBeforeURL || expression === emptyQuotesHeaderBeforeURL
-                || (expression === emptyQuotedBeforeURL
+                || ((expression === emptyQuotedBeforeURL || expression === emptyDoubledBeforeURL)
                     && (ns.substring(with: match.range).lowercased().hasPrefix("authorization")
                         || ns.substring(with: match.range).lowercased().hasPrefix("cookie")))
             let start =
@@ -1360,7 +1405,12 @@ public struct LogCorpus {
                 + pick([":", "=", ":=", " := ", "%3A", "%20%3D%20", "%20%20%3A", "=>", ":=>"]) + blank
                 + pick([quote, "", "\"", close, quote + quote]) + pick(["", "", "Bearer%20", "basic%20%20Bearer%20"])
                 + value
-                + pick([close, " ", "https://h.example/p" + close, "\"https://h.example\"", "\\n", quote + quote])
+                + pick([
+                    close, " ", "https://h.example/p" + close, "\"https://h.example\"", "\\n", quote + quote,
+                    // A spelled value holding a URL and text after it (it resumes after the URL).
+                    "https://h.example/p; sid=" + value + close, " https://h.example/\\n" + value + close,
+                    " https://h.example/p" + quote + ", " + value + close, "=https://h.example) " + value,
+                ])
                 + pick([
                     "}", "," + quote + "auth" + quote + ":" + quote + "Bearer " + value + close + "}", " x", "", "\"}",
                 ])

@@ -463,6 +463,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         case header(HeaderPlace)
         case quoted(UInt8)
         case escaped(Int)
+        /// A value opened by a quote in another spelling: the `length` bytes at `opener` (`&quot;`,
+        /// `\u0022`, `\x22`, `\'`, a doubled `""`, …), which close it again (``spelledQuotedEnd``).
+        case spelled(opener: Int, length: Int)
     }
 
     /// The credential whose key `key` ends before the separator at `separator` (`%3D` or `%3A` when
@@ -596,10 +599,14 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             (valueEnd, length) = schemeValueEnd(from: v, end: end, stop: stop)
         }
         var resume: Resume?
-        if spelled == nil, stop != Int.max,
+        if stop != Int.max,
             valueEnd == stop || SanitizerScan.quoteBeforeURL(text, at: valueEnd, end: end, stop: stop)
         {
-            if escapes > 0 {
+            if let spelled {
+                // (Also when the spelled quote is right before the URL: it is no URL's context, so
+                // the URL ends as in running text and what follows it is the value's.)
+                resume = .spelled(opener: spelled.opener, length: spelled.length)
+            } else if escapes > 0 {
                 resume = v == stop ? nil : .escaped(escapes)
             } else if let quote {
                 resume = v == stop ? nil : .quoted(quote)
@@ -732,6 +739,17 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             if text.byte(q) == valueQuote, q == p || valueQuote == UInt8(ascii: "`") { return nil }
         case .escaped(let escapes):
             if text.byte(q) == UInt8(ascii: "\""), q > p, escapes == 1 { return nil }
+        case .spelled(let opener, let length):
+            // A quote in another spelling is part of the value, but for the two spellings made of
+            // one: Python's `\'` closes at `\'`, a doubled `""` or `''` at its bare quote (the URL
+            // may have taken the first of the two).
+            let first = text.byte(opener)
+            if length == 2,
+                first == UInt8(ascii: "\\")
+                    ? q > p && text.byte(q) == UInt8(ascii: "'") : q == p && text.byte(q) == first
+            {
+                return nil
+            }
         case .header(let place):
             if case .string(let quote, let escapes) = place, quote == nil || text.byte(q) == quote,
                 SanitizerScan.closesEscaped(run: q - p, escapes: escapes)
@@ -767,6 +785,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             (valueEnd, length) = SanitizerScan.quotedEnd(text, from: start, end: end, quote: quote, stop: stop)
         case .escaped(let escapes):
             (valueEnd, length) = escapedValueEnd(from: start, end: end, stop: stop, escapes: escapes)
+        case .spelled(let opener, let spelledLength):
+            (valueEnd, length) = spelledQuotedEnd(
+                from: start, end: end, opener: opener, length: spelledLength, stop: stop)
         }
         let again =
             stop != Int.max

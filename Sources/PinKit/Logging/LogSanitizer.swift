@@ -81,8 +81,8 @@
 ///    case; `\u0022`, `\u0027`, `&quot;`, `&apos;`, `&#34;`, `&#39;`, `&#x22;`, `&#x27;`; `\'` not right
 ///    before a URL; after a key whose closing quote is doubled, the same doubled quote not right
 ///    before a URL: `""password"":""x""`) runs to the same
-///    escape, a line break, or before the next URL (and the quote right before one), and does not
-///    resume after it. A quoted value runs to its closing quote (after backslashes, a run that
+///    escape, a line break, or before the next URL (and the quote right before one), and resumes
+///    after it as a quoted value does (below). A quoted value runs to its closing quote (after backslashes, a run that
 ///    closes it as in a structure, whose escaped backslashes are the value's; or a line break); an
 ///    unquoted header value to a line break (also `\r` or `\n` written as escapes or nginx's `\x0D`,
 ///    `\x0A`, any case, or a `\` right before `[redacted-email]` or `[redacted-token]`, which is what
@@ -122,14 +122,19 @@
 ///    A value other than a structure stops at the next URL, and before the quote (with the
 ///    backslashes before it, up to 15) right before one (so the URL keeps its host and its
 ///    context). A header's unquoted value or a quoted value (not one whose opening quote is the
-///    URL's context: the URL's end closes it) then resumes after the URL: after the trailing
+///    URL's context: the URL's end closes it; a quote in another spelling is no URL's context, and
+///    a value it opens resumes also when it is right before the URL) then resumes after the URL: after the trailing
 ///    `.,;:!?` rule 1 left out and what ended the URL (in running text white space other than a
 ///    line break, a Unicode space, a closing bracket, `\t`, or in a quoted value an escaped line
 ///    break `\r`, `\n` or `\r\n`, which it runs over, or in a quoted value or a header's a quote
 ///    that does not close the value and the byte after it: in running text any, in a string one that
-///    is not its own at its depth, the one backslash after the URL's end counted; after a quote or
+///    is not its own at its depth, the one backslash after the URL's end counted, in a value opened
+///    by a quote in another spelling any but, after `\'`, a `\'` and, after a doubled quote, the
+///    bare quote (the URL may have taken the first of the two); after a quote or
 ///    `\"`, the same closing it), to its
-///    own end or the next URL, where it resumes again (a header's rest ends at an escaped line break
+///    own end (a spelled value's: the same spelling, or a line break) or the next URL, where it
+///    resumes again (`&quot;Cookie&quot;:&quot;ret=https://a.io/; sid=x&quot;` →
+///    `&quot;Cookie&quot;:&quot;[redacted-secret]https://a.io; [redacted-secret]&quot;`; a header's rest ends at an escaped line break
 ///    it starts with: `Cookie: r=https://a.io/x'}\nHost: a.io` keeps `\nHost: a.io`); not at a line break, the end, or a quote
 ///    that ends a URL in running text and closes the value or a header's string
 ///    (`Set-Cookie: n=https://a.io/; sid=x` → `Set-Cookie: [redacted-secret]https://a.io; [redacted-secret]`);
@@ -356,7 +361,10 @@
 ///   percent-encoded scheme value's names, `%20`s and token are read once, forward.
 /// - A value that resumes after a URL: the URL goes out, the next URL is looked for ahead from its
 ///   end (the same forward search), and the rest of the value is scanned from after what ended the
-///   URL (at most four bytes read past the URL's end: `\r\n`), once; the pass resumes after it.
+///   URL (at most four bytes read past the URL's end: `\r\n`), once, forward, by the scan its kind
+///   of value has (a spelled one's compares at most six bytes with the spelling at each byte equal
+///   to its first, as before the URL): each byte of the rest is read once, and the pass resumes
+///   after it.
 /// - A structure value is scanned once to its closing bracket or the line's end, and when it does
 ///   not close, once more to the line's end: the pass resumes after the value, so no byte is in two
 ///   structures (one that meets the next URL does not close, and takes the rest of the line).
@@ -400,7 +408,8 @@
 /// token goes with its names and blanks, its closing quote too unless that is a URL's context, so a
 /// second pass sees no scheme name before a quote (`Authorization: [redacted-secret]"`). A value
 /// between quotes in another spelling becomes the placeholder between the same spellings, which a
-/// second pass finds and leaves (a doubled one after the same doubled key quote); `\'` and a doubled
+/// second pass finds and leaves (a doubled one after the same doubled key quote), and its rest after
+/// a URL the placeholder after what ended the URL, kept, as a quoted value's; `\'` and a doubled
 /// quote right before a URL open no such value, so what the URL's context decides stays. No match
 /// contains a line feed or carriage return, and every look-behind or look-ahead treats one like
 /// the start or end of the text, so text may be redacted in pieces cut after a line break.
