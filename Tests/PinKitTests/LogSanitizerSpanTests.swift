@@ -157,4 +157,29 @@ struct LogSanitizerSpanTests {
         #expect(LogSanitizer.redact(bytes: bytes[...]) == Array(expected.utf8))
         #expect(LogSanitizer.countingRedact(bytes).output == Array(expected.utf8))
     }
+
+    /// The driver searches no window shorter than a rule's shortest match
+    /// (`SanitizerRun.shortestMatch`: a UUID 36 bytes, a labelled pin 51, the pin list 60): a
+    /// match of exactly that length still goes (or, for pins, stays), alone on its line, after
+    /// another rule's match with one byte between, and packed between two emails.
+    @Test("a UUID or pin of exactly the shortest length is found in a window of exactly its length")
+    func shortestMatches() {
+        let uuid = "550e8400-e29b-41d4-a716-446655440000"
+        let pin = "sha256/" + String(repeating: "A", count: 43) + "="
+        let list = "expected one of " + String(repeating: "B", count: 43) + "="
+        #expect(uuid.utf8.count == 36 && pin.utf8.count == 51 && list.utf8.count == 60)
+        let cases = [
+            (uuid, "[redacted-uuid]"), (pin, pin), (list, list),
+            ("a@b.c!" + uuid, "[redacted-email]![redacted-uuid]"),
+            ("a@b.c!" + uuid + " d@e.f", "[redacted-email]![redacted-uuid] [redacted-email]"),
+            ("a@b.c!" + pin + " d@e.f", "[redacted-email]!" + pin + " [redacted-email]"),
+            ("x@y.z " + list, "[redacted-email] " + list),
+            // One byte short it is no UUID, but a run of 35 base64 characters with digits: rule 7's.
+            (String(uuid.dropLast()), "[redacted-token]"),
+        ]
+        for (input, expected) in cases {
+            #expect(LogSanitizer.redact(input) == expected, "\(input)")
+            #expect(RegexReferenceSanitizer.redact(input) == expected, "\(input)")
+        }
+    }
 }

@@ -849,6 +849,20 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         }
     }
 
+    /// The shortest match of word rule `rule` (0–4), so a window shorter than that is not searched:
+    /// a UUID is 36 bytes (8-4-4-4-12 hex digits; invisible separators only add to it), a labelled
+    /// pin 51 (`sha256`, a label of one byte or more, 43 characters and `=`; the pin list's
+    /// `expected one of ` and a pin, 60); the others 5 (`a@b.c`; a bearer token and a JWT are
+    /// longer). Between matches packed together (emails 12 bytes apart) the two rules cost a call
+    /// each for nothing.
+    @inline(__always) static func shortestMatch(_ rule: Int) -> Int {
+        switch rule {
+        case 2: 36
+        case 3: 51
+        default: 5
+        }
+    }
+
     /// Below this length a word rule can only match with a `.`, `b` or `B` in the text: a bearer
     /// token starts with `bearer`, an email's domain and a JWT's segments hold a `.`, and the rest
     /// are longer (a UUID 36 bytes, a pin 44, a token 32).
@@ -967,6 +981,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         // (the jump's target changed from one call to the next and was mispredicted).
         var firstMatch: WordMatch?
         var firstRule = 0
+        let length = end - start
         firstPass: do {
             firstMatch = rules.next(rule: 0, from: start, regionStart: start, end: end, state: &state)
             if firstMatch != nil { break firstPass }
@@ -974,11 +989,15 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             firstMatch = rules.next(rule: 1, from: start, regionStart: start, end: end, state: &state)
             if firstMatch != nil { break firstPass }
             firstRule = 2
-            firstMatch = rules.next(rule: 2, from: start, regionStart: start, end: end, state: &state)
-            if firstMatch != nil { break firstPass }
+            if length >= SanitizerRun.shortestMatch(2) {
+                firstMatch = rules.next(rule: 2, from: start, regionStart: start, end: end, state: &state)
+                if firstMatch != nil { break firstPass }
+            }
             firstRule = 3
-            firstMatch = rules.next(rule: 3, from: start, regionStart: start, end: end, state: &state)
-            if firstMatch != nil { break firstPass }
+            if length >= SanitizerRun.shortestMatch(3) {
+                firstMatch = rules.next(rule: 3, from: start, regionStart: start, end: end, state: &state)
+                if firstMatch != nil { break firstPass }
+            }
             firstRule = 4
             firstMatch = rules.next(rule: 4, from: start, regionStart: start, end: end, state: &state)
         }
@@ -1020,7 +1039,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     if !current.pointee.searched {
                         current.pointee.searched = true
                         current.pointee.match =
-                            windowEnd - current.pointee.cursor < 5
+                            windowEnd - current.pointee.cursor < SanitizerRun.shortestMatch(rule)
                             ? nil
                             : rules.next(
                                 rule: rule, from: current.pointee.cursor, regionStart: current.pointee.regionStart,
