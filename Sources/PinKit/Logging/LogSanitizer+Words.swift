@@ -1537,18 +1537,14 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return ByteBlock.all(ByteBlock.letters(bytes) .| ByteBlock.digits(bytes) .| sign)
     }
 
-    /// A base64 character, a `\` before a `\` or `/` (of a `\/` or not: a run byte more only makes
-    /// more candidates; a `\` before anything else is in no run), the `%` of a `%2F` (or of the
-    /// others; a `%` that starts none is in no run, and text full of them is passed over as other
-    /// text is), or a byte of an invisible separator (which may start before it).
+    /// A base64 character, a `\` (of a `\/` or not: a run byte more only makes more candidates;
+    /// the block test, ``lastNonRunLane(_:)``, takes only one before a `\` or `/`, and reading the
+    /// next byte here too made a run of backslashes dearer to read back), the `%` of a `%2F` (or of
+    /// the others; a `%` that starts none is in no run, and text full of them is passed over as
+    /// other text is), or a byte of an invisible separator (which may start before it).
     @inline(__always) func isRunByte(_ index: Int) -> Bool {
         let flags = text.table[Int(text.byte(index))]
-        if flags & Classes.base64 != 0 { return true }
-        if flags & Classes.backslash != 0 {
-            guard index &+ 1 < text.count else { return false }
-            let next = text.byte(index &+ 1)
-            return next == UInt8(ascii: "\\") || next == UInt8(ascii: "/")
-        }
+        if flags & (Classes.base64 | Classes.backslash) != 0 { return true }
         if flags & Classes.percentFirst != 0 { return encodedBase64Length(index, text.count) > 0 }
         guard flags & Classes.high != 0 else { return false }
         return inInvisibleSeparator(index)
