@@ -108,6 +108,16 @@ let seeded: [(line: String, secret: String)] = [
         "zq7SEED"
     ),
     (#"headers: 'Cookie: prefs={"theme":"dark"}; sid=zq7SEEDinner' host=a.io"#, "zq7SEEDinner"),
+    // The fifteenth session: a value in a spelled quote resumes after a URL in it; runs of
+    // backslashes, a pin body escaped twice, nginx's `\x22` beside a token (the speed work's inputs).
+    (
+        #"&quot;Cookie&quot;:&quot;ret=https://a.io/; sid=zq7SEEDspelled&quot; \u0022token\u0022:\u0022a https://b.io/x zq7SEEDu22\u0022"#,
+        "zq7SEED"
+    ),
+    (
+        #"{"log":"{\"pin\":\"sha256\\\/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCDEFG=\"}"} \\\\\\/x \x22Bearer zq7SEEDnginxBearerToken0123\x22"#,
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
