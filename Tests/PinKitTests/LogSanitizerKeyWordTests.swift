@@ -85,4 +85,63 @@ struct LogSanitizerKeyWordTests {
         // 13 endings, each in up to four cases ("5d" in two).
         #expect(admitted == 12 * 4 + 2)
     }
+
+    /// `SanitizerInput.matches(_:at:end:)` compares eight bytes at a time (a word with the case bit
+    /// folded where the literal has a letter) when the words fit in the input, a byte at a time
+    /// otherwise: both must say what a byte-by-byte, case-insensitive comparison says.
+    @Test("the word comparison agrees with a byte-by-byte one, for every case, flipped bit and cut")
+    func wordComparisonAgreesWithBytes() {
+        func check(_ literal: StaticString, _ word: String) -> Int {
+            let pattern = Array(word.utf8)
+            var variants: [[UInt8]] = []
+            for caseBits in 0..<(1 << min(pattern.count, 8)) {
+                var cased = pattern
+                for index in pattern.indices where index < 8 && caseBits & (1 << index) != 0 && cased[index] >= 0x61 {
+                    cased[index] ^= 0x20
+                }
+                variants.append(cased)
+            }
+            for index in pattern.indices {
+                for flip: UInt8 in [0x20, 0x01, 0x40, 0x80] {
+                    var changed = pattern
+                    changed[index] ^= flip
+                    variants.append(changed)
+                }
+            }
+            var agreed = 0
+            for variant in variants {
+                // At the start, in the middle, and ending 0 to 9 bytes before the input's end.
+                for (before, after) in [(0, 20), (5, 16)] + (0...9).map { (3, $0) } {
+                    let line =
+                        [UInt8](repeating: 0x78, count: before) + variant + [UInt8](repeating: 0x78, count: after)
+                    let expected = variant.indices.allSatisfy { offset in
+                        let byte = variant[offset]
+                        return (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == pattern[offset]
+                    }
+                    let found = line.withUnsafeBufferPointer { buffer in
+                        SanitizerInput(input: buffer, counter: LogSanitizer.Uncounted())
+                            .matches(literal, at: before, end: buffer.count)
+                    }
+                    if found == expected { agreed += 1 } else { Issue.record("\(word) in \(line)") }
+                    // Cut short by `end`: never a match.
+                    let cut = line.withUnsafeBufferPointer { buffer in
+                        SanitizerInput(input: buffer, counter: LogSanitizer.Uncounted())
+                            .matches(literal, at: before, end: before + variant.count - 1)
+                    }
+                    #expect(!cut)
+                }
+            }
+            return agreed
+        }
+        var agreed = 0
+        agreed += check("authorization", "authorization")
+        agreed += check("cookie", "cookie")
+        agreed += check("session_id", "session_id")
+        agreed += check("api-key", "api-key")
+        agreed += check("%5d", "%5d")
+        agreed += check("bearer", "bearer")
+        agreed += check("x", "x")
+        agreed += check("passwd", "passwd")
+        #expect(agreed > 4_000)
+    }
 }

@@ -202,6 +202,30 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
         let length = text.utf8CodeUnitCount
         guard index >= 0, index + length <= end else { return false }
         let pointer = text.utf8Start
+        // Eight bytes at a time, each word read from the input, its letters' case bit set where the
+        // literal has a letter (`| 0x20` maps exactly `a` and `A` onto `a`), and compared with the
+        // literal's word: a key or a scheme's name costs one or two compares, not a loop a byte
+        // (the literal's words fold to constants where the call is inlined).
+        if index &+ (length &+ 7) & ~7 <= input.count, let base = input.baseAddress {
+            counter.tick(length)
+            var offset = 0
+            while offset < length {
+                var word: UInt64 = 0
+                var fold: UInt64 = 0
+                var mask: UInt64 = 0
+                for lane in 0..<min(8, length &- offset) {
+                    let byte = pointer[offset &+ lane]
+                    assert(!(0x41...0x5A).contains(byte), "matches(_:at:end:) takes a lower-case literal")
+                    word |= UInt64(byte) &<< UInt64(8 &* lane)
+                    mask |= 0xFF &<< UInt64(8 &* lane)
+                    if byte >= 0x61 && byte <= 0x7A { fold |= 0x20 &<< UInt64(8 &* lane) }
+                }
+                let read = UnsafeRawPointer(base + (index &+ offset)).loadUnaligned(as: UInt64.self).littleEndian
+                if (read | fold) & mask != word { return false }
+                offset &+= 8
+            }
+            return true
+        }
         for offset in 0..<length where lowered(index + offset) != pointer[offset] { return false }
         return true
     }
