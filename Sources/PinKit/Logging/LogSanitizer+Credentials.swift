@@ -20,9 +20,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let last = text.byte(k - 1)
         let classes = text.table[Int(last)]
         if classes & Classes.keyTailEnd == 0 { return false }
-        guard classes & Classes.keyEnd != 0 else {
-            return keyMayEndAfterSuffix(k, bound: bound, doubled: isDoubledPercent(at: separator))
-        }
+        guard classes & Classes.keyEnd != 0 else { return keyMayEndAfterSuffix(k, bound: bound) }
         // A key's last letter: the one before it too (`status=`, `code=`, `s=` repeated go here,
         // without the key's look-back). Every key word is three letters or more.
         guard k - 2 >= bound else { return false }
@@ -32,14 +30,16 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// `keyMayEnd(before:bound:)` where the byte before `k` is `]`, `2`, `7`, `;`, `"` or `'`: a form
     /// suffix, or a closing quote written in another way (`spelledQuoteStart(before:bound:)`; the
-    /// first of a doubled `""` or `''`) and then form suffixes. Out of line: rare.
-    @inline(never) func keyMayEndAfterSuffix(_ k: Int, bound: Int, doubled: Bool) -> Bool {
+    /// first of a doubled `""` or `''`) and then form suffixes. A quote encoded twice (`%2522`) passes
+    /// before any separator: a key only before one encoded twice, which `key(before:gapStart:)`
+    /// decides (this check may let more through, never fewer). Out of line: rare.
+    @inline(never) func keyMayEndAfterSuffix(_ k: Int, bound: Int) -> Bool {
         var k = k
         let last = text.byte(k - 1)
         if last == UInt8(ascii: "\"") || last == UInt8(ascii: "'") {
             k -= 1
         } else if last != UInt8(ascii: "]") {
-            guard let start = spelledQuoteStart(before: k, bound: bound, doubled: doubled) else { return false }
+            guard let start = spelledQuoteStart(before: k, bound: bound, doubled: true) else { return false }
             k = start
         }
         k = bracketStart(before: k, bound: bound)
@@ -71,20 +71,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     @inline(__always) func percentBlanksStart(before separator: Int, bound: Int) -> Int {
         guard text.byte(separator) == UInt8(ascii: "%") else { return separator }
         var k = separator
-        if isDoubledPercent(at: separator) {
-            while k - 3 >= bound {
-                if text.byte(k - 3) == UInt8(ascii: "%"), text.byte(k - 2) == UInt8(ascii: "2"),
-                    text.lowered(k - 1) == UInt8(ascii: "b")
-                {
-                    k -= 3
-                } else if k - 5 >= bound, exactly("%2520", at: k - 5, end: k) {
-                    k -= 5
-                } else {
-                    break
-                }
-            }
-            return k
-        }
+        if isDoubledPercent(at: separator) { return doubledPercentBlanksStart(before: separator, bound: bound) }
         while k > bound {
             if text.byte(k - 1) == UInt8(ascii: "+") {
                 k -= 1
@@ -92,6 +79,25 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 text.byte(k - 3) == UInt8(ascii: "%")
             {
                 k -= 3
+            } else {
+                break
+            }
+        }
+        return k
+    }
+
+    /// `percentBlanksStart(before:bound:)` before a separator encoded twice: `%2520`s and `%2B`s
+    /// (any case). Out of line, so the common separators' check stays as small as it was.
+    @inline(never) func doubledPercentBlanksStart(before separator: Int, bound: Int) -> Int {
+        var k = separator
+        while k - 3 >= bound {
+            let last = text.byte(k - 1)
+            if last | 0x20 == UInt8(ascii: "b"), text.byte(k - 3) == UInt8(ascii: "%"),
+                text.byte(k - 2) == UInt8(ascii: "2")
+            {
+                k -= 3
+            } else if last == UInt8(ascii: "0"), k - 5 >= bound, exactly("%252", at: k - 5, end: k - 1) {
+                k -= 5
             } else {
                 break
             }
