@@ -38,7 +38,9 @@ public enum AdversarialLogFamilies {
             // The eighth session's form suffixes: indices, nested arrays, encoded brackets.
             ("index suffixes repeated", "password[0][0]="), ("form closers before =", "]]]]]="),
             ("encoded brackets", "%5D%5B0"), ("encoded form key repeated", "x%5Bpassword%5D%5B0%5D="),
-            ("percent separator repeated", "password%3D"), ("percent-quoted key", "%22token%22%3A%22"),
+            ("percent separator repeated", "password%3D"), ("password%253D repeated", "password%253D"),
+            ("twice-encoded quoted key", "%2522token%2522%253A%2522"), ("%2520 before %253D", "a%2520%2520%2B%253D"),
+            ("twice-encoded value stops", "password%253Da%2526%250"), ("percent-quoted key", "%22token%22%3A%22"),
             ("%20 after a percent separator", "token%3D%20%20%20"), ("percent value stops", "password%3Da%26%0"),
             ("twice-encoded separator repeated", "https%253A%252F%252F"), ("%253A repeated", "%253A"),
             ("twice-encoded authority", "%253A%252F%252Fa%2540b%25"),

@@ -435,6 +435,12 @@ public enum RegexReferenceSanitizer {
     /// an encoded byte that ends one in plain text (a header value: an encoded line break); all
     /// also end where an unquoted value ends in plain text.
     static let percentKeyTail = formSuffixes + keyQuote + blanks + #"(?:%20|\+)*+%3[DdAa](?:%20|\+)*+"#
+    /// A separator encoded twice (`%253D`, `%253A`: a form in a parameter of another URL), and the
+    /// blanks around it encoded once more (`%2520`, and `%2B` for form encoding's `+`); the key's
+    /// quote may be encoded twice too (`%2522`, `%2527`).
+    static let doubledPercentKeyTail =
+        formSuffixes + "(?:" + closingKeyQuote + "|%252[27])?+" + blanks
+        + #"(?:%2520|%2[Bb])*+%253[DdAa](?:%2520|%2[Bb])*+"#
     static let plainValueCharacter = #"(?:[^\x00-\x20\x7F&,;"'`<>)\]}\\\uE000"# + spaces + #"]|\\(?!["'`]))"#
     /// …and, outside percent-encoded values, a `\` that starts an escaped line break as a
     /// header's value sees one (or is right before a later rule's placeholder) ends it too.
@@ -446,25 +452,38 @@ public enum RegexReferenceSanitizer {
     /// Gson's `\u0026` for `&`), which ends one as the byte does (not at its first byte). (No `B`,
     /// `C`, `N`, `R` or `S`: `valueExpression(key:)` substitutes those letters.)
     static let escapedValueStop = #"u00(?:[01][0-9A-Fa-f]|2[02679c\x43]|3[b\x42c\x43eE]|5[dD]|60|7[dDfF])"#
-    static let percentValueStop = #"%(?:[01][0-9A-Fa-f]|2[02679Cc]|3[BbCcEe]|5[Dd]|60|7[DdFf])"#
+    static let percentStopCode = #"(?:[01][0-9A-Fa-f]|2[02679Cc]|3[BbCcEe]|5[Dd]|60|7[DdFf])"#
+    static let percentValueStop = "%" + percentStopCode
     /// A `%` without two hex digits ends every percent-encoded value.
     static let malformedPercent = "%(?![0-9A-Fa-f]{2})"
-    static func percentValues(unquotedStop: String) -> String {
+    /// Percent-encoded values (groups 1–7) after a separator encoded once, or twice (`doubled`: the
+    /// quotes and stops encoded once more, `%2522`, `%25` + a stop's code; a stop encoded once,
+    /// text of the outer level, and a `%25` without two hex digits end every value too).
+    static func percentValues(header: Bool, doubled: Bool) -> String {
+        let encoding = doubled ? "%25" : "%"
+        let stop = header ? encoding + "0[AaDd]" : encoding + percentStopCode
+        let ends = doubled ? percentValueStop + "|" + malformedPercent + "|%25(?![0-9A-Fa-f]{2})" : malformedPercent
+        let space = encoding + "20"
         // An unquoted value's character; a scheme's name and `%20`s take the run after them.
-        let character = "(?:(?!" + unquotedStop + "|" + malformedPercent + ")" + plainValueCharacter + ")"
+        let character = "(?:(?!" + stop + "|" + ends + ")" + plainValueCharacter + ")"
         let scheme = #"(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"#
+        let (double, single) = (encoding + "22", encoding + "27")
         return
-            #"(%2[27])?+(\[redacted-[a-z]+\])|(%22)"# + notPlaceholder + "((?:(?!%22|" + malformedPercent + ")"
-            + plainValueCharacter + ")+)|(%27)" + notPlaceholder + "((?:(?!%27|" + malformedPercent + ")"
-            + plainValueCharacter + ")+)|(?!%2[27])" + notPlaceholder + "((?:" + scheme + "(?:%20)++(?=" + character
-            + "))*+" + character + "+)"
+            "(" + encoding + #"2[27])?+(\[redacted-[a-z]+\])|("# + double + ")" + notPlaceholder + "((?:(?!" + double
+            + "|" + ends + ")" + plainValueCharacter + ")+)|(" + single + ")" + notPlaceholder + "((?:(?!" + single
+            + "|" + ends + ")" + plainValueCharacter + ")+)|(?!" + encoding + "2[27])" + notPlaceholder + "((?:"
+            + scheme + "(?:" + space + ")++(?=" + character + "))*+" + character + "+)"
     }
     static let percentHeaderCredential = regex(
-        #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"# + percentKeyTail + "(?:"
-            + percentValues(unquotedStop: "%0[AaDd]") + ")")
+        headerKey + percentKeyTail + "(?:" + percentValues(header: true, doubled: false) + ")")
     static let percentValueCredential = regex(
-        valueKey
-            + percentKeyTail + "(?:" + percentValues(unquotedStop: percentValueStop) + ")")
+        valueKey + percentKeyTail + "(?:" + percentValues(header: false, doubled: false) + ")")
+    /// The same after a separator encoded twice (the same groups; no key matches both at one place:
+    /// after the key, `%3` and `%25` or `%20` and `%2520` differ).
+    static let doubledPercentHeaderCredential = regex(
+        headerKey + doubledPercentKeyTail + "(?:" + percentValues(header: true, doubled: true) + ")")
+    static let doubledPercentValueCredential = regex(
+        valueKey + doubledPercentKeyTail + "(?:" + percentValues(header: false, doubled: true) + ")")
 
     // MARK: Rules 3–7
     /// Rule 3's separators after `bearer` or `basic`, and a token's characters.
@@ -958,6 +977,7 @@ public enum RegexReferenceSanitizer {
                 (pairCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
                 (markupElementCredential, [1, 2]), (formPartCredential, [2]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
+                (doubledPercentHeaderCredential, [4, 6, 7]), (doubledPercentValueCredential, [4, 6, 7]),
                 (emptyHeaderBeforeURL, []),
                 (emptyQuotesHeaderBeforeURL, []), (emptyQuotedBeforeURL, []), (emptyDoubledBeforeURL, []),
             ]
@@ -1660,9 +1680,9 @@ public struct LogCorpus {
             "%0A9" + string(Self.base64, 32...34),
             "%[redacted-token]", "%zz",
         ])
-        return pick(["", "%22", "%27", "\"", "user%5B", "%7B%22"]) + key + formSuffixes()
+        return pick(["", "%22", "%27", "\"", "user%5B", "%7B%22", "%257B%2522"]) + key + formSuffixes()
             + pick(["", "%22", "%27", "%2522", "\""]) + pick(["", " "])
-            + pick(["%3D", "%3d", "%3A", "%3a", "=", "%253D"]) + pick(["", "", "%20", "%20%20", " "])
+            + pick(["%3D", "%3d", "%3A", "%3a", "=", "%253D", "%253a"]) + pick(["", "", "%20", "%20%20", " ", "%2520"])
             + pick(["", "", "%22", "%27", "%2522"]) + value
             + pick(["", "%22", "%27", "%26x%3D1", "%0D%0AHost%3A%20h", "%20y", "&n=1", "\"", "%2", "%", "%22%7D"])
     }

@@ -40,17 +40,27 @@ extension LogCorpus {
     }
 
     /// A credential after a percent-encoded separator with form encoding's `+` for a space around
-    /// it, or encoded twice (`%253D`).
+    /// it, or encoded twice (`%253D`; the fifteenth session: `%2520` and `%2B` around it, `%2522`,
+    /// `%2527` quotes, `%25` + a stop's code, stops encoded once inside, `%25` without two hex
+    /// digits, a scheme's `%2520`, an encoded line break for a header).
     public mutating func percentSeparatorCredential() -> String {
         let key = pick(["password", "db.password", "token", "Cookie", "Authorization", "api_key", "user"])
         let value = pick([
             "hunter2", "+", "a+b", "Bearer+x", "Bearer%20x", "[redacted-secret]", "", "%22x%22", "x%26y", "%2522x",
-            "a%2520b", "a%2526b", "%25", "%252", "https%3A%2F%2Fh.example%2Fx",
+            "a%2520b", "a%2526b", "%25", "%252", "https%3A%2F%2Fh.example%2Fx", "a%252Bb", "a%2Bb", "Bearer%2520x",
+            "basic%2520%2520Bearer%2520x", "a%2541b", "a%25zzb", "a%252", "x%2527y", "a%250Ab", "a%250db", "a%253Bb",
+            "a%255db", "a%257Fb", "[redacted-secret]%2526x", "%2527[redacted-secret]", "a%2522b%2527c",
+            "https%253A%252F%252Fh.example%252Fx",
         ])
-        return pick(["", "config=", "q=", "data=", "%22"]) + key + pick(["", "%22", "%2522"])
-            + pick(["", "+", "++", "%20+", "+%20", " +", "%2520"])
-            + pick(["%3D", "%3a", "%253D", "%253a", "%25253D", "=", "%3"])
-            + pick(["", "+", "++", "%20+", "+%20", "%2520"]) + pick(["", "%22", "%2522", "%27"]) + value
-            + pick(["", "%0Adb.host+%3D+db.example.com", "%26n%3D1", "%2526n%253D1", "%22", "%2522", " x", "&n=1"])
+        return pick(["", "config=", "q=", "data=", "%22", "%2522", "%2527"]) + key
+            + pick(["", "%22", "%2522", "%2527", "%27"])
+            + pick(["", "+", "++", "%20+", "+%20", " +", "%2520", "%2B", "%2b%2520", "%2520%20"])
+            + pick(["%3D", "%3a", "%253D", "%253a", "%253A", "%253d", "%25253D", "=", "%3", "%253", "%25"])
+            + pick(["", "+", "++", "%20+", "+%20", "%2520", "%2B", "%2520%2B", "%2b"])
+            + pick(["", "%22", "%2522", "%27", "%2527"]) + value
+            + pick([
+                "", "%0Adb.host+%3D+db.example.com", "%26n%3D1", "%2526n%253D1", "%22", "%2522", " x", "&n=1",
+                "%2527", "%250D%250AHost%253A%2520h", "%252C%2522n%2522%253A1", "%2520y", "%20y", "%2", "%25",
+            ])
     }
 }

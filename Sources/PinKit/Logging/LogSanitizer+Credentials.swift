@@ -30,14 +30,16 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// `keyMayEnd(before:bound:)` where the byte before `k` is `]`, `2`, `7`, `;`, `"` or `'`: a form
     /// suffix, or a closing quote written in another way (`spelledQuoteStart(before:bound:)`; the
-    /// first of a doubled `""` or `''`) and then form suffixes. Out of line: rare.
+    /// first of a doubled `""` or `''`) and then form suffixes. A quote encoded twice (`%2522`) passes
+    /// before any separator: a key only before one encoded twice, which `key(before:gapStart:)`
+    /// decides (this check may let more through, never fewer). Out of line: rare.
     @inline(never) func keyMayEndAfterSuffix(_ k: Int, bound: Int) -> Bool {
         var k = k
         let last = text.byte(k - 1)
         if last == UInt8(ascii: "\"") || last == UInt8(ascii: "'") {
             k -= 1
         } else if last != UInt8(ascii: "]") {
-            guard let start = spelledQuoteStart(before: k, bound: bound) else { return false }
+            guard let start = spelledQuoteStart(before: k, bound: bound, doubled: true) else { return false }
             k = start
         }
         k = bracketStart(before: k, bound: bound)
@@ -63,11 +65,13 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// ending at `k` starts; `k` when there is none.
 
     /// Before a percent-encoded separator at `separator`, where the `%20`s and `+`s (encoded spaces;
-    /// form encoding writes a space `+`) that end at it start (not below `bound`); `separator` before any other. The run belongs to this
-    /// separator only (a key's check reads it, twice at most).
+    /// form encoding writes a space `+`) that end at it start (not below `bound`); before one encoded
+    /// twice (`%253D`), the same encoded once more, `%2520`s and `%2B`s (any case); `separator` before
+    /// any other. The run belongs to this separator only (a key's check reads it, twice at most).
     @inline(__always) func percentBlanksStart(before separator: Int, bound: Int) -> Int {
         guard text.byte(separator) == UInt8(ascii: "%") else { return separator }
         var k = separator
+        if isDoubledPercent(at: separator) { return doubledPercentBlanksStart(before: separator, bound: bound) }
         while k > bound {
             if text.byte(k - 1) == UInt8(ascii: "+") {
                 k -= 1
@@ -75,6 +79,25 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 text.byte(k - 3) == UInt8(ascii: "%")
             {
                 k -= 3
+            } else {
+                break
+            }
+        }
+        return k
+    }
+
+    /// `percentBlanksStart(before:bound:)` before a separator encoded twice: `%2520`s and `%2B`s
+    /// (any case). Out of line, so the common separators' check stays as small as it was.
+    @inline(never) func doubledPercentBlanksStart(before separator: Int, bound: Int) -> Int {
+        var k = separator
+        while k - 3 >= bound {
+            let last = text.byte(k - 1)
+            if last | 0x20 == UInt8(ascii: "b"), text.byte(k - 3) == UInt8(ascii: "%"),
+                text.byte(k - 2) == UInt8(ascii: "2")
+            {
+                k -= 3
+            } else if last == UInt8(ascii: "0"), k - 5 >= bound, exactly("%252", at: k - 5, end: k - 1) {
+                k -= 5
             } else {
                 break
             }
@@ -99,11 +122,32 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return last == 0x9D || last == 0x9A ? 3 : 0
     }
 
-    /// Whether a `%3D` or `%3A` (any case: a percent-encoded `=` or `:`) starts at `index`.
-    @inline(__always) func isPercentSeparator(at index: Int, end: Int) -> Bool {
-        guard index + 2 < end, text.byte(index + 1) == UInt8(ascii: "3") else { return false }
-        let letter = text.lowered(index + 2)
-        return letter == UInt8(ascii: "d") || letter == UInt8(ascii: "a")
+    /// The length of a percent-encoded `=` or `:` at the `%` at `index` (below `end`, any case):
+    /// `%3D` or `%3A`, 3; encoded twice (a form in a parameter of another URL), `%253D` or `%253A`, 5;
+    /// else 0.
+    @inline(__always) func percentSeparatorLength(at index: Int, end: Int) -> Int {
+        guard index + 2 < end else { return 0 }
+        var digit = index + 1
+        if text.byte(digit) == UInt8(ascii: "2") {
+            guard index + 4 < end, text.byte(index + 2) == UInt8(ascii: "5") else { return 0 }
+            digit += 2
+        }
+        guard text.byte(digit) == UInt8(ascii: "3") else { return 0 }
+        let letter = text.lowered(digit + 1)
+        return letter == UInt8(ascii: "d") || letter == UInt8(ascii: "a") ? digit + 2 - index : 0
+    }
+
+    /// Whether the `%` at `index` starts `%25`: the percent-encoded separator there (already read
+    /// as one) is encoded twice.
+    @inline(__always) func isDoubledPercent(at index: Int) -> Bool {
+        text.byte(index) == UInt8(ascii: "%") && text.byte(index + 1) == UInt8(ascii: "2")
+    }
+
+    /// The quote a `%2522` or `%2527` at `index` (below `end`) encodes twice, or nil.
+    @inline(__always) func doubledPercentQuote(at index: Int, end: Int) -> UInt8? {
+        guard index >= 0, index + 5 <= end, exactly("%252", at: index, end: end) else { return nil }
+        let digit = text.byte(index + 4)
+        return digit == UInt8(ascii: "2") ? UInt8(ascii: "\"") : digit == UInt8(ascii: "7") ? UInt8(ascii: "'") : nil
     }
 
     /// The quote a `%22` or `%27` at `index` (below `end`) encodes, or nil.
@@ -156,14 +200,16 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// Where a key's closing quote written in another way that ends at `k` starts (not below
-    /// `bound`), or nil: `%22`, `%27`, or a spelled quote (``spelledQuoteLength(at:end:)``).
-    @inline(__always) func spelledQuoteStart(before k: Int, bound: Int) -> Int? {
+    /// `bound`), or nil: `%22`, `%27`, or a spelled quote (``spelledQuoteLength(at:end:)``); when
+    /// `doubled` (before a separator encoded twice), also `%2522`, `%2527`.
+    @inline(__always) func spelledQuoteStart(before k: Int, bound: Int, doubled: Bool = false) -> Int? {
         guard k - 3 >= bound else { return nil }
         let last = text.byte(k - 1)
         if last == UInt8(ascii: ";") {
             if k - 5 >= bound, spelledQuoteLength(at: k - 5, end: k) == 5 { return k - 5 }
         } else if last == UInt8(ascii: "2") || last == UInt8(ascii: "7") {
             if percentQuote(at: k - 3, end: k) != nil { return k - 3 }
+            if doubled, k - 5 >= bound, doubledPercentQuote(at: k - 5, end: k) != nil { return k - 5 }
             if k - 4 >= bound, spelledQuoteLength(at: k - 4, end: k) == 4 { return k - 4 }
         } else {
             return nil
@@ -175,7 +221,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// than ``maximumEscapes`` backslashes precede a `"` or `'`), or `k` when there is none: `"` or
     /// `'` after 0–15 backslashes, a doubled `""` or `''` (CSV, SQL), a backtick, or one written in
     /// another way (``spelledQuoteStart(before:bound:)``).
-    @inline(__always) func keyQuoteStart(before k: Int, bound: Int) -> Int {
+    @inline(__always) func keyQuoteStart(before k: Int, bound: Int, doubled: Bool = false) -> Int {
         guard k > bound else { return k }
         let last = text.byte(k - 1)
         if last == UInt8(ascii: "\"") || last == UInt8(ascii: "'") {
@@ -183,7 +229,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             return backslashesStart(before: k - 1, bound: bound)
         }
         if last == UInt8(ascii: "`") { return k - 1 }
-        return spelledQuoteStart(before: k, bound: bound) ?? k
+        return spelledQuoteStart(before: k, bound: bound, doubled: doubled) ?? k
     }
 
     /// Where the form suffixes after a key start, when they end at `k`; `k` when there is none.
@@ -245,7 +291,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // `%27`, `\x22`, `\x27`), optional form suffixes (`user[password]`, `password[0]`, `user%5Bpassword%5D`), the key.
         var k = keyQuoteStart(
             before: blanksStart(before: percentBlanksStart(before: separator, bound: gapStart), bound: gapStart),
-            bound: gapStart)
+            bound: gapStart, doubled: isDoubledPercent(at: separator))
         let suffixesEnd = k
         k = bracketStart(before: k, bound: gapStart)
         // A placeholder's own `]` closes no form key: `[redacted-token]:x` and `[redacted-token][0]=x`
@@ -478,7 +524,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         key: (start: Int, kind: Kind), separator: Int, length separatorLength: Int, percent: Bool, stop: Int,
         bound: Int
     ) -> (span: LogSanitizer.Span?, resume: Resume?) {
-        if percent { return (percentCredential(key: key, separator: separator, stop: stop), nil) }
+        if percent {
+            return (percentCredential(key: key, separator: separator, doubled: separatorLength == 5, stop: stop), nil)
+        }
         let end = text.count
         let (keyStart, kind) = key
         // A header in a string: its opening quote (or escaped line break) goes out with the key, so
@@ -1080,41 +1128,43 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// `%27`, a quoted value ends at the same encoded quote, an unquoted value also where the
     /// encoded form of a byte that ends one in plain text is (``percentStops(at:header:)``), and
     /// either ends where the parameter it is in ends in plain text, or at a `%` without two hex
-    /// digits.
+    /// digits. After a separator encoded twice (`doubled`: `%253D`, a form in a parameter of another
+    /// URL) each of those is encoded once more (`%2520` or `%2B` for a space around the separator,
+    /// `%2522`, `%25` + a stop's code, `%25` without two hex digits), and what is encoded once is
+    /// text of the outer level: a stop encoded once (`%26`, a real `&` there) ends the value too.
     @inline(never)
-    func percentCredential(key: (start: Int, kind: Kind), separator: Int, stop: Int) -> LogSanitizer.Span? {
+    func percentCredential(
+        key: (start: Int, kind: Kind), separator: Int, doubled: Bool, stop: Int
+    ) -> LogSanitizer.Span? {
         let end = text.count
         let limit = min(end, stop)
-        var v = separator + 3
-        while v < limit {
-            if text.byte(v) == UInt8(ascii: "+") {
-                v += 1
-            } else if v + 3 <= limit, text.matches("%20", at: v, end: limit) {
-                v += 3
-            } else {
-                break
-            }
-        }
-        let quote = percentQuote(at: v, end: limit)
+        var v = separator + (doubled ? 5 : 3)
+        v = percentBlanksEnd(from: v, limit: limit, doubled: doubled)
+        let quote = doubled ? doubledPercentQuote(at: v, end: limit) : percentQuote(at: v, end: limit)
         if let quote {
-            v += 3
+            v += doubled ? 5 : 3
             // An encoded quote closed at once (`%22%22`): an empty value, as the scan below would
             // find at its first byte (no placeholder starts with `%`).
-            if percentQuote(at: v, end: limit) == quote { return nil }
+            if (doubled ? doubledPercentQuote(at: v, end: limit) : percentQuote(at: v, end: limit)) == quote {
+                return nil
+            }
         }
         if let placeholderEnd = placeholderEnd(at: v, end: end, stop: stop) {
             return LogSanitizer.Span(start: key.start, end: placeholderEnd, keepEnd: placeholderEnd, placeholder: .none)
         }
-        var p = percentValueEnd(from: v, limit: limit, quote: quote, header: key.kind == .header)
+        let header = key.kind == .header
+        var p = percentValueEnd(from: v, limit: limit, quote: quote, header: header, doubled: doubled)
         guard p > v else { return nil }
         if quote == nil {
-            // A scheme's name (`Bearer`, `Basic`) and `%20`s take the run after them, its token (more
-            // names too), as in plain text (`schemeValueEnd(from:end:stop:)`): each step moves forward.
+            // A scheme's name (`Bearer`, `Basic`) and `%20`s (`%2520`s) take the run after them, its
+            // token (more names too), as in plain text (`schemeValueEnd(from:end:stop:)`): each step
+            // moves forward.
             var run = v
-            while isSchemeName(from: run, to: p), p + 3 <= limit, text.matches("%20", at: p, end: limit) {
-                var next = p + 3
-                while next + 3 <= limit, text.matches("%20", at: next, end: limit) { next += 3 }
-                let after = percentValueEnd(from: next, limit: limit, quote: nil, header: key.kind == .header)
+            while isSchemeName(from: run, to: p), let blank = percentSpaceLength(at: p, limit: limit, doubled: doubled)
+            {
+                var next = p + blank
+                while percentSpaceLength(at: next, limit: limit, doubled: doubled) != nil { next += blank }
+                let after = percentValueEnd(from: next, limit: limit, quote: nil, header: header, doubled: doubled)
                 guard after > next else { break }
                 (run, p) = (next, after)
             }
@@ -1122,10 +1172,48 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return LogSanitizer.Span(start: key.start, end: p, keepEnd: v, placeholder: .secret)
     }
 
+    /// After a percent-encoded separator, where the `%20`s and `+`s after it (`doubled`: `%2520`s and
+    /// `%2B`s, any case) that start at `start` end (below `limit`).
+    @inline(__always) func percentBlanksEnd(from start: Int, limit: Int, doubled: Bool) -> Int {
+        var v = start
+        while v < limit {
+            if doubled {
+                if v + 3 <= limit, text.byte(v) == UInt8(ascii: "%"), text.byte(v + 1) == UInt8(ascii: "2"),
+                    text.lowered(v + 2) == UInt8(ascii: "b")
+                {
+                    v += 3
+                } else if v + 5 <= limit, text.matches("%2520", at: v, end: limit) {
+                    v += 5
+                } else {
+                    break
+                }
+            } else if text.byte(v) == UInt8(ascii: "+") {
+                v += 1
+            } else if v + 3 <= limit, text.matches("%20", at: v, end: limit) {
+                v += 3
+            } else {
+                break
+            }
+        }
+        return v
+    }
+
+    /// The length of an encoded space at `p` (below `limit`) after a scheme's name: `%20` (3), or
+    /// `%2520` (5) when `doubled`; else nil.
+    @inline(__always) func percentSpaceLength(at p: Int, limit: Int, doubled: Bool) -> Int? {
+        if doubled { return p + 5 <= limit && text.matches("%2520", at: p, end: limit) ? 5 : nil }
+        return p + 3 <= limit && text.matches("%20", at: p, end: limit) ? 3 : nil
+    }
+
     /// The end of a percent-encoded value from `start` (below `limit`): at the encoded `quote`, or
     /// for an unquoted one where ``percentStops(at:header:)`` says, where an unquoted value ends in
-    /// plain text, or at a `%` without two hex digits.
-    @inline(__always) func percentValueEnd(from start: Int, limit: Int, quote: UInt8?, header: Bool) -> Int {
+    /// plain text, or at a `%` without two hex digits. When `doubled` (after `%253D`), at the quote
+    /// or stop encoded twice (`%2522`, `%25` + a stop's code), at any stop encoded once (text of the
+    /// outer level: `%26` is a real `&` there, `%22` a real `"`), or at a `%25` without two hex
+    /// digits after it.
+    @inline(__always) func percentValueEnd(from start: Int, limit: Int, quote: UInt8?, header: Bool, doubled: Bool)
+        -> Int
+    {
         var p = start
         while p < limit {
             let byte = text.byte(p)
@@ -1137,7 +1225,17 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 // digits of an encoded byte that ended an empty value (`%29` + a token run), and a
                 // second pass must end that value at the same `%`.
                 guard p + 2 < limit, text.has(p + 1, Classes.hex), text.has(p + 2, Classes.hex) else { break }
-                if let quote {
+                if doubled {
+                    if percentStops(at: p, header: false) { break }
+                    if text.byte(p + 1) == UInt8(ascii: "2"), text.byte(p + 2) == UInt8(ascii: "5") {
+                        guard p + 4 < limit, text.has(p + 3, Classes.hex), text.has(p + 4, Classes.hex) else { break }
+                        if let quote {
+                            if doubledPercentQuote(at: p, end: limit) == quote { break }
+                        } else if percentStops(at: p + 2, header: header) {
+                            break
+                        }
+                    }
+                } else if let quote {
                     if percentQuote(at: p, end: limit) == quote { break }
                 } else if percentStops(at: p, header: header) {
                     break

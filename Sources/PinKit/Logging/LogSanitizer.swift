@@ -149,6 +149,15 @@
 ///    digits (`password%3Dx%26n%3D1`, `%22password%22%3A%22x%22`); an unquoted value that is a
 ///    scheme's name (`Bearer`, `Basic`, any case) and `%20`s takes the run after them, more names
 ///    too (`token%3DBearer%20x`); a value after it that starts with a placeholder is left alone.
+///    Or the separator is encoded twice, `%253D` or `%253A` (a form in a parameter of another form
+///    or URL, `state=user%253Dbob%2526password%253Dx`; in a URL's query rule 1 drops it first): then each of
+///    those is encoded once more, `%2520`s and `%2B`s (form encoding's `+`, encoded) around it, a
+///    key's quote `%2522` or `%2527` (as well as the ones above), a value's quote `%2522` or `%2527`,
+///    an unquoted one's stop `%25` + a stop's code above (`%2500`–`%2520`, `%2526`, …; a header's:
+///    `%250A`, `%250D`), a scheme's `%2520`s; what is encoded once is text of the outer level, so a
+///    stop encoded once (`%26`, a real `&` there; `%20`, `%22`, …) ends any value too, as does a `%`
+///    without two hex digits or a `%25` without two after it (`password%253Dx%2526n%253D1`,
+///    `%2522password%2522%253A%2522x%2522`). Encoded three times (`%25253D`) a separator is text.
 ///    Markup labels a value with no separator: an XML element whose start tag is `<`, an optional
 ///    prefix of up to 64 `[A-Za-z0-9_.-]` and `:`, a local name of up to 64 of them and a key (any
 ///    case), then `>` or a blank (`[\t-\r ]`) and up to 192 bytes of attributes (no `<`, `>` or URL,
@@ -273,17 +282,20 @@
 ///   before `n`, `i s u m` before `e`, `r w i 5` before `d`, `e` before `t` and `y`, `l` before `s`:
 ///   one table of pairs, so `status=` or `s=` repeated goes at three loads), or a `]`, which alone
 ///   takes the form suffixes' look-back.
-///   A `%` separates a key only as `%3D` or `%3A` (two more bytes read), a `\` only as `\u003d` or
+///   A `%` separates a key only as `%3D` or `%3A` (two more bytes read) or, encoded twice, `%253D`
+///   or `%253A` (four; a `%2` is rejected at its third byte), a `\` only as `\u003d` or
 ///   `\u003a` (five more), a 0xEF only as `＝` or `：` (two more); an unquoted value's `\` is read ahead five bytes more for a `\u00XX`
 ///   that ends it; a key's encoded quote
-///   (`%22`, `%27`: a `2` or `7` before the separator) takes three bytes more of look-back.
+///   (`%22`, `%27`: a `2` or `7` before the separator) takes three bytes more of look-back, five
+///   before a separator encoded twice (`%2522`, `%2527`).
 ///   A `>` is looked at only after a letter, digit or quote, and its tag read back over at most 336
 ///   bytes, stopping at a `<` or `>` (so each byte for one `>`). A key ends in a letter, and a
 ///   start tag in a letter, digit or quote, so the triggers right after a rejected candidate are
 ///   stepped over at one or two examinations each, up to one that could start a URL separator.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
 ///   15 bytes, its quote 6 (`&quot;`, `\u0022`; or the backslashes before a `"` or `'`, up to 15),
-///   the `%20`s and `+`s before a percent-encoded separator (which belong to it alone) and its form suffixes 48 (four of at most 12: `%5B`, six digits, `%5D`;
+///   the `%20`s and `+`s before a percent-encoded separator (`%2520`s and `%2B`s before a 5-byte
+///   `%253D`; they belong to it alone, so each is read back for one separator) and its form suffixes 48 (four of at most 12: `%5B`, six digits, `%5D`;
 ///   read backwards once, each suffix told by its last bytes) after the `[ \t]*` run, which
 ///   belongs to one separator only (its rejection check
 ///   and its key check read that run, so twice at most); an email's local part
@@ -358,7 +370,8 @@
 ///   over or ends the openers; a string prefix is two bytes and its quote.
 /// - A value opened by a quote in another spelling (at most six bytes) is scanned once, forward;
 ///   at each byte equal to the spelling's first, at most six bytes are compared with it. A
-///   percent-encoded scheme value's names, `%20`s and token are read once, forward.
+///   percent-encoded scheme value's names, `%20`s (`%2520`s) and token are read once, forward; a
+///   percent-encoded value reads at most four bytes past each `%` in it (`%25` + two hex digits).
 /// - A value that resumes after a URL: the URL goes out, the next URL is looked for ahead from its
 ///   end (the same forward search), and the rest of the value is scanned from after what ended the
 ///   URL (at most four bytes read past the URL's end: `\r\n`), once, forward, by the scan its kind
@@ -692,13 +705,11 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             let percent = byte == UInt8(ascii: "%")
             let separatorLength =
                 percent
-                ? 3
+                ? credentials.percentSeparatorLength(at: candidate, end: end)
                 : byte == UInt8(ascii: "\\")
                     ? credentials.escapedSeparatorLength(at: candidate, end: end)
                     : byte == 0xEF ? credentials.fullWidthSeparatorLength(at: candidate, end: end) : 1
-            let mayEnd =
-                separatorLength > 0 && (!percent || credentials.isPercentSeparator(at: candidate, end: end))
-                && credentials.keyMayEnd(before: candidate, bound: keyBound)
+            let mayEnd = separatorLength > 0 && credentials.keyMayEnd(before: candidate, bound: keyBound)
             if mayEnd, let key = credentials.key(before: candidate, gapStart: keyBound) {
                 lookAhead(urls, after: candidate, separator: &aheadSeparator, span: &aheadSpan, search: &ahead)
                 let found = credentials.credential(
