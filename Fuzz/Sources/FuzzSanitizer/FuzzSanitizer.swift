@@ -118,6 +118,7 @@ let seeded: [(line: String, secret: String)] = [
         #"{"log":"{\"pin\":\"sha256\\\/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCDEFG=\"}"} \\\\\\/x \x22Bearer zq7SEEDnginxBearerToken0123\x22"#,
         "zq7SEED"
     ),
+    ("data=password%253Dzq7SEEDtwice%2526next%253D1 q=%2522token%2522%253A%2522zq7SEEDquoted%2522", "zq7SEED"),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
