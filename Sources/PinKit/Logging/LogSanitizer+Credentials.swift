@@ -474,18 +474,6 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
     }
 
-    /// Whether the lower-case `word` is at `index` (below `end`), any ASCII case.
-    @inline(__always) func matches(_ word: String, at index: Int, end: Int) -> Bool {
-        let bytes = word.utf8
-        guard index + bytes.count <= end else { return false }
-        var p = index
-        for byte in bytes {
-            guard text.byte(p) | (text.has(p, Classes.letter) ? 0x20 : 0) == byte else { return false }
-            p += 1
-        }
-        return true
-    }
-
     /// Where a header sits (``headerPlace(context:bound:)``), which decides the quote that closes
     /// its unquoted value (``headerEnd(from:end:stop:place:resumed:)``).
     enum HeaderPlace: Equatable {
