@@ -1255,7 +1255,7 @@ public struct LogCorpus {
         let value = pick([
             "hunter2", string(Self.base64url, 1...20), "[redacted-secret]", "[redacted-token]x", "a\"b", "it\\'s",
             "https://u:p@h.example/x", "", "\u{00A0}x", "<v>", "`v`", "x]y", "\\\"q\\\"", "Bearer abc", "basic \tx y",
-            "bearer", "Bearerx y",
+            "bearer", "Bearerx y", "\\'",
         ])
         let blank = pick([
             "", " ", "\t", "\u{00A0}", "\u{3000}", "  ", "\u{1B}[1m", "\u{1B}[0;32m ", "\u{1B}[m", "\u{1B}[1;",

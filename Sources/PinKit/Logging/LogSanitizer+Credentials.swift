@@ -577,7 +577,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             {
                 spelled = (v, length)
                 v += length
-            } else if byte == UInt8(ascii: "\\"), v + 2 < limit, text.byte(v + 1) == UInt8(ascii: "'") {
+            } else if byte == UInt8(ascii: "\\"), v + 2 < limit || (v + 2 == end && end < stop),
+                text.byte(v + 1) == UInt8(ascii: "'")
+            {
+                // (At the input's end too: a lone `\'` opens an empty value, left alone. Right before
+                // a URL it is that URL's context.)
                 spelled = (v, 2)
                 v += 2
             } else if byte == UInt8(ascii: "\\"), case let run = backslashRun(from: v, limit: min(end, stop)),
