@@ -75,6 +75,10 @@ extension LogSanitizer {
         static let keyTailEnd: UInt32 = 1 << 28
         /// `\`: with a `/` after it (`\/`, as `JSONEncoder` writes `/`), a base64 character of rule 7.
         static let backslash: UInt32 = 1 << 29
+        /// What a key's closing quote may end in (``CredentialRule/keyQuoteStart(before:bound:doubled:)``):
+        /// `"`, `'`, a backtick, the `;` of an HTML quote and the `2` or `7` of an encoded or
+        /// escaped one (`%22`, `\x27`, `\u0022`).
+        static let keyQuoteEnd: UInt32 = 1 << 30
 
         /// The second half of ``table``, `table[keyPairs + byte]`: which two bytes may end a key word
         /// before a credential separator (``CredentialRule/keyMayEnd(before:bound:)``). Bits 0–9 say
@@ -129,6 +133,7 @@ extension LogSanitizer {
             mark(":", colonFirst)
             mark("%", percentFirst)
             mark("\\", backslash)
+            mark("\"'`;27", keyQuoteEnd)
             table[0x7F] |= control | afterClosingQuote | valueStop
             let before = Array("oeisumrw5l".utf8)
             func pairs(_ last: Character, after previous: String) {

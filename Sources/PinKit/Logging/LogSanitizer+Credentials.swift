@@ -208,6 +208,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         if last == UInt8(ascii: ";") {
             if k - 5 >= bound, spelledQuoteLength(at: k - 5, end: k) == 5 { return k - 5 }
         } else if last == UInt8(ascii: "2") || last == UInt8(ascii: "7") {
+            // Every spelling that ends in a digit ends in `22` or `27` (`%22`, `%2522`, `\x22`,
+            // `\u0022`): a time's `12:` or a port's `:8087` goes at one more byte.
+            guard text.byte(k - 2) == UInt8(ascii: "2") else { return nil }
             if percentQuote(at: k - 3, end: k) != nil { return k - 3 }
             if doubled, k - 5 >= bound, doubledPercentQuote(at: k - 5, end: k) != nil { return k - 5 }
             if k - 4 >= bound, spelledQuoteLength(at: k - 4, end: k) == 4 { return k - 4 }
@@ -222,7 +225,14 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// `'` after 0–15 backslashes, a doubled `""` or `''` (CSV, SQL), a backtick, or one written in
     /// another way (``spelledQuoteStart(before:bound:)``).
     @inline(__always) func keyQuoteStart(before k: Int, bound: Int, doubled: Bool = false) -> Int {
-        guard k > bound else { return k }
+        // Most keys end in a letter: one table test, and no call.
+        guard k > bound, text.has(k - 1, Classes.keyQuoteEnd) else { return k }
+        return quotedKeyStart(before: k, bound: bound, doubled: doubled)
+    }
+
+    /// ``keyQuoteStart(before:bound:doubled:)`` where the byte before `k` (above `bound`) is one a
+    /// quote may end in (``LogSanitizer/Classes/keyQuoteEnd``). Out of line.
+    @inline(never) func quotedKeyStart(before k: Int, bound: Int, doubled: Bool) -> Int {
         let last = text.byte(k - 1)
         if last == UInt8(ascii: "\"") || last == UInt8(ascii: "'") {
             if k - 2 >= bound, text.byte(k - 2) == last { return k - 2 }
@@ -333,7 +343,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 kind = .header
             } else if key("passphrase") {
                 kind = .value
-            } else if text.byte(separator) != UInt8(ascii: "%"), let pair = pairValueKey(end: k, gapStart: gapStart) {
+            } else if text.byte(separator) != UInt8(ascii: "%"), k - 6 >= gapStart,
+                text.lowered(k - 2) == UInt8(ascii: "u"), let pair = pairValueKey(end: k, gapStart: gapStart)
+            {
+                // (A pair's `value` ends in `ue`, with its member's quote or blank and more before
+                // it: `time=`, `name=` and `type=` go without the call.)
                 keyStart = pair
                 kind = .value
             } else {
