@@ -1608,14 +1608,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 // start a JWT's second segment (not `.`): then both alternatives are decided by the
                 // run's length and classes. One tight loop measures it.
                 if length == 1, flags & Classes.token != 0 {
-                    var q = p &+ 1
                     seen = flags
-                    while q < end {
-                        let next = table[Int(text.byte(q))]
-                        guard next & Classes.token != 0 else { break }
-                        seen |= next
-                        q &+= 1
-                    }
+                    let q = tokenRunEnd(from: p &+ 1, end, seen: &seen)
                     if q == end
                         || (table[Int(text.byte(q))]
                             & (Classes.base64 | Classes.high | Classes.backslash | Classes.percentFirst) == 0
@@ -1639,6 +1633,53 @@ struct WordRules<Counter: LogSanitizerCounting> {
             p = max(p &+ length, state.runFailedBefore)
         }
         return nil
+    }
+
+    /// The end of the run of ASCII token characters (`[A-Za-z0-9_-]`) from `start` (`end` at most),
+    /// the classes of its bytes that rule 7 reads (``Classes/digit``, ``Classes/upper``,
+    /// ``Classes/lower``) added to `seen`. Sixteen bytes a step while a block fits in the input
+    /// (its lanes from the first that is no token character, or from `end`, count for nothing),
+    /// the last bytes of the input one at a time: each byte is examined once.
+    @inline(__always) func tokenRunEnd(from start: Int, _ end: Int, seen: inout UInt32) -> Int {
+        var q = start
+        if let base = text.input.baseAddress {
+            typealias V = ByteBlock.Bytes
+            var digits = ByteBlock.lanes(from: 0, to: 0)
+            var upper = digits
+            var lower = digits
+            var stopped = false
+            while q < end, q &+ 16 <= text.count {
+                text.counter.tick(16)
+                let bytes = ByteBlock.load(base, q)
+                let digit = ByteBlock.digits(bytes)
+                let up = ByteBlock.inRange(bytes, 0x41, count: 26)
+                let low = ByteBlock.inRange(bytes, 0x61, count: 26)
+                let token = digit .| up .| low .| (bytes .== V(repeating: 0x5F)) .| (bytes .== V(repeating: 0x2D))
+                let others = ~ByteBlock.bits(token) & 0xFFFF
+                let lanes = min(others == 0 ? 16 : others.trailingZeroBitCount, end &- q)
+                let kept = ByteBlock.lanes(from: 0, to: lanes)
+                digits .|= digit .& kept
+                upper .|= up .& kept
+                lower .|= low .& kept
+                q &+= lanes
+                if lanes < 16 {
+                    stopped = true
+                    break
+                }
+            }
+            if ByteBlock.any(digits) { seen |= Classes.digit }
+            if ByteBlock.any(upper) { seen |= Classes.upper }
+            if ByteBlock.any(lower) { seen |= Classes.lower }
+            if stopped { return q }
+        }
+        let table = text.table
+        while q < end {
+            let next = table[Int(text.byte(q))]
+            guard next & Classes.token != 0 else { break }
+            seen |= next
+            q &+= 1
+        }
+        return q
     }
 
     /// The end of rule 7's match at the start of `runs` (measured from `start`), or nil.
