@@ -1467,22 +1467,29 @@ struct WordRules<Counter: LogSanitizerCounting> {
         while start &+ 32 <= end, start <= jwt {
             let probe = start &+ 31
             if probe >= known {
+                // Where the backward read below starts: the byte before the probe, or before the
+                // block that ends at it when the block test already knows those bytes.
+                var back = probe &- 1
                 // The sixteen bytes that end at the probe, at once: after the last of them that is
                 // surely no run byte, no earlier start can reach the probe.
                 if probe &- 15 >= known, let base = text.input.baseAddress {
                     text.counter.tick(16)
-                    if let lane = Self.lastNonRunLane(ByteBlock.load(base, probe &- 15)) {
+                    let block = ByteBlock.load(base, probe &- 15)
+                    if let lane = Self.lastNonRunLane(block) {
                         start = probe &- 15 &+ lane &+ 1
                         known = start
                         continue
                     }
+                    // Without a `%` or a byte of a multi-byte character (which the block test takes
+                    // as run bytes whatever follows), all sixteen are run bytes as `isRunByte` reads
+                    // them: the read goes on before them, and each byte is read once.
+                    if Self.plainRunBlock(block) { back = probe &- 16 }
                 }
-                if !isRunByte(probe) {
+                if back == probe &- 1, !isRunByte(probe) {
                     start = probe &+ 1
                     known = start
                     continue
                 }
-                var back = probe &- 1
                 while back >= known, isRunByte(back) { back &-= 1 }
                 if back >= known {
                     start = back &+ 1
@@ -1528,6 +1535,13 @@ struct WordRules<Counter: LogSanitizerCounting> {
         }
         let none = ~run & 0xFFFF
         return none != 0 ? 63 &- none.leadingZeroBitCount : nil
+    }
+
+    /// Whether a block that ``lastNonRunLane(_:)`` found all run bytes holds no `%` and no byte of
+    /// a multi-byte character: then each is a run byte as ``isRunByte(_:)`` reads it too.
+    @inline(__always) static func plainRunBlock(_ bytes: ByteBlock.Bytes) -> Bool {
+        typealias V = ByteBlock.Bytes
+        return !ByteBlock.any((bytes .== V(repeating: 0x25)) .| (bytes .>= V(repeating: 0x80)))
     }
 
     /// Whether every byte of a block is `[A-Za-z0-9+/]`.
