@@ -104,10 +104,52 @@ struct LogSanitizerBlockAttackTests {
                 check(
                     ByteBlock.any(ByteBlock.shortWordBytes(Self.block(0x20, byte, at: lane))) == shortWord,
                     "shortWordBytes \(value) lane \(lane)")
+                // A run block with neither `%` nor a multi-byte byte.
+                check(
+                    Rules.plainRunBlock(Self.block(UInt8(ascii: "a"), byte, at: lane))
+                        == (byte != UInt8(ascii: "%") && byte < 0x80),
+                    "plainRunBlock \(value) lane \(lane)")
                 check(
                     ByteBlock.bits(SpanTriggers.lanes(Self.block(0x20, byte, at: lane)))
                         == (SpanTriggers.isTrigger(byte) ? 1 << lane : 0),
                     "SpanTriggers \(value) lane \(lane)")
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong)")
+    }
+
+    @Test("the token run's block scan ends where the byte-by-byte reading does: every byte value, position and end")
+    func blockScansMatchByteReading() {
+        let table = Classes.table
+        var wrong: [String] = []
+        for length in [1, 15, 16, 17, 31, 33, 47] {
+            for value in 0...255 {
+                for position in 0..<length {
+                    // Filler the scan passes over, with `value` at `position`.
+                    var line = [UInt8](repeating: UInt8(ascii: "k"), count: length)
+                    line[position] = UInt8(value)
+                    line.withUnsafeBufferPointer { buffer in
+                        let text = SanitizerInput(input: buffer, counter: LogSanitizer.Uncounted())
+                        for start in Set([0, min(1, length - 1)]) {
+                            for end in Set([length, position, min(position + 1, length), length - 1]) where end >= start
+                            {
+                                var seen: UInt32 = 0
+                                let token = Rules(text: text).tokenRunEnd(from: start, end, seen: &seen)
+                                var q = start
+                                var expectedSeen: UInt32 = 0
+                                while q < end, table[Int(line[q])] & Classes.token != 0 {
+                                    expectedSeen |= table[Int(line[q])]
+                                    q += 1
+                                }
+                                let classes = Classes.digit | Classes.upper | Classes.lower
+                                if token != q || seen & classes != expectedSeen & classes, wrong.count < 10 {
+                                    wrong.append(
+                                        "tokenRunEnd \(value) at \(position) of \(length) from \(start) to \(end)")
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         #expect(wrong.isEmpty, "\(wrong)")
