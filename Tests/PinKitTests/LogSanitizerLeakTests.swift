@@ -354,6 +354,15 @@ struct LogSanitizerLeakTests {
                 "to [redacted-email], [redacted-email], [redacted-email], [redacted-email]"
             ),
             (String(repeating: "a", count: 32) + "eyJhbGciOi.eyJzdWIi.sig", "[redacted-token]"),
+            // The sixteenth session's rows: a long option's value, a SASL credential.
+            (
+                "mysql --user=app --password hunter2 --host=db.example.com, pg_dump --db-password 'abc def'",
+                "mysql --user=app --password [redacted-secret] --host=db.example.com, pg_dump --db-password '[redacted-secret]'"
+            ),
+            (
+                #"send: 'AUTH PLAIN AGFsaWNlAGh1bnRlcjI=\r\n'; AUTH PLAIN =, auth plain text"#,
+                #"send: 'AUTH PLAIN [redacted-secret]\r\n'; AUTH PLAIN =, auth plain text"#
+            ),
         ]
     )
     func documented(_ input: String, _ expected: String) {

@@ -174,10 +174,11 @@
 ///    `[A-Za-z0-9_-]`, a run of `[A-Za-z0-9_-]` that ends in one of the keys above (any case; a
 ///    header's key too, whose value is then a plain value's: `--password`, `--db-password`,
 ///    `--access-token`, `--cookie`), one or more spaces or tabs and a byte that is no `-`: what follows
-///    is as after a `=` (blanks, openers, a structure, a quoted or an unquoted value, its stops)
-///    → `[redacted-secret]` (`mysql --password [redacted-secret] --host=db`, `--db-password
-///    '[redacted-secret]'`). A flag before another option (`--password --host=db`) or at the end
-///    keeps what follows; a short option (`-p x`) is none: too many take a value that is no secret.
+///    is as after a `=` (blanks, openers, a structure, a quoted or an unquoted value, its stops;
+///    the `--`, the name and the blanks kept) → `[redacted-secret]`
+///    (`mysql --password [redacted-secret] --host=db`, `--db-password '[redacted-secret]'`). A flag
+///    before another option (`--password --host=db`) or at the end keeps what follows; a short
+///    option (`-p x`) is none: too many take a value that is no secret.
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit (but
 ///    after a percent-encoded byte `%XX`, an escaped `\xHH`, `\uHHHH` or `\n`, `\r`, `\t`) or a placeholder, then
 ///    separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
