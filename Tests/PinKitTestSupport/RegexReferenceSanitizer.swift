@@ -369,7 +369,8 @@ public enum RegexReferenceSanitizer {
     /// separator (blanks, openers, the value). The same groups as ``valueCredential``.
     static let optionCredential = valueExpression(key: optionKey, tail: optionTail)
     static let optionKey = #"(?<![A-Za-z0-9_\-])--[A-Za-z0-9_\-]*?(?:"# + valueKey + "|" + headerKey + ")"
-    static let optionTail = #"[ \t]++(?!-)"# + blanks + openers
+    static let optionTail =
+        #"[ \t]++(?!"# + blanks + #"(?:-|=|:|\\u003[DdAa]|\uFF1D|\uFF1A|%3[DdAa]|%253[DdAa]))"# + blanks + openers
     /// A name–value pair's `value` member (HAR, Kubernetes `env`, Python's dict, Go's `%+v`): right
     /// after a `name` or `key` member whose string ends in a credential key (after a run of
     /// `[A-Za-z0-9_.-]`), every quote `"`, every one `\"`, every one `'`, or none (then the `name`

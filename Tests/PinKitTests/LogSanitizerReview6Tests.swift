@@ -495,6 +495,12 @@ struct LogSanitizerReview6Tests {
             ("curl --cookie \"sid=hunter2\" https://a.io/x", "curl --cookie \"[redacted-secret]\" https://a.io"),
             ("x --API-KEY  hunter2,y", "x --API-KEY  [redacted-secret],y"),
             ("run --password=hunter2", "run --password=[redacted-secret]"),
+            // A separator after the blanks is the key's own (a multipart boundary glued to a key).
+            ("--X--secret = 'hunter2'", "--X--secret = '[redacted-secret]'"),
+            (
+                "--password :\thunter2 --token \u{00A0}＝ hunter3",
+                "--password :\t[redacted-secret] --token \u{00A0}＝ [redacted-secret]"
+            ),
         ]
     )
     func optionLabelledSecret(_ input: String, _ expected: String) {

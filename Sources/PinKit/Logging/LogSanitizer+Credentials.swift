@@ -371,8 +371,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// A long command-line option named by a key at the `-` at `dash` (a candidate of the span
     /// pass: the first of `--`, or with `memchr` any `-`): `--` not right after an `[A-Za-z0-9_-]`,
     /// then a run of `[A-Za-z0-9_-]` that ends in one of the keys (`--password`, `--db-password`,
-    /// `--access-token`; any case), then spaces or tabs (the separator, `[nameEnd, valueStart)`) and
-    /// a byte that is no `-` (another option: `--password --host=x` keeps it). `keyStart` is nil when
+    /// `--access-token`; any case), then spaces or tabs (the separator, `[nameEnd, valueStart)`) and,
+    /// after rule 2's blanks, a byte that is no `-` (another option: `--password --host=x` keeps it)
+    /// and starts no separator (`=`, `:` and their other spellings: `--X--secret = 'x'` is the
+    /// separator's credential). `keyStart` is nil when
     /// it is none; `nameEnd` is where the option's name ends (or `dash + 1` after a lone `-`): no `--`
     /// before it starts another option, each being right after a name's byte. The name is read
     /// forward once, its last two bytes tested against the key-pair table before the key is read
@@ -392,7 +394,19 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         else { return (nil, nameEnd, nameEnd) }
         var valueStart = nameEnd + 1
         while valueStart < end, text.byte(valueStart) == 0x20 || text.byte(valueStart) == 0x09 { valueStart += 1 }
-        guard valueStart == end || text.byte(valueStart) != UInt8(ascii: "-") else { return (nil, nameEnd, nameEnd) }
+        // Not another option, and not a separator after more blanks (`--X--secret = 'x'`, a multipart
+        // boundary glued to a key: the separator's own credential, found at it).
+        let first = text.blanksEnd(from: valueStart, end: end, stop: Int.max)
+        if first < end {
+            let byte = text.byte(first)
+            if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: ":")
+                || (byte == UInt8(ascii: "\\") && escapedSeparatorLength(at: first, end: end) > 0)
+                || (byte == 0xEF && fullWidthSeparatorLength(at: first, end: end) > 0)
+                || (byte == UInt8(ascii: "%") && percentSeparatorLength(at: first, end: end) > 0)
+            {
+                return (nil, nameEnd, nameEnd)
+            }
+        }
         return (key.start, nameEnd, valueStart)
     }
 

@@ -173,7 +173,8 @@
 ///    A long command-line option labels a value with blanks: `--` not right after an
 ///    `[A-Za-z0-9_-]`, a run of `[A-Za-z0-9_-]` that ends in one of the keys above (any case; a
 ///    header's key too, whose value is then a plain value's: `--password`, `--db-password`,
-///    `--access-token`, `--cookie`), one or more spaces or tabs and a byte that is no `-`: what follows
+///    `--access-token`, `--cookie`), one or more spaces or tabs and (after blanks) a byte that is no
+///    `-` and starts no separator (`--X--secret = 'x'` is the `=`'s credential): what follows
 ///    is as after a `=` (blanks, openers, a structure, a quoted or an unquoted value, its stops;
 ///    the `--`, the name and the blanks kept) → `[redacted-secret]`
 ///    (`mysql --password [redacted-secret] --host=db`, `--db-password '[redacted-secret]'`). A flag
