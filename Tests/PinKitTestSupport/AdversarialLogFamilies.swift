@@ -124,6 +124,11 @@ public enum AdversarialLogFamilies {
             ("> after long attributes", String(repeating: "a", count: 330) + ">"),
             ("form parts repeated", #"name=\"password\"\r\n\r\n"#), ("Go map members repeated", "] Cookie:[a"),
             ("\\u003d separators repeated", #"token\u003d"#), ("full-width separators repeated", "password＝"),
+            // The sixteenth session's new triggers: `--` (rules 1–2's pass; a long option's name
+            // read forward once) and `au` (rule 3's finder; a SASL command's words and run).
+            ("long options repeated", "--password "), ("-- repeated", "-- "), ("options and values", "--token a "),
+            ("option names glued", "--a-b--c--"), ("AUTH PLAIN repeated", "AUTH PLAIN "), ("au repeated", "au"),
+            ("AUTHENTICATE LOGIN repeated", "AUTHENTICATE\tLOGIN\t"), ("AUTH PLAIN runs", "AUTH PLAIN AGFsaWNl;"),
             ("random upper-case hex", ""),
         ]
         return families

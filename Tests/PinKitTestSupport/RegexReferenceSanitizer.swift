@@ -344,7 +344,8 @@ public enum RegexReferenceSanitizer {
         headerKey + formSuffixes + blanks + separator + blanks + openers
             + #"(?:""|''|``|(\\{1,15})"\1")(?=(?:\\{0,15}["'`])?\uE000)"#)
     static let emptyQuotedBeforeURL = regex(
-        "(?:" + headerKey + "|" + valueKey + "|" + pairKey + ")" + keyTail + #"(?:(?:(\\{1,15}")|"# + stringPrefix
+        "(?:(?:" + headerKey + "|" + valueKey + "|" + pairKey + ")" + keyTail + "|" + optionKey + optionTail + ")"
+            + #"(?:(?:(\\{1,15}")|"# + stringPrefix
             + #"(")|"#
             + stringPrefix + #"(')|(`))(?=\\{0,15}["'`]\uE000)|("# + spelledQuote
             + #"|\\'(?!\uE000))(?=(?:\\{0,15}["'`])?+\uE000))"#)
@@ -362,6 +363,14 @@ public enum RegexReferenceSanitizer {
     /// …or an escaped line break, which a quoted value runs over (`\r\n` as one).
     static let afterEscapedLineBreak = regex(#"[.,;:!?]*+\\(?:r(?:\\n)?+|n)"#)
     static let valueCredential = valueExpression(key: valueKey)
+    /// A long command-line option named by a key (`--password x`, `--db-password 'x y'`): `--` not
+    /// right after an `[A-Za-z0-9_-]`, a run of them ending in a key (a header's too, whose value is
+    /// a value's here), spaces or tabs and no `-` after them (another option), then what follows a
+    /// separator (blanks, openers, the value). The same groups as ``valueCredential``.
+    static let optionCredential = valueExpression(key: optionKey, tail: optionTail)
+    static let optionKey = #"(?<![A-Za-z0-9_\-])--[A-Za-z0-9_\-]*?(?:"# + valueKey + "|" + headerKey + ")"
+    static let optionTail =
+        #"[ \t]++(?!"# + blanks + #"(?:-|=|:|\\u003[DdAa]|\uFF1D|\uFF1A|%3[DdAa]|%253[DdAa]))"# + blanks + openers
     /// A name–value pair's `value` member (HAR, Kubernetes `env`, Python's dict, Go's `%+v`): right
     /// after a `name` or `key` member whose string ends in a credential key (after a run of
     /// `[A-Za-z0-9_.-]`), every quote `"`, every one `\"`, every one `'`, or none (then the `name`
@@ -404,9 +413,9 @@ public enum RegexReferenceSanitizer {
     /// Not the quote (and up to 15 backslashes) right before a URL: that URL's context.
     static let notContextQuote = #"(?!\\{0,15}["'`]\uE000)"#
     /// A value credential after `key`: a structure (groups 1–3) or a value (4–15).
-    static func valueExpression(key: String) -> NSRegularExpression {
+    static func valueExpression(key: String, tail: String = keyTail) -> NSRegularExpression {
         regex(
-            key + keyTail + "(?:" + structure(header: false) + "|"
+            key + tail + "(?:" + structure(header: false) + "|"
                 + values(
                     unquoted:
                         // A scheme's name, blanks and its token, as rule 3 takes one (after more names,
@@ -502,9 +511,14 @@ public enum RegexReferenceSanitizer {
             + "|[Bb][Aa][Ss][Ii][Cc]" + bearerSeparator + "++(?!(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"
             + bearerSeparator + ")"
             // (An encoded `/ + =` qualifies too: the scanner meets its digit.)
-            + #"(?=T*?(?:[0-9+=]|\\{0,15}/|%(?:25)?(?:2[FfBb]|3[Dd]))|T*?[a-z]T*?[A-Z]|TT*?[A-Z]T*?[a-z])T++)"#
+            + #"(?=T*?(?:[0-9+=]|\\{0,15}/|%(?:25)?(?:2[FfBb]|3[Dd]))|T*?[a-z]T*?[A-Z]|TT*?[A-Z]T*?[a-z])T++"#
             .replacingOccurrences(
-                of: "T", with: bearerToken))
+                of: "T", with: bearerToken)
+            // A SASL credential: `AUTH` or `AUTHENTICATE`, blanks, `PLAIN` or `LOGIN`, blanks and a run
+            // (group `sasl`, the part replaced) of four or more base64 characters with a Basic token's
+            // shape, before the end, a blank, a line break, a quote or an escaped `\r` or `\n`.
+            + #"|[Aa][Uu][Tt][Hh](?:[Ee][Nn][Tt][Ii][Cc][Aa][Tt][Ee])?[ \t]++(?:[Pp][Ll][Aa][Ii][Nn]|[Ll][Oo][Gg][Ii][Nn])[ \t]++(?<sasl>(?=R*?[0-9+/=]|R*?[a-z]R*?[A-Z]|RR*?[A-Z]R*?[a-z])R{4,}+(?=[ \t\r\n"'`]|\\[rn]|\z)))"#
+            .replacingOccurrences(of: "R", with: "[A-Za-z0-9+/=]"))
     /// `/`, `+` or `=` percent-encoded once or twice: one base64 character (rules 3 and 7).
     static let encodedBase64 = #"%(?:25)?(?:2[FfBb]|3[Dd])"#
     /// A local part starts outside a percent-encoded byte (once or twice), and holds no encoded `=`
@@ -660,12 +674,21 @@ public enum RegexReferenceSanitizer {
                         search = match.range.location + 4
                         continue
                     }
-                    let range = expression === email ? widenedEmail(match.range, in: seen, cursor: cursor) : match.range
+                    // A SASL credential: its words stay with the text before it, for the later rules.
+                    let sasl =
+                        expression === bearer ? match.range(withName: "sasl") : NSRange(location: NSNotFound, length: 0)
+                    let range =
+                        expression === email
+                        ? widenedEmail(match.range, in: seen, cursor: cursor)
+                        : sasl.location != NSNotFound ? sasl : match.range
                     if range.location > cursor {
                         next.append(
                             .open(ns.substring(with: NSRange(location: cursor, length: range.location - cursor))))
                     }
-                    next.append(.done(replacement ?? ns.substring(with: range)))
+                    next.append(
+                        .done(
+                            sasl.location != NSNotFound ? "[redacted-secret]" : replacement ?? ns.substring(with: range)
+                        ))
                     cursor = range.location + range.length
                     search = cursor
                 }
@@ -855,7 +878,8 @@ public enum RegexReferenceSanitizer {
         {
             return .spelled(spelling(match, named: "dq", in: text))
         }
-        guard expression === valueCredential || expression === pairCredential else { return nil }
+        guard expression === valueCredential || expression === pairCredential || expression === optionCredential
+        else { return nil }
         // Group 4 holds the opening backslashes, without the quote.
         if has(5) { return .escaped(match.range(at: 4).length) }
         if has(7) { return .quoted("\"") }
@@ -974,6 +998,7 @@ public enum RegexReferenceSanitizer {
                 // `\x22` and `\x27` values are groups 14 and 15, and its other spelled quote's
                 // value 17.)
                 (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
+                (optionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
                 (pairCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
                 (markupElementCredential, [1, 2]), (formPartCredential, [2]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),

@@ -11,6 +11,8 @@ struct LogSanitizerLeakTests {
     enum Family: String, CaseIterable {
         case queryEndedByContext, quoteInUserInfo, escapedURL, anyScheme, credentials, bearerVariants
         case splitBase64, invisibleSeparators, emails, gluedJWT
+        /// The sixteenth session's credentials labelled by a key and a blank.
+        case commandOptions, saslCommands
     }
 
     struct Fragment {
@@ -150,6 +152,24 @@ struct LogSanitizerLeakTests {
                 let text = pick([
                     "alice\(m1)@bücher.de", "root.\(m1)@10.0.0.1", "o'\(m1)@example.com", "\(m1)!wow@example.com",
                     "\(m1)ö.smith@example.com", "jö\(m1)@mail.example", "\(m1)@xn--bcher-kva.example",
+                ])
+                return Fragment(text: text, secrets: [m1])
+            case .commandOptions:
+                let text = pick([
+                    "mysql --user=app --password \(m1) --host=\(host)", "pg_dump --db-password '\(m1) x' -h \(host)",
+                    "cli --access-token\t\(m1)", "--API_KEY \"\(m1)\"", "run --client-secret  \(m1),next",
+                    "{\"argv\":\"--password \(m1)\"}", "exec(--token \(m1))",
+                    "curl --cookie sid=\(m1) https://\(host)/x",
+                ])
+                // (A header before the option takes the rest of the line, `--host=` too; a URL's host stays.)
+                return Fragment(text: text, secrets: [m1], hosts: text.contains("://") ? [host] : [])
+            case .saslCommands:
+                // A base64 run with the marker inside (its digits give it a token's shape), then what
+                // ends one.
+                let run = pick(["AG", "", "dXNlcg"]) + m1 + pick(["", "=", "==", "AGh1bnRlcjI="])
+                let text = pick([
+                    "send: 'AUTH PLAIN \(run)\\r\\n'", "a001 AUTHENTICATE PLAIN \(run)\r\n", "C: auth login \(run) ",
+                    "{\"cmd\":\"AUTH PLAIN \(run)\\r\\n\"}", "AUTH\tPLAIN  \(run)\t", "[\"AUTH LOGIN \(run)\"]",
                 ])
                 return Fragment(text: text, secrets: [m1])
             case .gluedJWT:
@@ -334,6 +354,15 @@ struct LogSanitizerLeakTests {
                 "to [redacted-email], [redacted-email], [redacted-email], [redacted-email]"
             ),
             (String(repeating: "a", count: 32) + "eyJhbGciOi.eyJzdWIi.sig", "[redacted-token]"),
+            // The sixteenth session's rows: a long option's value, a SASL credential.
+            (
+                "mysql --user=app --password hunter2 --host=db.example.com, pg_dump --db-password 'abc def'",
+                "mysql --user=app --password [redacted-secret] --host=db.example.com, pg_dump --db-password '[redacted-secret]'"
+            ),
+            (
+                #"send: 'AUTH PLAIN AGFsaWNlAGh1bnRlcjI=\r\n'; AUTH PLAIN =, auth plain text"#,
+                #"send: 'AUTH PLAIN [redacted-secret]\r\n'; AUTH PLAIN =, auth plain text"#
+            ),
         ]
     )
     func documented(_ input: String, _ expected: String) {

@@ -60,6 +60,37 @@ struct LogSanitizerSpanTests {
         check(URLSeparatorTriggers.self, [0x3A, 0x25])
     }
 
+    /// The span pass's `-` (the sixteenth session): the first of every `--` is found, and every
+    /// answer is a trigger or a `-` (a window's last byte, or any with `memchr`, which the pass
+    /// rejects at the byte after it), the triggers themselves as before.
+    @Test("the span finder finds the first dash of every pair of dashes", arguments: [1, 2, 3, 9, 40, 500])
+    func windowFinderDashes(spacing: Int) {
+        var generator = SeededGenerator(seed: UInt64(spacing &* 104_729))
+        let bytes: [UInt8] = (0..<6_000).map { _ in
+            Int.random(in: 0..<spacing, using: &generator) == 0
+                ? [0x2D, 0x2D, 0x2D, 0x3D][Int.random(in: 0..<4, using: &generator)]
+                : [0x61, 0x20, 0x2D, 0x5F][Int.random(in: 0..<4, using: &generator)]
+        }
+        bytes.withUnsafeBufferPointer { buffer in
+            let counter = LogSanitizer.OperationCounter()
+            let input = SanitizerInput(input: buffer, counter: counter)
+            var finder = SpanTriggerFinder()
+            var from = 0
+            var mismatches = 0
+            while from < bytes.count {
+                let expected = (from..<bytes.count).first {
+                    bytes[$0] == 0x3D || (bytes[$0] == 0x2D && $0 + 1 < bytes.count && bytes[$0 + 1] == 0x2D)
+                }
+                let found = finder.next(from: from, to: bytes.count, in: input)
+                if let found, found < expected ?? Int.max, bytes[found] != 0x2D { mismatches += 1 }
+                if (found ?? Int.max) > (expected ?? Int.max) || (expected != nil && found == nil) { mismatches += 1 }
+                from = (found ?? bytes.count) + 1 + Int.random(in: 0..<2, using: &generator)
+            }
+            #expect(mismatches == 0)
+            #expect(counter.operations <= 8 * bytes.count + 128, "\(counter.operations) for \(bytes.count) bytes")
+        }
+    }
+
     @Test("a separator's first two bytes decide a URL candidate at every distance from the start and the end")
     func separatorPairAtTheEdges() {
         // The pass tests a `:`, `%` or `=` with the byte after it in one table test, only when two

@@ -119,6 +119,10 @@ let seeded: [(line: String, secret: String)] = [
         "zq7SEED"
     ),
     ("data=password%253Dzq7SEEDtwice%2526next%253D1 q=%2522token%2522%253A%2522zq7SEEDquoted%2522", "zq7SEED"),
+    (
+        #"exec: mysql --password zq7SEEDoption --db-password 'zq7SEED q' -p x send: 'AUTH PLAIN AGzq7SEED0sasl=\r\n'"#,
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -727,11 +727,13 @@ struct CachedFinder {
     }
 }
 
-/// The next `be` or `ba` in any ASCII case (where a bearer or basic keyword can start), remembered
-/// like ``CachedFinder``'s byte. Sixteen positions a step: the bytes at `i…i+15` against `b` and
-/// those at `i+1…i+16` against `e`, the first lowered with `| 0x20` (which maps only `B` to `b`),
-/// the second with `| 0x24` (which maps only `a A e E` to `e`). A `b` followed by neither (most of
-/// them: `b.`, `by`, `ab`) costs nothing beyond the block compare, and one search finds all cases.
+/// The next `be`, `ba` or `au` in any ASCII case (where a bearer, basic or SASL `AUTH` keyword can
+/// start), remembered like ``CachedFinder``'s byte. Sixteen positions a step: the bytes at `i…i+15`
+/// against `b` and those at `i+1…i+16` against `e`, the first lowered with `| 0x20` (which maps only
+/// `B` to `b`), the second with `| 0x24` (which maps only `a A e E` to `e`); and the same bytes
+/// against `a` and `u` (`| 0x24` maps `u U q Q` to `u`: an `aq` is a candidate too, which the rule
+/// rejects at its next byte). A `b` or `a` followed by none of them (most of them: `b.`, `by`,
+/// `ab`, `an`) costs nothing beyond the block compare, and one search finds all cases.
 struct BearerStartFinder {
     var found: Int = -1
     var exhaustedFrom: Int = Int.max
@@ -745,8 +747,13 @@ struct BearerStartFinder {
         let e = ByteBlock.Bytes(repeating: UInt8(ascii: "e"))
         // `be` (bearer) or `ba` (basic), any case: `| 0x24` maps exactly `a A e E` to `e`.
         let ae = ByteBlock.Bytes(repeating: 0x24)
+        let a = ByteBlock.Bytes(repeating: UInt8(ascii: "a"))
+        let u = ByteBlock.Bytes(repeating: UInt8(ascii: "u"))
         @inline(__always) func pairs(_ at: Int) -> ByteBlock.Lanes {
-            ((ByteBlock.load(base, at) | fold) .== b) .& ((ByteBlock.load(base, at &+ 1) | ae) .== e)
+            let first = ByteBlock.load(base, at) | fold
+            // `| 0x24` maps `u U q Q` to `u` as well (an `aq` costs the rule one more load).
+            let second = ByteBlock.load(base, at &+ 1) | ae
+            return ((first .== b) .& (second .== e)) .| ((first .== a) .& (second .== u))
         }
         // A pair starts at most at end - 2: the blocks cover starts [index, end - 1).
         var index = from
@@ -770,7 +777,9 @@ struct BearerStartFinder {
                 }
             } else {
                 while index &+ 1 < end {
-                    if base[index] | 0x20 == UInt8(ascii: "b"), base[index &+ 1] | 0x24 == UInt8(ascii: "e") {
+                    if (base[index] | 0x20 == UInt8(ascii: "b") && base[index &+ 1] | 0x24 == UInt8(ascii: "e"))
+                        || (base[index] | 0x20 == UInt8(ascii: "a") && base[index &+ 1] | 0x24 == UInt8(ascii: "u"))
+                    {
                         found = index
                         return index
                     }

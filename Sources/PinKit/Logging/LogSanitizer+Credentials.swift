@@ -382,6 +382,48 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (keyStart, kind)
     }
 
+    /// A long command-line option named by a key at the `-` at `dash` (a candidate of the span
+    /// pass: the first of `--`, or with `memchr` any `-`): `--` not right after an `[A-Za-z0-9_-]`,
+    /// then a run of `[A-Za-z0-9_-]` that ends in one of the keys (`--password`, `--db-password`,
+    /// `--access-token`; any case), then spaces or tabs (the separator, `[nameEnd, valueStart)`) and,
+    /// after rule 2's blanks, a byte that is no `-` (another option: `--password --host=x` keeps it)
+    /// and starts no separator (`=`, `:` and their other spellings: `--X--secret = 'x'` is the
+    /// separator's credential). `keyStart` is nil when
+    /// it is none; `nameEnd` is where the option's name ends (or `dash + 1` after a lone `-`): no `--`
+    /// before it starts another option, each being right after a name's byte. The name is read
+    /// forward once, its last two bytes tested against the key-pair table before the key is read
+    /// back (`password x`: a key whatever its case; `--verbose x` goes at that test).
+    @inline(never) func option(at dash: Int, end: Int) -> (keyStart: Int?, nameEnd: Int, valueStart: Int) {
+        guard dash + 1 < end, text.byte(dash + 1) == UInt8(ascii: "-") else { return (nil, dash + 1, dash + 1) }
+        var nameEnd = dash + 2
+        while nameEnd < end, text.has(nameEnd, Classes.token) { nameEnd += 1 }
+        let nameStart = dash + 2
+        guard dash == 0 || !text.has(dash - 1, Classes.token), nameEnd - nameStart >= 3, nameEnd < end,
+            text.byte(nameEnd) == 0x20 || text.byte(nameEnd) == 0x09
+        else { return (nil, nameEnd, nameEnd) }
+        let pairs = text.table + Classes.keyPairs
+        guard text.has(nameEnd - 1, Classes.keyEnd),
+            pairs[Int(text.byte(nameEnd - 2))] & pairs[Int(text.byte(nameEnd - 1))] &>> 16 != 0,
+            let key = key(before: nameEnd, gapStart: nameStart)
+        else { return (nil, nameEnd, nameEnd) }
+        var valueStart = nameEnd + 1
+        while valueStart < end, text.byte(valueStart) == 0x20 || text.byte(valueStart) == 0x09 { valueStart += 1 }
+        // Not another option, and not a separator after more blanks (`--X--secret = 'x'`, a multipart
+        // boundary glued to a key: the separator's own credential, found at it).
+        let first = text.blanksEnd(from: valueStart, end: end, stop: Int.max)
+        if first < end {
+            let byte = text.byte(first)
+            if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: ":")
+                || (byte == UInt8(ascii: "\\") && escapedSeparatorLength(at: first, end: end) > 0)
+                || (byte == 0xEF && fullWidthSeparatorLength(at: first, end: end) > 0)
+                || (byte == UInt8(ascii: "%") && percentSeparatorLength(at: first, end: end) > 0)
+            {
+                return (nil, nameEnd, nameEnd)
+            }
+        }
+        return (key.start, nameEnd, valueStart)
+    }
+
     /// A name–value pair's `value` key (any case) that ends at `end`, as HAR files, Kubernetes and
     /// ECS `env` lists and many config APIs write a credential: `{"name":"DB_PASSWORD","value":"x"}`,
     /// `{"key":"access_token","value":"x"}`, Python's `{'name': 'DB_PASSWORD', 'value': 'x'}`, Go's
@@ -539,8 +581,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // Forwards: the `>` of `=>` (Ruby, PHP, Perl), [ \t]*, openers, an optional opening quote,
         // the value.
         var v = separator + separatorLength
-        if separatorLength == 1, v < end, v != stop,
-            text.byte(v) == (text.byte(separator) == UInt8(ascii: "=") ? UInt8(ascii: ">") : UInt8(ascii: "="))
+        if separatorLength == 1, v < end, v != stop, case let first = text.byte(separator),
+            first == UInt8(ascii: "=") || first == UInt8(ascii: ":"),
+            text.byte(v) == (first == UInt8(ascii: "=") ? UInt8(ascii: ">") : UInt8(ascii: "="))
         {
             // `=>` (Ruby, PHP, Perl) and `:=` (Go, make).
             v += 1

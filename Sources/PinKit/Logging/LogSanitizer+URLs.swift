@@ -504,9 +504,15 @@ enum SanitizerScan {
 protocol WindowTriggers {
     /// The bytes (a byte may repeat: a repeated one is compared and searched for once).
     static var values: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) { get }
+    /// Whether the first `-` of each `--` is a trigger too (a long command-line option's start).
+    /// A window's last byte is one when it is a `-` (the byte after it lies in the next window), and
+    /// with `memchr` every `-` is: the caller reads the byte after a `-` candidate.
+    static var dashPairs: Bool { get }
 }
 
 extension WindowTriggers {
+    static var dashPairs: Bool { false }
+
     @inline(__always) static func isTrigger(_ byte: UInt8) -> Bool {
         byte == values.0 || byte == values.1 || byte == values.2 || byte == values.3 || byte == values.4
             || byte == values.5
@@ -525,11 +531,13 @@ extension WindowTriggers {
 
 /// What rules 1–2 meet in their one pass: `:`, `=` and `%` (a URL separator's start or a credential
 /// key's end), `\` (a JSON-escaped separator, `\u003d` or `\u003a`), 0xEF (the first byte of a
-/// full-width `＝` or `：`) and `>` (the end of an XML element's start tag that names a credential).
+/// full-width `＝` or `：`), `>` (the end of an XML element's start tag that names a credential) and
+/// the first `-` of a `--` (a long option named by a key, `--password x`).
 enum SpanTriggers: WindowTriggers {
     static var values: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) {
         (UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: "\\"), 0xEF, UInt8(ascii: ">"))
     }
+    static var dashPairs: Bool { true }
 }
 
 /// What the URL look-ahead for a credential's value meets: `:` and `%` (a URL separator's start).
@@ -567,6 +575,8 @@ struct WindowFinder<Triggers: WindowTriggers> {
     var fourth = -1
     var fifth = -1
     var sixth = -1
+    /// The next `-` (``WindowTriggers/dashPairs``).
+    var seventh = -1
     /// A search from here found nothing up to the end.
     var exhaustedFrom = Int.max
 
@@ -609,11 +619,23 @@ struct WindowFinder<Triggers: WindowTriggers> {
         at index: Int, base: UnsafePointer<UInt8>, in input: SanitizerInput<Counter>
     ) -> UInt64 {
         input.counter.tick(64)
-        let first = ByteBlock.bits(Triggers.lanes(ByteBlock.load(base, index)))
-        let second = ByteBlock.bits(Triggers.lanes(ByteBlock.load(base, index &+ 16)))
-        let third = ByteBlock.bits(Triggers.lanes(ByteBlock.load(base, index &+ 32)))
-        let fourth = ByteBlock.bits(Triggers.lanes(ByteBlock.load(base, index &+ 48)))
-        return first | second &<< 16 | third &<< 32 | fourth &<< 48
+        let blocks = (
+            ByteBlock.load(base, index), ByteBlock.load(base, index &+ 16), ByteBlock.load(base, index &+ 32),
+            ByteBlock.load(base, index &+ 48)
+        )
+        let first = ByteBlock.bits(Triggers.lanes(blocks.0))
+        let second = ByteBlock.bits(Triggers.lanes(blocks.1))
+        let third = ByteBlock.bits(Triggers.lanes(blocks.2))
+        let fourth = ByteBlock.bits(Triggers.lanes(blocks.3))
+        let triggers = first | second &<< 16 | third &<< 32 | fourth &<< 48
+        guard Triggers.dashPairs else { return triggers }
+        // The bytes already loaded, compared once more: a `-` whose next byte is one (the last
+        // byte's next lies outside: it counts when it is a `-`).
+        let dash = ByteBlock.Bytes(repeating: UInt8(ascii: "-"))
+        let dashes =
+            ByteBlock.bits(blocks.0 .== dash) | ByteBlock.bits(blocks.1 .== dash) &<< 16
+            | ByteBlock.bits(blocks.2 .== dash) &<< 32 | ByteBlock.bits(blocks.3 .== dash) &<< 48
+        return triggers | dashes & (dashes &>> 1 | 1 &<< 63)
     }
 
     /// Tests the window that holds `start` (below `end`): the 64 bytes from `start`, or the last 64
@@ -641,14 +663,24 @@ struct WindowFinder<Triggers: WindowTriggers> {
         var bits: UInt64 = 0
         guard end >= 16 else {
             for index in 0..<end where isTrigger(input.byte(index)) { bits |= 1 &<< UInt64(index) }
+            if Triggers.dashPairs {
+                for index in 0..<end &- 1
+                where input.byte(index) == UInt8(ascii: "-") && input.byte(index &+ 1) == UInt8(ascii: "-") {
+                    bits |= 1 &<< UInt64(index)
+                }
+            }
             return bits
         }
+        var dashes: UInt64 = 0
+        let dash = ByteBlock.Bytes(repeating: UInt8(ascii: "-"))
         var index = 0
         while true {
             let block = min(index, end &- 16)
             input.counter.tick(16)
-            bits |= ByteBlock.bits(Triggers.lanes(ByteBlock.load(base, block))) &<< UInt64(block)
-            if block == end &- 16 { return bits }
+            let bytes = ByteBlock.load(base, block)
+            bits |= ByteBlock.bits(Triggers.lanes(bytes)) &<< UInt64(block)
+            if Triggers.dashPairs { dashes |= ByteBlock.bits(bytes .== dash) &<< UInt64(block) }
+            if block == end &- 16 { return Triggers.dashPairs ? bits | dashes & dashes &>> 1 : bits }
             index &+= 16
         }
     }
@@ -664,6 +696,10 @@ struct WindowFinder<Triggers: WindowTriggers> {
         let values = Triggers.values
         search(values.0, &first)
         var nearest = first
+        if Triggers.dashPairs {
+            search(UInt8(ascii: "-"), &seventh)
+            nearest = min(nearest, seventh)
+        }
         if values.1 != values.0 {
             search(values.1, &second)
             nearest = min(nearest, second)

@@ -11,6 +11,8 @@ enum WordPlaceholder: UInt8 {
     /// The match is kept as it is (a labelled pin).
     case kept
     case bearer, email, uuid, token
+    /// A SASL credential after `AUTH PLAIN` (rule 3): a credential's value, as rule 2's.
+    case secret
 
     var bytes: StaticString {
         switch self {
@@ -19,6 +21,7 @@ enum WordPlaceholder: UInt8 {
         case .email: LogSanitizer.emailBytes
         case .uuid: LogSanitizer.uuidBytes
         case .token: LogSanitizer.tokenBytes
+        case .secret: LogSanitizer.secretBytes
         }
     }
 }
@@ -41,9 +44,12 @@ struct WordRules<Counter: LogSanitizerCounting> {
         /// The previous engine (``LogSanitizer/Engine/regionByRegion``): each rule's fields are
         /// reset at the start of each of its regions and its finders stop at the region's end.
         let regionByRegion: Bool
-        /// The previous engine's bearer finders (`b`, `B`); the current engine looks for `be` in any case.
+        /// The previous engine's bearer finders (`b`, `B`, and `a`, `A` for `AUTH PLAIN`); the current
+        /// engine looks for `be`, `ba` and `au` in any case.
         var lowerB = CachedFinder()
         var upperB = CachedFinder()
+        var lowerA = CachedFinder()
+        var upperA = CachedFinder()
         var bearerStart = BearerStartFinder()
         /// `@`, `-`, `2`, `x`: the current engine searches with the patterns that pass over what
         /// the rule rejects at the byte before (``FinderPattern/emailAt`` and the others), the
@@ -85,6 +91,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
             case 0:
                 lowerB = CachedFinder()
                 upperB = CachedFinder()
+                lowerA = CachedFinder()
+                upperA = CachedFinder()
             case 1:
                 at = CachedFinder()
                 percent = CachedFinder()
@@ -127,7 +135,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
             } else {
                 let lower = state.lowerB.next(.byte(UInt8(ascii: "b")), from: search, to: end, in: text) ?? end
                 let upper = state.upperB.next(.byte(UInt8(ascii: "B")), from: search, to: end, in: text) ?? end
-                s = min(lower, upper)
+                let lowerA = state.lowerA.next(.byte(UInt8(ascii: "a")), from: search, to: end, in: text) ?? end
+                let upperA = state.upperA.next(.byte(UInt8(ascii: "A")), from: search, to: end, in: text) ?? end
+                s = min(lower, upper, lowerA, upperA)
             }
             guard s + 6 < end else { return nil }
             search = s + 1
@@ -139,6 +149,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
             if s > regionStart, text.byte(s - 1) == UInt8(ascii: "]"), followsPlaceholder(s, regionStart) { continue }
             // Most candidates are a word that starts with `b` and goes on with something else.
             let second = text.byte(s + 1) | 0x20
+            if text.byte(s) | 0x20 == UInt8(ascii: "a") {
+                // `au` (any case): most are no `auth` and a blank, which one load rejects.
+                if second == UInt8(ascii: "u"), let match = saslMatch(s, end, state.urlStart) { return match }
+                continue
+            }
             if second == UInt8(ascii: "a") {
                 // Most `ba` words are no `basic` (`back`, `bad`, `batch`): one more byte rejects them.
                 if text.byte(s + 2) | 0x20 == UInt8(ascii: "s"), let match = basicMatch(s, end) { return match }
@@ -288,6 +303,76 @@ struct WordRules<Counter: LogSanitizerCounting> {
             p += 1
         }
         return lower && upper ? Match(start: s, end: tokenEnd, placeholder: .bearer) : nil
+    }
+
+    /// Whether the run `[start, end)` has a token's shape as an unlabelled Basic credential's must
+    /// (``basicMatch(_:_:)``): a digit, `+`, `/` or `=`, or a lower-case letter and an upper-case one
+    /// after its first character.
+    @inline(__always) func hasTokenShape(_ start: Int, _ end: Int) -> Bool {
+        var lower = false
+        var upper = false
+        var p = start
+        while p < end {
+            let byte = text.byte(p)
+            if byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") {
+                lower = true
+            } else if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") {
+                if p > start { upper = true }
+            } else if text.has(p, Classes.digit) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+                || byte == UInt8(ascii: "=")
+            {
+                return true
+            }
+            p += 1
+        }
+        return lower && upper
+    }
+
+    /// A SASL credential at `s` (where `au` is, in any case, after no letter or digit): `AUTH` or
+    /// `AUTHENTICATE` (SMTP, IMAP), one or more spaces or tabs, `PLAIN` or `LOGIN`, one or more
+    /// spaces or tabs, then a run of four or more standard base64 characters `[A-Za-z0-9+/=]` with a
+    /// Basic token's shape (``hasTokenShape(_:_:)``: `auth plain text` in prose stays), followed by
+    /// the end of the text, a space, a tab, a line break, a quote (`"`, `'`, backtick) or an escaped
+    /// `\r` or `\n`: the run → `[redacted-secret]`, the words before it kept. At the end of a region
+    /// that a URL starts (`urlStart`) the run is followed by the URL: no match. Each run is read
+    /// for one candidate only (another needs its own words and blanks, which no run holds), forward
+    /// and once more for its shape.
+    @inline(never) func saslMatch(_ s: Int, _ end: Int, _ urlStart: Int) -> Match? {
+        guard text.matches("auth", at: s, end: end) else { return nil }
+        var p = s + 4
+        if text.matches("enticate", at: p, end: end) { p += 8 }
+        @inline(__always) func blanks(from start: Int) -> Int {
+            var q = start
+            while q < end, text.byte(q) == 0x20 || text.byte(q) == 0x09 { q += 1 }
+            return q
+        }
+        var q = blanks(from: p)
+        guard q > p, text.matches("plain", at: q, end: end) || text.matches("login", at: q, end: end) else {
+            return nil
+        }
+        p = q + 5
+        q = blanks(from: p)
+        guard q > p else { return nil }
+        var runEnd = q
+        while runEnd < end,
+            text.has(runEnd, Classes.alphanumeric) || text.byte(runEnd) == UInt8(ascii: "+")
+                || text.byte(runEnd) == UInt8(ascii: "/") || text.byte(runEnd) == UInt8(ascii: "=")
+        {
+            runEnd += 1
+        }
+        guard runEnd - q >= 4 else { return nil }
+        if runEnd == end {
+            guard end != urlStart else { return nil }
+        } else {
+            let after = text.byte(runEnd)
+            let ends =
+                after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D || text.has(runEnd, Classes.quote)
+                || (after == UInt8(ascii: "\\") && runEnd + 1 < end
+                    && (text.byte(runEnd + 1) == UInt8(ascii: "r") || text.byte(runEnd + 1) == UInt8(ascii: "n")))
+            guard ends else { return nil }
+        }
+        guard hasTokenShape(q, runEnd) else { return nil }
+        return Match(start: q, end: runEnd, placeholder: .secret)
     }
 
     /// The end of "basic" (any case) and its separators (as `bearer`'s) at `p`, or nil.
@@ -1367,8 +1452,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     /// Marks the finders whose trigger occurs nowhere in `[start, count)` as searched to the end,
     /// so each answers "none" at once instead of scanning the rest of the line. The triggers of
-    /// all seven (`be` in any case, `@`, `4` before `0`, `-`, `2` before `5`, `x` before `p`, `J`
-    /// after `y`, each at least what its finder stops at) are tested in one pass of sixteen
+    /// all seven (`be`, `ba` or `au` in any case, `@`, `4` before `0`, `-`, `2` before `5`, `x`
+    /// before `p`, `J` after `y`, each at least what its finder stops at) are tested in one pass of sixteen
     /// positions a step: the blocks at `i - 1`, `i` and `i + 1`, compared with every trigger's
     /// bytes, the lanes gathered over the whole pass. Blocks cover positions 1 to `count - 2`
     /// (the last may overlap the one before; a position tested twice changes nothing); the first
@@ -1393,8 +1478,12 @@ struct WordRules<Counter: LogSanitizerCounting> {
             let before = ByteBlock.load(base, block &- 1)
             let bytes = ByteBlock.load(base, block)
             let after = ByteBlock.load(base, block &+ 1)
-            // `be` or `ba` in any case: `| 0x24` maps exactly `a A e E` to `e`.
-            be .|= ((bytes | fold) .== V(repeating: 0x62)) .& ((after | V(repeating: 0x24)) .== V(repeating: 0x65))
+            // `be` or `ba` in any case: `| 0x24` maps exactly `a A e E` to `e`; and `au` (`AUTH PLAIN`;
+            // `| 0x24` maps `u U q Q` to `u`, as the finder's test does).
+            let lowered = bytes | fold
+            let next = after | V(repeating: 0x24)
+            be .|= ((lowered .== V(repeating: 0x62)) .& (next .== V(repeating: 0x65)))
+                .| ((lowered .== V(repeating: 0x61)) .& (next .== V(repeating: 0x75)))
             at .|= bytes .== V(repeating: 0x40)
             // The `40` of `%40` or `%2540`, the `25` of `a25` and the `xp` of `exp`: the pair only,
             // without the byte before it (more than the finders need, which costs a search on a
@@ -1422,7 +1511,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
         // Each finder fresh, so its answer is either untouched or "nothing from `start` on";
         // chosen without a branch (whether a trigger is in a line changes from line to line).
         @inline(__always) func mark(_ present: Bool) -> Int { present ? Int.max : start }
-        let bearerAtFirst = first | 0x20 == 0x62 && second | 0x24 == 0x65
+        let bearerAtFirst =
+            (first | 0x20 == 0x62 && second | 0x24 == 0x65) || (first | 0x20 == 0x61 && second | 0x24 == 0x75)
         state.bearerStart.exhaustedFrom = mark(ByteBlock.any(be) || bearerAtFirst)
         state.at.exhaustedFrom = mark(ByteBlock.any(at) || first == 0x40 || final == 0x40)
         // The `4` of a `%40` or `%2540` is at neither end.

@@ -170,6 +170,16 @@
 ///    `\n\n`, real or each break written `\r`, `\n`): its first line, to a line break, an escaped
 ///    one or the next URL as before. A placeholder alone is left alone. Read back from the tag's
 ///    `>` over at most 336 bytes, stopping at a `<` or `>`: linear.
+///    A long command-line option labels a value with blanks: `--` not right after an
+///    `[A-Za-z0-9_-]`, a run of `[A-Za-z0-9_-]` that ends in one of the keys above (any case; a
+///    header's key too, whose value is then a plain value's: `--password`, `--db-password`,
+///    `--access-token`, `--cookie`), one or more spaces or tabs and (after blanks) a byte that is no
+///    `-` and starts no separator (`--X--secret = 'x'` is the `=`'s credential): what follows
+///    is as after a `=` (blanks, openers, a structure, a quoted or an unquoted value, its stops;
+///    the `--`, the name and the blanks kept) → `[redacted-secret]`
+///    (`mysql --password [redacted-secret] --host=db`, `--db-password '[redacted-secret]'`). A flag
+///    before another option (`--password --host=db`) or at the end keeps what follows; a short
+///    option (`-p x`) is none: too many take a value that is no secret.
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit (but
 ///    after a percent-encoded byte `%XX`, an escaped `\xHH`, `\uHHHH` or `\n`, `\r`, `\t`) or a placeholder, then
 ///    separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
@@ -184,6 +194,14 @@
 ///    (not `bearer` or `basic` and a separator) a token of the same characters, no quote, that
 ///    holds a digit, `+ / =` (`\/` too), or a lower-case letter and an upper-case one after its
 ///    first character (so `Basic auth` and `Basic Authentication` stay) → `[redacted-bearer]`.
+///    And a SASL credential as SMTP and IMAP send one: `AUTH` or `AUTHENTICATE` (any case, the same
+///    places), spaces or tabs, `PLAIN` or `LOGIN` (any case), spaces or tabs, then a run of four or
+///    more `[A-Za-z0-9+/=]` with that token's shape (a digit, `+ / =`, or both cases after its first
+///    character: `auth plain text` in prose stays) followed by the end, a space, a tab, a line
+///    break, a quote (`"`, `'`, backtick) or an escaped `\r` or `\n` (not by a URL, nor by any
+///    other byte: `AUTH PLAIN abcd;x` stays) → the run `[redacted-secret]`, the words before it kept
+///    (`send: 'AUTH PLAIN [redacted-secret]\r\n'`); `AUTH PLAIN` alone or `AUTH PLAIN =` (SASL's empty
+///    response) stay.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
 ///    (not starting with `'` nor inside a percent-encoded byte, `%XX` or `%25XX`, and holding no
 ///    encoded `=` or `&`, `%3D`, `%26`, `%253D` or `%2526`, so a form encoded twice or three times
@@ -255,7 +273,12 @@
 ///   window's bit mask kept, a window starting where the search does or ending at the end, so
 ///   only the last overlaps the one before; after four windows without one, `memchr` per byte
 ///   with its next position remembered; each search starts after the previous answer, so the
-///   pass only moves forward). A URL separator gives the URL; another `:` or `=` may end a
+///   pass only moves forward). The same window's bytes, compared once more with `-`, mark the first
+///   `-` of each `--` (and a `-` that is a window's last byte; with `memchr`, every `-`): a `-` not
+///   followed by one goes at one load; a `--` reads its option's name forward once, a run of
+///   `[A-Za-z0-9_-]` that holds no other candidate (the pass resumes after it; so a run of `-` goes
+///   at once), tests its last two bytes against the key-pair table below, reads the key back inside
+///   the name and the blanks after it forward. A URL separator gives the URL; another `:` or `=` may end a
 ///   credential key (a `>` an XML start tag that names one, a `=` after `name` a form part's name),
 ///   and only when a key (or such a tag or name) is found is the next URL looked for ahead
 ///   (`URLRule.next`, whose finder for `:` and `%` works the same way); that URL is kept, and the
@@ -264,10 +287,13 @@
 ///   whole input (each trigger belongs to one rule, whose regions come left to right): a trigger
 ///   found past a region's end waits there for the rule's next region. (The old scanner searched
 ///   the rest of the line for `b` once per `B`: quadratic.) The bearer rule's finder compares
-///   sixteen positions at a time against `b` and the next sixteen against `e` (lowered, `| 0x20`
-///   and `| 0x24`), so it stops only at `be` or `ba` in any case (`BearerStartFinder`, remembered
-///   like the others); a `basic` candidate's token is read forwards once and its bytes once more,
-///   and a failed one holds no later candidate but one after a non-alphanumeric byte inside it. Before the
+///   sixteen positions at a time against `b` and `a` and the next sixteen against `e` and `u`
+///   (lowered, `| 0x20` and `| 0x24`), so it stops only at `be`, `ba` or `au` (also `aq`) in any case
+///   (`BearerStartFinder`, remembered like the others); a `basic` candidate's token is read forwards
+///   once and its bytes once more, and a failed one holds no later candidate but one after a
+///   non-alphanumeric byte inside it; an `au` candidate reads `auth`, `enticate`, its blanks, `plain`
+///   or `login`, its blanks and its run forward once and the run once more for its shape, and each
+///   run belongs to one candidate (another needs words and blanks of its own, which no run holds). Before the
 ///   word rules' first region, one pass over the rest of the input (blocks of sixteen, each read
 ///   with the blocks one byte before and after it; only the last overlaps the one before) tests
 ///   the six finders' triggers at once and marks the finders whose trigger is absent as searched
@@ -700,20 +726,45 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 position = candidate + 1
                 continue
             }
-            // A `%` separates a key only as `%3D` or `%3A` (percent-encoded `=`, `:`), a `\` only as
-            // `\u003d` or `\u003a` (JSON-escaped, as Gson writes `=`), a 0xEF only as a full-width `＝` or `：`.
+            // The key a separator may end: after a `:` or `=` (or a `%`, `\` or 0xEF that spells one),
+            // or a long option's, whose blanks separate it (`--password x`).
+            var key: (start: Int, kind: LogSanitizer.CredentialKind)?
+            var separator = candidate
             let percent = byte == UInt8(ascii: "%")
-            let separatorLength =
-                percent
-                ? credentials.percentSeparatorLength(at: candidate, end: end)
-                : byte == UInt8(ascii: "\\")
-                    ? credentials.escapedSeparatorLength(at: candidate, end: end)
-                    : byte == 0xEF ? credentials.fullWidthSeparatorLength(at: candidate, end: end) : 1
-            let mayEnd = separatorLength > 0 && credentials.keyMayEnd(before: candidate, bound: keyBound)
-            if mayEnd, let key = credentials.key(before: candidate, gapStart: keyBound) {
-                lookAhead(urls, after: candidate, separator: &aheadSeparator, span: &aheadSpan, search: &ahead)
+            var separatorLength = 1
+            var mayEnd = false
+            var optionEnd = -1
+            if byte == UInt8(ascii: "-") {
+                // (Most are a lone `-` at a window's end: one load.)
+                guard candidate + 1 < end, text.byte(candidate + 1) == UInt8(ascii: "-") else {
+                    position = candidate + 1
+                    continue
+                }
+                let option = credentials.option(at: candidate, end: end)
+                // The span starts at the `--`, kept with the name: no later rule takes the dashes (a
+                // bearer token after `Bearer `).
+                if option.keyStart != nil { key = (candidate, .value) }
+                separator = option.nameEnd
+                separatorLength = option.valueStart - option.nameEnd
+                // No `--` in the option's name starts another (each is right after a name's byte).
+                optionEnd = option.nameEnd
+            } else {
+                // A `%` separates a key only as `%3D` or `%3A` (percent-encoded `=`, `:`), a `\` only as
+                // `\u003d` or `\u003a` (JSON-escaped, as Gson writes `=`), a 0xEF only as a full-width
+                // `＝` or `：`.
+                separatorLength =
+                    percent
+                    ? credentials.percentSeparatorLength(at: candidate, end: end)
+                    : byte == UInt8(ascii: "\\")
+                        ? credentials.escapedSeparatorLength(at: candidate, end: end)
+                        : byte == 0xEF ? credentials.fullWidthSeparatorLength(at: candidate, end: end) : 1
+                mayEnd = separatorLength > 0 && credentials.keyMayEnd(before: candidate, bound: keyBound)
+                if mayEnd { key = credentials.key(before: candidate, gapStart: keyBound) }
+            }
+            if let key {
+                lookAhead(urls, after: separator, separator: &aheadSeparator, span: &aheadSpan, search: &ahead)
                 let found = credentials.credential(
-                    key: key, separator: candidate, length: separatorLength, percent: percent,
+                    key: key, separator: separator, length: separatorLength, percent: percent,
                     stop: aheadSpan?.start ?? Int.max, bound: keyBound)
                 if let credential = found.span {
                     gap(from: cursor, to: credential.start, state: &state)
@@ -757,6 +808,10 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     emitMarkup(span, state: &state, cursor: &cursor, keyBound: &keyBound, position: &position)
                     continue
                 }
+            }
+            if optionEnd >= 0 {
+                position = optionEnd
+                continue
             }
             position = candidate + 1
             // Candidates right after a rejected one end no key (a key ends in a letter), so among
@@ -893,18 +948,43 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 let byte = text.byte(p)
                 if byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "b") { return true }
                 if spans, SpanTriggers.isTrigger(byte) { return true }
+                if p + 1 < end, mayStartPair(byte, text.byte(p + 1), spans: spans) { return true }
                 p += 1
             }
             return false
         }
         if end - start >= 16 {
             text.counter.tick(32)
-            return ByteBlock.any(lanes(ByteBlock.load(base, start)) .| lanes(ByteBlock.load(base, end - 16)))
+            let (first, last) = (ByteBlock.load(base, start), ByteBlock.load(base, end - 16))
+            if ByteBlock.any(lanes(first) .| lanes(last)) { return true }
+            // (Every pair of adjacent bytes lies in one of the two blocks: they overlap.)
+            return pairs(first, spans: spans) | pairs(last, spans: spans) != 0
         }
         let block = min(start, text.count - 16)
         text.counter.tick(16)
-        return ByteBlock.any(
-            lanes(ByteBlock.load(base, block)) .& ByteBlock.lanes(from: start - block, to: end - block))
+        let bytes = ByteBlock.load(base, block)
+        let range = ByteBlock.lanes(from: start - block, to: end - block)
+        if ByteBlock.any(lanes(bytes) .& range) { return true }
+        return pairs(bytes, spans: spans, in: ByteBlock.bits(range)) != 0
+    }
+
+    /// Whether `first` and `second` start a word rule's match or a span without any byte
+    /// ``mayMatchShort(from:to:spans:)`` tests alone: `au` in any case (`AUTH PLAIN x`, rule 3),
+    /// and for `spans` `--` (a long option named by a key, rule 2).
+    @inline(__always) func mayStartPair(_ first: UInt8, _ second: UInt8, spans: Bool) -> Bool {
+        (first | 0x20 == UInt8(ascii: "a") && second | 0x20 == UInt8(ascii: "u"))
+            || (spans && first == UInt8(ascii: "-") && second == UInt8(ascii: "-"))
+    }
+
+    /// The lanes of `bytes` where a pair of ``mayStartPair(_:_:spans:)`` starts, as bits (both its
+    /// bytes among `range`'s).
+    @inline(__always) func pairs(_ bytes: ByteBlock.Bytes, spans: Bool, in range: UInt64 = 0xFFFF) -> UInt64 {
+        let lowered = bytes | ByteBlock.Bytes(repeating: 0x20)
+        let a = ByteBlock.bits(lowered .== ByteBlock.Bytes(repeating: UInt8(ascii: "a"))) & range
+        let u = ByteBlock.bits(lowered .== ByteBlock.Bytes(repeating: UInt8(ascii: "u"))) & range
+        guard spans else { return a & u &>> 1 }
+        let dashes = ByteBlock.bits(bytes .== ByteBlock.Bytes(repeating: UInt8(ascii: "-"))) & range
+        return a & u &>> 1 | dashes & dashes &>> 1
     }
 
     @inline(__always) mutating func emit(_ span: LogSanitizer.Span) {
