@@ -1255,8 +1255,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
     }
 
-    /// The start of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) that end at `k`
-    /// (not below `bound`).
+    /// The start of the blanks (spaces, tabs, Unicode spaces, also as JSON escapes `\u00a0`, ANSI
+    /// colour codes) that end at `k` (not below `bound`). An escape's `\` six bytes back is one load
+    /// before the out-of-line check, so a key's last letter costs one more byte read.
     @inline(__always) func blanksStart(before k: Int, bound: Int) -> Int {
         var k = k
         while k > bound {
@@ -1268,6 +1269,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 k -= length
             } else if byte == UInt8(ascii: "m"), case let length = text.colourCodeLength(endingAt: k - 1, start: bound),
                 length > 0
+            {
+                k -= length
+            } else if k - 6 >= bound, text.byte(k - 6) == UInt8(ascii: "\\"),
+                case let length = text.escapedSpaceLength(endingAt: k - 1, start: bound), length > 0
             {
                 k -= length
             } else {
