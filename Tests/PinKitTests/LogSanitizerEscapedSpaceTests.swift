@@ -79,9 +79,6 @@ struct LogSanitizerEscapedSpaceTests {
         #expect(RegexReferenceSanitizer.redact(line) == line)
     }
 
-    /// A run of rule 7 never starts inside an escape (`\u200b`'s `u200b` are base64 characters):
-    /// from its `\` the run is one character where from its `u` it would be five. The escape's `\`
-    /// may follow another (`\\u200b`: the second starts it), and a second pass sees the same.
     /// Inputs and what a pass leaves of them (nil: the input unchanged).
     static let runStartCases: [(String, String?)] = [
         // 1 + 1 + 29 characters from `x`: under 32, and none starts at `u` (5 + 29).
@@ -92,6 +89,9 @@ struct LogSanitizerEscapedSpaceTests {
         (#"\u200"# + String(repeating: "xY1", count: 11), #"\[redacted-token]"#),
     ]
 
+    /// A run of rule 7 never starts inside an escape (`\u200b`'s `u200b` are base64 characters):
+    /// from its `\` the run is one character where from its `u` it would be five. The escape's `\`
+    /// may follow another (`\\u200b`: the second starts it), and a second pass sees the same.
     @Test(
         "no token starts inside an escape, and the escape's backslash may follow another",
         arguments: runStartCases)
@@ -100,6 +100,17 @@ struct LogSanitizerEscapedSpaceTests {
         #expect(once == (expected ?? input), "\(once.debugDescription)")
         #expect(LogSanitizer.redact(once) == once)
         #expect(RegexReferenceSanitizer.redact(input) == once)
+    }
+
+    /// The fuzz seed of this session (`Fuzz/Sources/FuzzSanitizer`): each form loses its secret.
+    @Test("the sixteenth session's fuzz seed loses every secret")
+    func fuzzSeed() {
+        let seed =
+            #"{"msg": "sent\u00a0Bearer\u00A0zq7SEEDnbsp0123", "q": "{'password':\u3000'zq7SEEDblank'}", "k": "AbCdEf0123\u200bzq7SEEDzwsp456789qrstUVwx", "p": "token\u2009=\u2009zq7SEEDeq"}"#
+        let once = LogSanitizer.redact(seed)
+        #expect(!once.contains("zq7SEED"), "\(once.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(seed) == once)
+        #expect(LogSanitizer.redact(once) == once)
     }
 
     @Test("escaped spaces and separators cost linear work")

@@ -119,6 +119,11 @@ let seeded: [(line: String, secret: String)] = [
         "zq7SEED"
     ),
     ("data=password%253Dzq7SEEDtwice%2526next%253D1 q=%2522token%2522%253A%2522zq7SEEDquoted%2522", "zq7SEED"),
+    // The sixteenth session: Unicode spaces and invisible separators as JSON escapes (`json.dumps`).
+    (
+        #"{"msg": "sent\u00a0Bearer\u00A0zq7SEEDnbsp0123", "q": "{'password':\u3000'zq7SEEDblank'}", "k": "AbCdEf0123\u200bzq7SEEDzwsp456789qrstUVwx", "p": "token\u2009=\u2009zq7SEEDeq"}"#,
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -294,8 +294,8 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
                 v += length
             } else if value == 0x1B, case let length = colourCodeLength(at: v, end: min(end, stop)), length > 0 {
                 v += length
-            } else if value == UInt8(ascii: "\\"), case let length = escapedSpaceLength(at: v, end: min(end, stop)),
-                length > 0
+            } else if value == UInt8(ascii: "\\"), v + 1 < end, byte(v + 1) == UInt8(ascii: "u"),
+                case let length = escapedSpaceLength(at: v, end: min(end, stop)), length > 0
             {
                 v += length
             } else {
