@@ -21,7 +21,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// escapes read). A JSON escape of a Unicode space (`\u00a0`, `\u2002`) there ends in a hex
     /// digit, which no key ends in (or in a `2` or `7`, which a quote's spelling ends in): only when
     /// the test fails at such a byte with a `\` six bytes before it is the escape read, out of
-    /// line, and the test made again before it.
+    /// line, and the test made again before it (also after a closing quote, where no blank may be:
+    /// a filter may let more through, and ``key(before:gapStart:)`` decides).
     @inline(__always) func keyMayEnd(afterBlanks blanks: Int, bound: Int) -> Bool {
         var k = blanks
         if k > bound, text.has(k - 1, Classes.quote) {
@@ -32,12 +33,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let last = text.byte(k - 1)
         let classes = text.table[Int(last)]
         if classes & Classes.keyTailEnd == 0 {
-            return classes & Classes.hex != 0 && k == blanks && k - 6 >= bound
+            return classes & Classes.hex != 0 && k - 6 >= bound
                 && text.byte(k - 6) == UInt8(ascii: "\\") && keyMayEndAfterEscapedSpace(k, bound: bound)
         }
         guard classes & Classes.keyEnd != 0 else {
             return keyMayEndAfterSuffix(k, bound: bound)
-                || (k == blanks && keyMayEndAfterEscapedSpace(k, bound: bound))
+                || keyMayEndAfterEscapedSpace(k, bound: bound)
         }
         // A key's last letter: the one before it too (`status=`, `code=`, `s=` repeated go here,
         // without the key's look-back). Every key word is three letters or more.

@@ -900,6 +900,30 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return hasU && text.insideEscapedInvisible(start, start: from) ? nil : true
     }
 
+    /// Where the eight hex digits that end at the first dash `dash` start (invisible separators
+    /// between them and before the dash; with `escapes`, also their JSON escapes, `\u200b`, each
+    /// whole), reading back no further than `from`, and whether there are eight (else where the
+    /// reading stopped).
+    @inline(__always) func uuidDigitsStart(before dash: Int, _ from: Int, escapes: Bool) -> (Int, Bool) {
+        var p = dash
+        var digits = 0
+        while digits < 8 {
+            while p > from {
+                let length =
+                    text.byte(p - 1) >= 0x80
+                    ? text.invisibleLength(endingAt: p - 1, start: from)
+                    : escapes && p - 6 >= from && text.byte(p - 6) == UInt8(ascii: "\\")
+                        ? text.escapedInvisibleLength(endingAt: p - 1, start: from) : 0
+                guard length > 0 else { break }
+                p -= length
+            }
+            guard p > from, text.has(p - 1, Classes.hex) else { break }
+            p -= 1
+            digits += 1
+        }
+        return (p, digits == 8)
+    }
+
     func nextUUID(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
         var search = from
         while let dash = state.dash.next(
@@ -912,24 +936,19 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 continue
             }
             // Eight hex digits before the first dash (invisible separators between them and before
-            // it; an escaped one, `\u200b`, whole: a match starts inside none).
-            var p = dash
-            var digits = 0
-            while digits < 8 {
-                while p > from {
-                    let length =
-                        text.byte(p - 1) >= 0x80
-                        ? text.invisibleLength(endingAt: p - 1, start: from)
-                        : p - 6 >= from && text.byte(p - 6) == UInt8(ascii: "\\")
-                            ? text.escapedInvisibleLength(endingAt: p - 1, start: from) : 0
-                    guard length > 0 else { break }
-                    p -= length
-                }
-                guard p > from, text.has(p - 1, Classes.hex) else { break }
-                p -= 1
-                digits += 1
+            // it). Read without escapes first: an escaped separator (`\u200b`) on the way stops that
+            // reading at its `u`, or its last digits are taken and the start lies inside it (after
+            // a `u` or a hex digit); only then are the digits read again, each escape whole (a
+            // match starts inside none): eight digits and one escape's bytes read twice at most.
+            var (p, found) = uuidDigitsStart(before: dash, from, escapes: false)
+            if found
+                ? p > from && (text.byte(p - 1) == UInt8(ascii: "u") || text.has(p - 1, Classes.hex))
+                    && text.insideEscapedInvisible(p, start: from)
+                : p > from && text.byte(p - 1) == UInt8(ascii: "u")
+            {
+                (p, found) = uuidDigitsStart(before: dash, from, escapes: true)
             }
-            guard digits == 8 else { continue }
+            guard found else { continue }
             let start = p
             var q = dash + 1
             var valid = true
