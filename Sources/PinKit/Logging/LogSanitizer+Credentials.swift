@@ -1300,7 +1300,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 length > 0
             {
                 k -= length
-            } else if escaped, k - 6 >= bound, text.byte(k - 6) == UInt8(ascii: "\\"),
+            } else if escaped, text.table[Int(byte)] & Classes.hex != 0, k - 6 >= bound,
+                text.byte(k - 6) == UInt8(ascii: "\\"),
                 case let length = text.escapedSpaceLength(endingAt: k - 1, start: bound), length > 0
             {
                 k -= length
