@@ -15,6 +15,30 @@ public enum RegexReferenceSanitizer {
 
     static let spaces = #"\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000"#
     static let invisible = #"\u00AD\u200B-\u200D\u2060\uFEFF"#
+    /// A JSON escape (`\u` and four hex digits, either case) of a Unicode space, as Python's
+    /// `json.dumps` writes one (the sixteenth session): rules 2 and 3 read it as that space.
+    static let escapedSpace = #"\\u(?:0085|00[Aa]0|1680|200[0-9Aa]|202[89Ff]|205[Ff]|3000)"#
+    /// A JSON escape of an invisible separator: rules 3, 5 and 7 read it as that separator.
+    static let escapedInvisible = #"\\u(?:00[Aa][Dd]|200[BbCcDd]|2060|[Ff][Ee][Ff][Ff])"#
+    /// An invisible separator, or its JSON escape.
+    static let invisibleCharacter = "(?:[" + invisible + "]|" + escapedInvisible + ")"
+    /// Not inside a JSON escape of an invisible separator (after its `\`): no match of rules 5 and 7
+    /// starts there, as none starts inside a `%2F`.
+    static let notInsideEscapedInvisible: String = {
+        func character(_ c: Character) -> String {
+            c.isLetter && c != "u" ? "[" + c.lowercased() + c.uppercased() + "]" : String(c)
+        }
+        var alternatives: [String] = []
+        for code in ["00ad", "200b", "200c", "200d", "2060", "feff"] {
+            let characters = Array("u" + code)
+            for inside in 1...5 {
+                let before = #"\\"# + characters[0..<(inside - 1)].map(character).joined()
+                let after = characters[(inside - 1)...].map(character).joined()
+                alternatives.append("(?<=" + before + ")" + after)
+            }
+        }
+        return "(?!" + alternatives.joined(separator: "|") + ")"
+    }()
     /// What may follow a quote that closes a string in running text.
     static let closing = #"(?:[\x00-\x20\x7F,;}\])>\uE000]|\z)"#
     /// A quote (or a backslash and a quote) right before a URL: a credential value stops there.
@@ -49,7 +73,9 @@ public enum RegexReferenceSanitizer {
     /// A key's closing quote, the separator (`=>` too), and the openers a value may sit in.
     /// ANSI colour codes (SGR), which count as blanks around a separator and after `bearer`.
     static let colour = #"\x1B\[[0-9;]{0,16}m"#
-    static let blanks = #"(?:[ \t"# + spaces + "]|" + colour + ")*+"
+    /// One blank: a space, a tab, a Unicode space (or its JSON escape), an ANSI colour code.
+    static let blank = #"(?:[ \t"# + spaces + "]|" + colour + "|" + escapedSpace + ")"
+    static let blanks = blank + "*+"
     /// A form key's suffixes after the key word: up to four of `]`, `[]` and `[` + up to six digits
     /// + `]`, with `%5B` and `%5D` (any case) for the brackets; a placeholder's own `]` is none.
     static let formClose = #"(?:\]|%5[Dd])"#
@@ -74,8 +100,8 @@ public enum RegexReferenceSanitizer {
     /// `Ok(`: an upper-case letter, up to 31 `[A-Za-z0-9_]` and `(`) before what a value opens
     /// with, Haskell's `Just` and blanks before one, `<`.
     static let openers =
-        #"(?:(?:Optional\(|[A-Z][A-Za-z0-9_]{0,31}\((?="# + valueOpens + #")|Just(?=(?:[ \t"# + spaces + "]|"
-        + colour + ")++" + valueOpens + ")|<)" + blanks + ")*+"
+        #"(?:(?:Optional\(|[A-Z][A-Za-z0-9_]{0,31}\((?="# + valueOpens + #")|Just(?="# + blank + "++" + valueOpens
+        + ")|<)" + blanks + ")*+"
     /// A Python string prefix, kept with the opening quote after it.
     static let stringPrefix = #"(?:[uUbBrRfF]{1,2}(?=["']))?+"#
     /// A key's form suffixes and closing quote, the separator (`=>` too), and the openers a value
@@ -206,7 +232,6 @@ public enum RegexReferenceSanitizer {
     /// does not end an unquoted value, which opens the scheme's token (`Authorization: Basic " x"`)
     /// and closes nothing; or (not in a value resumed after a URL) an escaped line break.
     static func headerValueOpening(resumed: Bool) -> String {
-        let blank = "(?:[ \t" + spaces + "]|" + colour + ")"
         let name = "(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"
         return "(?:" + blank + "*+(?:" + name + blank + #"++)++(?:["']|\\{1,15}")(?="# + blank + "*+"
             + plainValueCharacter + ")"
@@ -426,7 +451,7 @@ public enum RegexReferenceSanitizer {
                         #"\[redacted-[a-z]+\]C*+|N(?!C)(?:BN(?!C))*+(?:B(?:"(?:B)?+R(?:(?:B)?+"(?!\uE000)S)?+|(?<esc>\\{1,15})"(?:B)?+R(?:(?:B)?+\k<esc>"(?!\uE000)S)?+|'(?:B)?+R(?:(?:B)?+'(?!\uE000)S)?+|<(?:B)?+R(?:(?:B)?+>S)?+|R))?+|R"#
                         // (B first and N last: the expansions of N and C hold a `B`, of R and S a `C`,
                         // none an `N`, `R` or `S`.)
-                        .replacingOccurrences(of: "B", with: "(?:[ \\t" + spaces + "]|" + colour + ")++")
+                        .replacingOccurrences(of: "B", with: blank + "++")
                         .replacingOccurrences(of: "S", with: "(?:R)?+")
                         .replacingOccurrences(
                             of: "R",
@@ -496,8 +521,8 @@ public enum RegexReferenceSanitizer {
 
     // MARK: Rules 3–7
     /// Rule 3's separators after `bearer` or `basic`, and a token's characters.
-    static let bearerSeparator = #"(?:[ \t\x0B\f:+]|%20|["# + spaces + #"]|\x1B\[[0-9;]{0,16}m)"#
-    static let bearerToken = #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|"# + encodedBase64 + "|[" + invisible + "])"
+    static let bearerSeparator = #"(?:[ \t\x0B\f:+]|%20|["# + spaces + #"]|\x1B\[[0-9;]{0,16}m|"# + escapedSpace + ")"
+    static let bearerToken = #"(?:[A-Za-z0-9._~+/=-]|\\{1,15}/|"# + encodedBase64 + "|" + invisibleCharacter + ")"
     /// `bearer` and its token, or an unlabelled `basic` and a token (not a scheme's name) that holds
     /// a digit, `+ / =`, or a lower-case letter and an upper-case one after its first character.
     static let bearer = regex(
@@ -506,7 +531,7 @@ public enum RegexReferenceSanitizer {
             + #"++)+(?:"S?B+(?:S?"(?!\uE000))?|(?<esc>\\{1,15})"S?B+(?:S?\k<esc>"(?!\uE000))?|'S?B+(?:S?'(?!\uE000))?|<S?B+(?:S?>)?|B+)"#
             // Blanks may pad a quoted token (rule 2's blanks); an escaped `"` opens one that the same
             // backslashes and `"` close.
-            .replacingOccurrences(of: "S?", with: "(?:[ \t" + spaces + "]|" + colour + ")*+")
+            .replacingOccurrences(of: "S?", with: blank + "*+")
             .replacingOccurrences(of: "B+", with: bearerToken + "+")
             + "|[Bb][Aa][Ss][Ii][Cc]" + bearerSeparator + "++(?!(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc])"
             + bearerSeparator + ")"
@@ -537,9 +562,10 @@ public enum RegexReferenceSanitizer {
     static let escapedNonASCII =
         #"\\u(?!0085|00[Aa]0|1680|200[0-9Aa]|202[89Ff]|205[Ff]|3000)(?:00[89A-Fa-f][0-9A-Fa-f]|0[1-9A-Fa-f][0-9A-Fa-f]{2}|[1-9A-Fa-f][0-9A-Fa-f]{3})"#
     static let uuid = regex(
-        "H(?:I*H){7}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){11}"
+        notInsideEscapedInvisible
+            + "H(?:I*H){7}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){3}I*-I*H(?:I*H){11}"
             .replacingOccurrences(of: "H", with: "[0-9A-Fa-f]").replacingOccurrences(
-                of: "I", with: "[" + invisible + "]"))
+                of: "I", with: invisibleCharacter))
     /// Each `/` of the 43 characters may be written `\/` (JSON); `\/` after the `=` is a `/` too.
     /// (The eleventh session: after 1–15 backslashes, as rule 7 reads a `/`: JSON escaped twice.)
     static let pinValue =
@@ -550,16 +576,17 @@ public enum RegexReferenceSanitizer {
     static let pin = regex(labelledPin + "|expected one of " + pinValue + "(?:, " + pinValue + ")*")
     static let labelledPinOnly = regex(labelledPin)
     static let token: NSRegularExpression = {
-        let t = #"(?:[A-Za-z0-9_\-]|["# + invisible + "])"
+        let t = #"(?:[A-Za-z0-9_\-]|"# + invisibleCharacter + ")"
         // `\/` (`JSONEncoder`'s `/`; `\\\/` escaped twice, up to 15 backslashes) is one base64 character.
         // So is `%2F` (`%2B`, `%3D`, encoded twice `%252F`), where no match starts inside one.
-        let b = #"(?:[A-Za-z0-9+/=_\-]|\\{1,15}/|"# + encodedBase64 + "|[" + invisible + "])"
+        let b = #"(?:[A-Za-z0-9+/=_\-]|\\{1,15}/|"# + encodedBase64 + "|" + invisibleCharacter + ")"
         let insideEncoded =
             #"(?!(?<=%)(?:25)?(?:2[FfBb]|3[Dd])|(?<=%2)(?:5(?:2[FfBb]|3[Dd])|[FfBb])|(?<=%3)[Dd]"#
             + #"|(?<=%25)(?:2[FfBb]|3[Dd])|(?<=%252)[FfBb]|(?<=%253)[Dd])"#
         return regex(
             // A JWT: three segments (the last standard base64 too), or two long ones.
-            insideEncoded + "(?:" + b + "*?eyJ" + t + #"+\."# + t + #"+\."# + b + "*|" + b + "*?eyJ(?=" + t
+            insideEncoded + notInsideEscapedInvisible + "(?:" + b + "*?eyJ" + t + #"+\."# + t + #"+\."# + b + "*|" + b
+                + "*?eyJ(?=" + t
                 + #"{13,}\.)"# + t + #"+\.(?="#
                 + b + "{16})" + b + "+|(?=" + b + "*?[0-9]|(?!" + name + ")(?:" + b + "*?[a-z]" + b
                 + "*?[A-Z]|" + b + "*?[A-Z]" + b + "*?[a-z]))" + b + "{32,})")
@@ -569,10 +596,10 @@ public enum RegexReferenceSanitizer {
     /// stretch of lower-case letters but the first is two or more long.
     static let name =
         #"[a-z]*+(?:[A-Z_=\-]++[a-z]{2,}+)*+[A-Z_=\-]*+(?!"# + #"(?:[A-Za-z0-9+/=_\-]|\\{1,15}/|"#
-        + encodedBase64 + "|[" + invisible + "]))"
+        + encodedBase64 + "|" + invisibleCharacter + "))"
     /// Rule 7's characters (`b` above) up to the end: where a run that ends somewhere starts.
     static let runToEnd = regex(
-        #"(?:[A-Za-z0-9+/=_\-]|\\{1,15}/|"# + encodedBase64 + "|[" + invisible + #"])+\z"#)
+        #"(?:[A-Za-z0-9+/=_\-]|\\{1,15}/|"# + encodedBase64 + "|" + invisibleCharacter + #")+\z"#)
 
     /// Rule 4's match `range` in `seen` (searched from `cursor`), widened over a token glued to it:
     /// when rule 7's match at the start of the run that ends at the local part (after `cursor`)

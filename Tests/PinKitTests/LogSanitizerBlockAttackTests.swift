@@ -169,7 +169,9 @@ struct LogSanitizerBlockAttackTests {
                         .uuidShape(firstDash: 8, 0, 36)
                 }
                 let expected: Bool?
-                if value >= 0x80 {
+                if value >= 0x80 || value == 0x5C || (value == 0x75 && position < 16) {
+                    // Non-ASCII, or a `\` (or in the first block a `u`) of an escaped invisible
+                    // separator (`\u200b`, the sixteenth session): the byte-by-byte reading decides.
                     expected = nil
                 } else if dashes.contains(position) {
                     expected = value == 0x2D

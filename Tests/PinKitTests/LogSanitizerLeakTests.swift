@@ -13,6 +13,8 @@ struct LogSanitizerLeakTests {
         case splitBase64, invisibleSeparators, emails, gluedJWT
         /// The sixteenth session's credentials labelled by a key and a blank.
         case commandOptions, saslCommands
+        /// The sixteenth session: Unicode spaces and invisible separators as JSON escapes (`\u00a0`).
+        case escapedSpaces
     }
 
     struct Fragment {
@@ -23,6 +25,8 @@ struct LogSanitizerLeakTests {
 
     struct Generator {
         var corpus: LogCorpus
+        /// The stream of the escaped spaces' fragments (``Family/escapedSpaces``).
+        var escapes: LogCorpus
 
         mutating func marker() -> String { "Q" + corpus.string("0123456789", 8...8) + "Z" }
         mutating func pick<T>(_ options: [T]) -> T { corpus.pick(options) }
@@ -172,6 +176,28 @@ struct LogSanitizerLeakTests {
                     "{\"cmd\":\"AUTH PLAIN \(run)\\r\\n\"}", "AUTH\tPLAIN  \(run)\t", "[\"AUTH LOGIN \(run)\"]",
                 ])
                 return Fragment(text: text, secrets: [m1])
+            case .escapedSpaces:
+                // Python's `json.dumps` (`ensure_ascii`) writes NBSP `\u00a0` and ZWSP `\u200b`.
+                let space = pick(["\\u00a0", "\\u00A0", "\\u2009", "\\u3000", "\\u202f", "\\u0085"])
+                let invisible = pick(["\\u200b", "\\u200B", "\\u00ad", "\\u2060", "\\ufeff", "\\u200d"])
+                if corpus.chance(20) {
+                    let uuid = corpus.uuid()
+                    let index = uuid.index(uuid.startIndex, offsetBy: Int.random(in: 1...35, using: &corpus.generator))
+                    let split = String(uuid[..<index]) + invisible + String(uuid[index...])
+                    return Fragment(
+                        text: "{\"id\": \"" + split + "\"}", secrets: [String(uuid.prefix(8)), String(uuid.suffix(12))])
+                }
+                let key = pick(["password", "token", "api_key", "client_secret", "passwd"])
+                let run = corpus.string(LogCorpus.base64url, 10...20)
+                let text = pick([
+                    "{\"msg\": \"sent\(space)Bearer\(space)\(m1)\"}",
+                    "{\"msg\": \"Bearer\(space)\(space)ab\(invisible)\(m1)\"}",
+                    "{\"q\": \"{'\(key)':\(space)'\(m1)'}\"}", "{\"q\": \"\(key)\(space)=\(space)\(m1)\"}",
+                    "{\"q\": \"\(key)\(space): \(space)\\\"\(m1)\\\"\"}", "log Basic\(space)\(m1)",
+                    "{\"k\": \"" + run + invisible + m1 + invisible + corpus.string(LogCorpus.base64url, 10...20)
+                        + "\"}",
+                ])
+                return Fragment(text: text, secrets: [m1])
             case .gluedJWT:
                 let run = corpus.string(LogCorpus.base64url, 32...40)
                 let text = run + "eyJhbGciOi\(m1).eyJzdWIi\(m2).sig" + corpus.string(LogCorpus.base64url, 0...10)
@@ -188,7 +214,7 @@ struct LogSanitizerLeakTests {
             var text = pick(["", "ts=2026-11-30T05:16:22Z ", "pin.failure code=E_PIN_MISMATCH ", "GET 200 12ms "])
             var fragments: [(Family, Fragment)] = []
             for _ in 0..<Int.random(in: 1...4, using: &corpus.generator) {
-                let family = pick(Family.allCases)
+                let family = pick(Family.allCases.filter { $0 != .escapedSpaces })
                 let fragment = fragment(family)
                 fragments.append((family, fragment))
                 text += fragment.text + neighbour()
@@ -196,6 +222,15 @@ struct LogSanitizerLeakTests {
                     text += pick(["sync ok", "retry=3", "pin sha256/AAAA", "event=token_refreshed"]) + neighbour()
                 }
             }
+            // The sixteenth session's family from its own stream (`escapes`), at the line's end, so
+            // the other families' lines stay as they were.
+            swap(&corpus, &escapes)
+            if corpus.chance(40) {
+                let fragment = fragment(.escapedSpaces)
+                fragments.append((.escapedSpaces, fragment))
+                text += fragment.text + neighbour()
+            }
+            swap(&corpus, &escapes)
             return (text, fragments)
         }
     }
@@ -259,7 +294,7 @@ struct LogSanitizerLeakTests {
     }
 
     static func check(seed: UInt64, lines: Int, legacyLines: Int) async -> ([String], [Family: Int]) {
-        var generator = Generator(corpus: LogCorpus(seed: seed))
+        var generator = Generator(corpus: LogCorpus(seed: seed), escapes: LogCorpus(seed: seed ^ 0x16))
         var failures: [String] = []
         var legacyLeaks: [Family: Int] = [:]
         for index in 0..<lines {

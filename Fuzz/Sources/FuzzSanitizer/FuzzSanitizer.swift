@@ -123,6 +123,11 @@ let seeded: [(line: String, secret: String)] = [
         #"exec: mysql --password zq7SEEDoption --db-password 'zq7SEED q' -p x send: 'AUTH PLAIN AGzq7SEED0sasl=\r\n'"#,
         "zq7SEED"
     ),
+    // The sixteenth session: Unicode spaces and invisible separators as JSON escapes (`json.dumps`).
+    (
+        #"{"msg": "sent\u00a0Bearer\u00A0zq7SEEDnbsp0123", "q": "{'password':\u3000'zq7SEEDblank'}", "k": "AbCdEf0123\u200bzq7SEEDzwsp456789qrstUVwx", "p": "token\u2009=\u2009zq7SEEDeq"}"#,
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

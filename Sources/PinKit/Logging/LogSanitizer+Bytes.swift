@@ -285,9 +285,10 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
         return unicodeSpaceLength(at: index - 2, end: index + 1) == 3 ? 3 : 0
     }
 
-    /// The end of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) from `start` (not
-    /// past `stop`; `Int.max`: none). Rules 2 and 3 share it: the blanks around a key's separator, and
-    /// those that may pad a scheme's quoted token after its opening quote and before its closing one.
+    /// The end of the blanks (spaces, tabs, Unicode spaces, also written as JSON escapes `\u00a0`,
+    /// ANSI colour codes) from `start` (not past `stop`; `Int.max`: none). Rules 2 and 3 share it: the
+    /// blanks around a key's separator, and those that may pad a scheme's quoted token after its
+    /// opening quote and before its closing one.
     @inline(__always) func blanksEnd(from start: Int, end: Int, stop: Int) -> Int {
         var v = start
         while v < end, v != stop {
@@ -298,11 +299,82 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
                 v += length
             } else if value == 0x1B, case let length = colourCodeLength(at: v, end: min(end, stop)), length > 0 {
                 v += length
+            } else if value == UInt8(ascii: "\\"), v + 1 < end, byte(v + 1) == UInt8(ascii: "u"),
+                case let length = escapedSpaceLength(at: v, end: min(end, stop)), length > 0
+            {
+                v += length
             } else {
                 break
             }
         }
         return v
+    }
+
+    // MARK: The same written as JSON escapes (`\uXXXX`, Python's `json.dumps` with `ensure_ascii`)
+
+    /// The code point of the JSON escape `\u` and four hex digits (either case) at `index`, below
+    /// `end`, or nil. Reads six bytes at most.
+    @inline(__always) func escapedCodePoint(at index: Int, end: Int) -> UInt32? {
+        guard index &+ 5 < end, byte(index) == UInt8(ascii: "\\"), byte(index &+ 1) == UInt8(ascii: "u") else {
+            return nil
+        }
+        var value: UInt32 = 0
+        for offset in 2...5 {
+            let digit = byte(index &+ offset)
+            guard table[Int(digit)] & LogSanitizer.Classes.hex != 0 else { return nil }
+            value = value &<< 4 | UInt32(digit <= UInt8(ascii: "9") ? digit &- 0x30 : (digit | 0x20) &- 0x57)
+        }
+        return value
+    }
+
+    /// Whether `value` is a Unicode space (``unicodeSpaceLength(at:end:)``'s code points).
+    @inline(__always) static func isUnicodeSpace(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return true
+        default: return false
+        }
+    }
+
+    /// Whether `value` is an invisible separator (``invisibleLength(at:end:)``'s code points).
+    @inline(__always) static func isInvisible(_ value: UInt32) -> Bool {
+        switch value {
+        case 0xAD, 0x200B...0x200D, 0x2060, 0xFEFF: return true
+        default: return false
+        }
+    }
+
+    /// 6 when a JSON escape of a Unicode space (`\u00a0`, `\u3000`, either case) starts at `index`
+    /// (a `\`), else 0: rules 2 and 3 read it as the space. Out of line: rare.
+    @inline(never) func escapedSpaceLength(at index: Int, end: Int) -> Int {
+        guard let value = escapedCodePoint(at: index, end: end), Self.isUnicodeSpace(value) else { return 0 }
+        return 6
+    }
+
+    /// 6 when a JSON escape of a Unicode space ends at `index` (its `\` not below `start`), else 0.
+    @inline(never) func escapedSpaceLength(endingAt index: Int, start: Int) -> Int {
+        index &- 5 >= start ? escapedSpaceLength(at: index &- 5, end: index &+ 1) : 0
+    }
+
+    /// 6 when a JSON escape of an invisible separator (`\u200b`, `\u00ad`, `\ufeff`, either case)
+    /// starts at `index` (a `\`), else 0: rules 3, 5 and 7 read it as the separator, inside a run.
+    /// Out of line: rare.
+    @inline(never) func escapedInvisibleLength(at index: Int, end: Int) -> Int {
+        guard let value = escapedCodePoint(at: index, end: end), Self.isInvisible(value) else { return 0 }
+        return 6
+    }
+
+    /// 6 when a JSON escape of an invisible separator ends at `index` (its `\` not below `start`), else 0.
+    @inline(never) func escapedInvisibleLength(endingAt index: Int, start: Int) -> Int {
+        index &- 5 >= start ? escapedInvisibleLength(at: index &- 5, end: index &+ 1) : 0
+    }
+
+    /// Whether `index` lies inside (after the `\` of) a JSON escape of an invisible separator that
+    /// starts at or after `start`: no match of rules 5 and 7 starts there.
+    @inline(never) func insideEscapedInvisible(_ index: Int, start: Int) -> Bool {
+        for back in 1...5 where index &- back >= start && byte(index &- back) == UInt8(ascii: "\\") {
+            if escapedInvisibleLength(at: index &- back, end: count) > 0 { return true }
+        }
+        return false
     }
 
     /// The length of an ANSI colour code (SGR: ESC, `[`, at most 16 of `[0-9;]`, `m`) at `index`

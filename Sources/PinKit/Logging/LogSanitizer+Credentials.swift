@@ -11,7 +11,20 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// case). A `%5D` ends in `d`, so it passes as it is; a `]` (a form suffix), the `2`, `7` or `;`
     /// of a quote written in another way or a doubled quote's first takes the look-back here.
     @inline(__always) func keyMayEnd(before separator: Int, bound: Int) -> Bool {
-        var k = blanksStart(before: percentBlanksStart(before: separator, bound: bound), bound: bound)
+        keyMayEnd(
+            afterBlanks: blanksStart(
+                before: percentBlanksStart(before: separator, bound: bound), bound: bound, escaped: false),
+            bound: bound)
+    }
+
+    /// ``keyMayEnd(before:bound:)`` from `blanks`, where the blanks before the separator start (no
+    /// escapes read). A JSON escape of a Unicode space (`\u00a0`, `\u2002`) there ends in a hex
+    /// digit, which no key ends in (or in a `2` or `7`, which a quote's spelling ends in): only when
+    /// the test fails at such a byte with a `\` six bytes before it is the escape read, out of
+    /// line, and the test made again before it (also after a closing quote, where no blank may be:
+    /// a filter may let more through, and ``key(before:gapStart:)`` decides).
+    @inline(__always) func keyMayEnd(afterBlanks blanks: Int, bound: Int) -> Bool {
+        var k = blanks
         if k > bound, text.has(k - 1, Classes.quote) {
             k = backslashesStart(before: k - 1, bound: bound)
         }
@@ -19,13 +32,28 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // One table test rejects most candidates; `]`, `2` and `7` go on out of line.
         let last = text.byte(k - 1)
         let classes = text.table[Int(last)]
-        if classes & Classes.keyTailEnd == 0 { return false }
-        guard classes & Classes.keyEnd != 0 else { return keyMayEndAfterSuffix(k, bound: bound) }
+        if classes & Classes.keyTailEnd == 0 {
+            return classes & Classes.hex != 0 && k - 6 >= bound
+                && text.byte(k - 6) == UInt8(ascii: "\\") && keyMayEndAfterEscapedSpace(k, bound: bound)
+        }
+        guard classes & Classes.keyEnd != 0 else {
+            return keyMayEndAfterSuffix(k, bound: bound)
+                || keyMayEndAfterEscapedSpace(k, bound: bound)
+        }
         // A key's last letter: the one before it too (`status=`, `code=`, `s=` repeated go here,
         // without the key's look-back). Every key word is three letters or more.
         guard k - 2 >= bound else { return false }
         let pairs = text.table + Classes.keyPairs
         return pairs[Int(text.byte(k - 2))] & pairs[Int(last)] &>> 16 != 0
+    }
+
+    /// ``keyMayEnd(afterBlanks:bound:)`` when a JSON escape of a Unicode space may end at `k`: the
+    /// blanks before it (escaped ones too), then the same test. Out of line: rare.
+    @inline(never) func keyMayEndAfterEscapedSpace(_ k: Int, bound: Int) -> Bool {
+        guard k - 6 >= bound, text.byte(k - 6) == UInt8(ascii: "\\"),
+            text.escapedSpaceLength(endingAt: k - 1, start: bound) > 0
+        else { return false }
+        return keyMayEnd(afterBlanks: blanksStart(before: k - 6, bound: bound), bound: bound)
     }
 
     /// `keyMayEnd(before:bound:)` where the byte before `k` is `]`, `2`, `7`, `;`, `"` or `'`: a form
@@ -300,7 +328,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // Backwards: [ \t]*, an optional closing quote of the key (", \", ' or a backtick, or `%22`,
         // `%27`, `\x22`, `\x27`), optional form suffixes (`user[password]`, `password[0]`, `user%5Bpassword%5D`), the key.
         var k = keyQuoteStart(
-            before: blanksStart(before: percentBlanksStart(before: separator, bound: gapStart), bound: gapStart),
+            before: blanksStart(
+                before: percentBlanksStart(before: separator, bound: gapStart), bound: gapStart),
             bound: gapStart, doubled: isDoubledPercent(at: separator))
         let suffixesEnd = k
         k = bracketStart(before: k, bound: gapStart)
@@ -1316,9 +1345,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
     }
 
-    /// The start of the blanks (spaces, tabs, Unicode spaces, ANSI colour codes) that end at `k`
-    /// (not below `bound`).
-    @inline(__always) func blanksStart(before k: Int, bound: Int) -> Int {
+    /// The start of the blanks (spaces, tabs, Unicode spaces, also as JSON escapes `\u00a0`, ANSI
+    /// colour codes) that end at `k` (not below `bound`; without `escaped`, no escapes: the key
+    /// check's first reading, ``keyMayEnd(afterBlanks:bound:)``, looks for one only where it may be).
+    @inline(__always) func blanksStart(before k: Int, bound: Int, escaped: Bool = true) -> Int {
         var k = k
         while k > bound {
             let byte = text.byte(k - 1)
@@ -1329,6 +1359,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 k -= length
             } else if byte == UInt8(ascii: "m"), case let length = text.colourCodeLength(endingAt: k - 1, start: bound),
                 length > 0
+            {
+                k -= length
+            } else if escaped, text.table[Int(byte)] & Classes.hex != 0, k - 6 >= bound,
+                text.byte(k - 6) == UInt8(ascii: "\\"),
+                case let length = text.escapedSpaceLength(endingAt: k - 1, start: bound), length > 0
             {
                 k -= length
             } else {

@@ -237,13 +237,14 @@ struct WordRules<Counter: LogSanitizerCounting> {
     }
 
     /// The end of the bearer token characters (`[A-Za-z0-9._~+/=-]`, `\/` as `JSONEncoder` writes
-    /// `/`, `%2F`, `%2B` and `%3D` as a form encodes `/ + =`, and invisible separators) from `start`.
+    /// `/`, `%2F`, `%2B` and `%3D` as a form encodes `/ + =`, and invisible separators, also as JSON
+    /// escapes `\u200b`) from `start`.
     @inline(__always) func bearerTokenEnd(from start: Int, _ end: Int) -> Int {
         var tokenEnd = start
         while tokenEnd < end {
             if text.has(tokenEnd, Classes.bearerToken) {
                 tokenEnd += 1
-            } else if text.byte(tokenEnd) == UInt8(ascii: "\\"), case let length = escapedSlash(tokenEnd, end),
+            } else if text.byte(tokenEnd) == UInt8(ascii: "\\"), case let length = escapedRunCharacter(tokenEnd, end),
                 length > 0
             {
                 tokenEnd += length
@@ -291,6 +292,13 @@ struct WordRules<Counter: LogSanitizerCounting> {
         var p = tokenStart
         while p < tokenEnd {
             let byte = text.byte(p)
+            if byte == UInt8(ascii: "\\"), case let length = text.escapedInvisibleLength(at: p, end: tokenEnd),
+                length > 0
+            {
+                // An escaped invisible separator is one character, its digits and letters none.
+                p += length
+                continue
+            }
             if byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") {
                 lower = true
             } else if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") {
@@ -383,7 +391,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
     }
 
     /// The end of "bearer" (any case) and its separators (ASCII spaces and tabs, `:`, `%20`, `+` (a
-    /// form-encoded space), Unicode spaces, ANSI colour codes; at least one) at `p`, or nil.
+    /// form-encoded space), Unicode spaces, also as JSON escapes `\u00a0`, ANSI colour codes; at
+    /// least one) at `p`, or nil.
     func bearerGroupEnd(_ p: Int, _ end: Int) -> Int? {
         guard text.matches("bearer", at: p, end: end) else { return nil }
         let q = separatorsEnd(from: p + 6, end)
@@ -404,6 +413,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
             } else if byte >= 0x80, case let length = text.unicodeSpaceLength(at: q, end: end), length > 0 {
                 q += length
             } else if byte == 0x1B, case let length = text.colourCodeLength(at: q, end: end), length > 0 {
+                q += length
+            } else if byte == UInt8(ascii: "\\"), case let length = text.escapedSpaceLength(at: q, end: end), length > 0
+            {
                 q += length
             } else {
                 break
@@ -809,6 +821,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 let length = text.invisibleLength(endingAt: p - 1, start: bound)
                 guard length > 0 else { break }
                 p -= length
+            } else if p - 6 >= bound, text.byte(p - 6) == UInt8(ascii: "\\"),
+                text.escapedInvisibleLength(at: p - 6, end: p) > 0
+            {
+                p -= 6
             } else if p - 5 >= bound, text.byte(p - 5) == UInt8(ascii: "%"), encodedBase64(p - 5, p) == 5 {
                 p -= 5
             } else if p - 3 >= bound, text.byte(p - 3) == UInt8(ascii: "%"), encodedBase64(p - 3, p) == 3 {
@@ -894,10 +910,16 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     // MARK: Rule 5: UUIDs
 
-    /// Skips invisible separators forwards from `p`.
+    /// Skips invisible separators (also as JSON escapes, `\u200b`) forwards from `p`.
     @inline(__always) func skipInvisible(_ p: Int, _ end: Int) -> Int {
         var q = p
-        while q < end, text.byte(q) >= 0x80, case let length = text.invisibleLength(at: q, end: end), length > 0 {
+        while q < end {
+            let byte = text.byte(q)
+            let length =
+                byte >= 0x80
+                ? text.invisibleLength(at: q, end: end)
+                : byte == UInt8(ascii: "\\") ? text.escapedInvisibleLength(at: q, end: end) : 0
+            guard length > 0 else { break }
             q += length
         }
         return q
@@ -941,7 +963,50 @@ struct WordRules<Counter: LogSanitizerCounting> {
             let hex = ByteBlock.digits(bytes) .| ByteBlock.letters(bytes, first: 6)
             return (found[0] ^ expected[0]) | (found[1] ^ expected[1]) == 0 && ByteBlock.all(hex .| isDash)
         }
-        return fits(blocks.0, dashes.0) && fits(blocks.1, dashes.1) && fits(blocks.2, dashes.2)
+        // A JSON escape of an invisible separator (`\u200b`) may sit between the digits: then the
+        // byte-by-byte reading decides. Its `\` may lie before the 36 bytes, its `u` then in the
+        // first block (an escape that ends there with its `u` before it leaves hex digits, as the
+        // shape has them). A block that fails with neither fails byte by byte too (an escape
+        // further on changes nothing before it), so the first block's failure, the common one,
+        // tests it alone.
+        let slash = V(repeating: 0x5C)
+        guard fits(blocks.0, dashes.0) else {
+            return ByteBlock.any((blocks.0 .== slash) .| (blocks.0 .== V(repeating: 0x75))) ? nil : false
+        }
+        guard fits(blocks.1, dashes.1) && fits(blocks.2, dashes.2) else {
+            return ByteBlock.any((blocks.1 .== slash) .| (blocks.2 .== slash)) ? nil : false
+        }
+        // The shape, but its first digit inside an escaped separator (`\u200b1234-…`: a `u` among
+        // the four bytes before it): byte by byte. Four bytes at once, a `u` in any of them.
+        guard start - 4 >= from else { return text.insideEscapedInvisible(start, start: from) ? nil : true }
+        text.counter.tick(4)
+        let word = UnsafeRawPointer(base + start - 4).loadUnaligned(as: UInt32.self) ^ 0x7575_7575
+        let hasU = (word &- 0x0101_0101) & ~word & 0x8080_8080 != 0
+        return hasU && text.insideEscapedInvisible(start, start: from) ? nil : true
+    }
+
+    /// Where the eight hex digits that end at the first dash `dash` start (invisible separators
+    /// between them and before the dash; with `escapes`, also their JSON escapes, `\u200b`, each
+    /// whole), reading back no further than `from`, and whether there are eight (else where the
+    /// reading stopped).
+    @inline(__always) func uuidDigitsStart(before dash: Int, _ from: Int, escapes: Bool) -> (Int, Bool) {
+        var p = dash
+        var digits = 0
+        while digits < 8 {
+            while p > from {
+                let length =
+                    text.byte(p - 1) >= 0x80
+                    ? text.invisibleLength(endingAt: p - 1, start: from)
+                    : escapes && p - 6 >= from && text.byte(p - 6) == UInt8(ascii: "\\")
+                        ? text.escapedInvisibleLength(endingAt: p - 1, start: from) : 0
+                guard length > 0 else { break }
+                p -= length
+            }
+            guard p > from, text.has(p - 1, Classes.hex) else { break }
+            p -= 1
+            digits += 1
+        }
+        return (p, digits == 8)
     }
 
     func nextUUID(_ from: Int, _ end: Int, _ state: inout State) -> Match? {
@@ -955,21 +1020,20 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 if shaped { return Match(start: dash - 8, end: dash + 28, placeholder: .uuid) }
                 continue
             }
-            // Eight hex digits before the first dash (invisible separators between them and before it).
-            var p = dash
-            var digits = 0
-            while digits < 8 {
-                while p > from, text.byte(p - 1) >= 0x80,
-                    case let length = text.invisibleLength(
-                        endingAt: p - 1, start: from), length > 0
-                {
-                    p -= length
-                }
-                guard p > from, text.has(p - 1, Classes.hex) else { break }
-                p -= 1
-                digits += 1
+            // Eight hex digits before the first dash (invisible separators between them and before
+            // it). Read without escapes first: an escaped separator (`\u200b`) on the way stops that
+            // reading at its `u`, or its last digits are taken and the start lies inside it (after
+            // a `u` or a hex digit); only then are the digits read again, each escape whole (a
+            // match starts inside none): eight digits and one escape's bytes read twice at most.
+            var (p, found) = uuidDigitsStart(before: dash, from, escapes: false)
+            if found
+                ? p > from && (text.byte(p - 1) == UInt8(ascii: "u") || text.has(p - 1, Classes.hex))
+                    && text.insideEscapedInvisible(p, start: from)
+                : p > from && text.byte(p - 1) == UInt8(ascii: "u")
+            {
+                (p, found) = uuidDigitsStart(before: dash, from, escapes: true)
             }
-            guard digits == 8 else { continue }
+            guard found else { continue }
             let start = p
             var q = dash + 1
             var valid = true
@@ -1308,12 +1372,15 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     // MARK: Rule 7: tokens
 
-    /// The length of a token character (`[A-Za-z0-9_-]` or an invisible separator) at `p`, or 0;
-    /// with `base64`, `+`, `/` (also written `\/`, `%2F` or `%252F`) and `=` count too.
+    /// The length of a token character (`[A-Za-z0-9_-]` or an invisible separator, also as a JSON
+    /// escape `\u200b`) at `p`, or 0; with `base64`, `+`, `/` (also written `\/`, `%2F` or `%252F`)
+    /// and `=` count too.
     @inline(__always) func runCharacter(_ p: Int, _ end: Int, base64: Bool) -> Int {
         let byte = text.byte(p)
         if byte < 0x80 {
-            if base64, byte == UInt8(ascii: "\\") { return escapedSlash(p, end) }
+            if byte == UInt8(ascii: "\\") {
+                return base64 ? escapedRunCharacter(p, end) : text.escapedInvisibleLength(at: p, end: end)
+            }
             if base64, byte == UInt8(ascii: "%") { return encodedBase64Length(p, end) }
             return text.has(p, base64 ? Classes.base64 : Classes.token) ? 1 : 0
         }
@@ -1332,15 +1399,28 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return q < limit && text.byte(q) == UInt8(ascii: "/") ? q &+ 1 &- p : 0
     }
 
-    /// After a `\` at `p` that starts no escaped `/`, the first position that may start one: the
-    /// end of the run of backslashes `p` is in when no `/` follows it, else the 15th backslash
-    /// before the `/`. Each `\` of the run would fail as `p` did (its 15 bytes after are
-    /// backslashes, or reach the same byte that is no `/`), so the run is read once instead of
-    /// 15 bytes for each of its backslashes.
+    /// The length of the escaped character that starts at `p`, which holds a `\`, or 0: an escaped
+    /// `/` (``escapedSlash(_:_:)``) or a JSON escape of an invisible separator (`\u200b`, six bytes,
+    /// one character of the run as the separator is: Python's `json.dumps` writes it so).
+    @inline(__always) func escapedRunCharacter(_ p: Int, _ end: Int) -> Int {
+        let slash = escapedSlash(p, end)
+        return slash > 0 ? slash : text.escapedInvisibleLength(at: p, end: end)
+    }
+
+    /// After a `\` at `p` that starts no escaped character (``escapedRunCharacter(_:_:)``), the first
+    /// position that may start one: the end of the run of backslashes `p` is in when no `/` follows
+    /// it, else the 15th backslash before the `/`, and the run's last backslash when a `u` follows it
+    /// (`\\u200b`: the second `\` starts the escape). Each `\` of the run would fail as `p` did (its
+    /// 15 bytes after are backslashes, or reach the same byte that is no `/`), so the run is read
+    /// once instead of 15 bytes for each of its backslashes.
     @inline(never) func escapedSlashStart(after p: Int, _ end: Int) -> Int {
         var q = p &+ 1
         while q < end, text.byte(q) == UInt8(ascii: "\\") { q &+= 1 }
-        return q < end && text.byte(q) == UInt8(ascii: "/") ? q &- 15 : q
+        guard q < end else { return q }
+        let next = text.byte(q)
+        if next == UInt8(ascii: "/") { return q &- 15 }
+        return next == UInt8(ascii: "u") && q &- 1 > p && text.escapedInvisibleLength(at: q &- 1, end: end) > 0
+            ? q &- 1 : q
     }
 
     /// The length of the percent-encoded `/`, `+` or `=` that starts at `p`, which holds a `%`, or 0:
@@ -1399,10 +1479,18 @@ struct WordRules<Counter: LogSanitizerCounting> {
             } else if flags & Classes.backslash != 0 {
                 // An escaped `/`: one character of several bytes.
                 let length = escapedSlash(q, end)
-                guard length > 0 else { break }
-                q &+= length
-                extra &+= length &- 1
-                runs.lastStretch = q
+                if length > 0 {
+                    q &+= length
+                    extra &+= length &- 1
+                    runs.lastStretch = q
+                    continue
+                }
+                // A JSON escape of an invisible separator: one character of the stretch, as the
+                // separator is.
+                let escaped = text.escapedInvisibleLength(at: q, end: end)
+                guard escaped > 0 else { break }
+                q &+= escaped
+                extra &+= escaped &- 1
             } else if flags & Classes.percentFirst != 0 {
                 // A percent-encoded `/ + =`: one character of several bytes.
                 let length = encodedBase64Length(q, end)
@@ -1619,9 +1707,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
         let escapes = ByteBlock.bits(backslash)
         var run = ByteBlock.bits(letter .| signsAndDigits .| other)
         if escapes != 0 {
-            // `/` is among the signs: a `\` is kept when the lane after it is a `\` or a `/`.
-            let slashes = ByteBlock.bits(bytes .== V(repeating: 0x2F))
-            run |= escapes & ((escapes | slashes) &>> 1 | 0x8000)
+            // `/` is among the signs: a `\` is kept when the lane after it is a `\`, a `/` or a `u`
+            // (of an escaped invisible separator, `\u200b`: no start inside one).
+            let escaped = ByteBlock.bits((bytes .== V(repeating: 0x2F)) .| (bytes .== V(repeating: 0x75)))
+            run |= escapes & ((escapes | escaped) &>> 1 | 0x8000)
         }
         let none = ~run & 0xFFFF
         return none != 0 ? 63 &- none.leadingZeroBitCount : nil
@@ -1681,9 +1770,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
             if flags & (Classes.high | Classes.backslash | Classes.percentFirst) == 0 {
                 length = 1
             } else if flags & Classes.backslash != 0 {
-                // A run may start with an escaped `/`; a `\` before anything else starts none, nor
-                // does any `\` of its run of backslashes but the last 15 before a `/`.
-                length = escapedSlash(p, end)
+                // A run may start with an escaped `/` or an escaped invisible separator; a `\` before
+                // anything else starts none, nor does any `\` of its run of backslashes but the last
+                // 15 before a `/` and the last before a `u`.
+                length = escapedRunCharacter(p, end)
                 guard length > 0 else {
                     p = escapedSlashStart(after: p, end)
                     continue

@@ -5,7 +5,16 @@
 /// "White space" below is ASCII white space and control characters; "Unicode spaces" are U+0085,
 /// U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F and U+3000; "invisible
 /// separators" are U+00AD, U+200B–U+200D, U+2060 and U+FEFF, which count as part of the run they
-/// sit in (tokens, UUIDs, bearer tokens, email addresses).
+/// sit in (tokens, UUIDs, bearer tokens, email addresses). A JSON escape, `\u` and four hex digits
+/// in either case (Python's `json.dumps` writes every non-ASCII character so: `\u00a0`, `\u200b`),
+/// of a Unicode space is that space wherever rules 2 and 3 take one as a blank or a separator (the
+/// blanks around and after a key's separator, inside a scheme's quotes, after `bearer` and
+/// `basic`), and of an invisible separator that separator wherever rules 3, 5 and 7 take one
+/// inside a run (one character, its digits and letters none; no match of rules 5 and 7 starts
+/// after its `\`, as none starts inside a `%2F`; a `\` may stand before its `\`: `\\u200b`); rule 4
+/// reads both as any other escaped non-ASCII character. Elsewhere an escaped space is text: a URL
+/// in running text does not end at `\u00a0` (it runs on to what ends it, and its path goes with
+/// it, which keeps nothing a reader could use), nor does an unquoted value (it runs on too).
 ///
 /// 1. **URLs** of any scheme → scheme, separator and host: `scheme://`, JSON-escaped
 ///    `scheme:\/\/`, percent-encoded `scheme%3A%2F%2F` and encoded twice `scheme%253A%252F%252F`
@@ -376,6 +385,16 @@
 ///   byte is read at most three times. A `%` is a run byte here when it starts a `%2F` (or one of
 ///   the others; in the block test, any `%`). An email's widening is tried only when the 32 bytes
 ///   from the run's start are all run bytes or hold an `eyJ` (read once, bounded).
+/// - A JSON escape of a Unicode space or invisible separator is six bytes read once ahead from its
+///   `\` (at a `\` where a blank, a rule 3 separator or token character, or a run character of rules
+///   5 and 7 may be; the blanks' `\` only when a `u` follows it); read back, a key's blanks test the
+///   `\` six bytes before the check's last byte only when that byte is a hex digit and the check
+///   failed, a UUID's digits and a token run's start (for an email's widening) only at a hex digit,
+///   and a UUID's first byte against the five before it for an escape it would sit in (after its
+///   shape test only when a `u` is among the four before it, tested at once): each byte a bounded
+///   number of times. The UUID shape test hands a candidate with a `\` (or a `u` in its
+///   first block) to the byte-by-byte reading; rule 7's block test counts a `\` before a `u` as a
+///   run byte, so a candidate never starts inside an escape.
 /// - A run of backslashes is measured once, from its start, and passed whole (a structure's
 ///   strings, an escaped value's end, a URL body in a `"` or `'` string; rule 7's: a `\` that
 ///   starts no escaped `/` passes the rest of its run, but the 15 backslashes before a `/`).
