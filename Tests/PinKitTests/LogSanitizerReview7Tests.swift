@@ -509,4 +509,34 @@ struct LogSanitizerReview7Tests {
         #expect(RegexReferenceSanitizer.redact(spaced) == SanitizerReview.redact(spaced))
         #expect(!SanitizerReview.leaks(spaced, "hunter2"))
     }
+
+    /// MEDIUM, rules 2 and 7 (found in the sixteenth session by the leak test's random stream): a
+    /// random base64 secret that happens to hold a key word right before a `=` or `:` is read as a
+    /// credential whose key ends a longer word, and rule 2 runs first, so only what follows the
+    /// separator goes and the secret's head (base64, 26 characters and more) stays:
+    /// `(Q35616341Z/pQkfaUL/VGiinCYPwd=G9D0HN9i=1Yfjxj+abc` → `(Q35616341Z/pQkfaUL/VGiinCYPwd=[redacted-secret]`;
+    /// the same with `token=` or `secret:` inside. A fix: a key that ends a word which is itself the
+    /// end of a base64 run long enough to be rule 7's token (the run before the key, the key and
+    /// the value together ≥ 32 characters with a digit or both cases) gives the whole run to rule 7,
+    /// in the scanner and the reference.
+    @Test(
+        "a base64 secret holding a key word before a separator",
+        arguments: [
+            ("(Q35616341Z/pQkfaUL/VGiinCYPwd=G9D0HN9i=1Yfjxj+abc", "Q35616341Z/pQkfaUL/VGiinCY"),
+            ("wJalrXUtnFEMI/K7MDENG/bPxRfiCYtoken=EXAMPLEKEY0123", "wJalrXUtnFEMI/K7MDENG/bPxRfiCY"),
+        ]
+    )
+    func keyWordInsideBase64Secret(_ input: String, _ head: String) {
+        let once = SanitizerReview.redact(input)
+        #expect(SanitizerReview.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        withKnownIssue("rule 2 takes a key word at the end of a base64 run, and keeps the run's head") {
+            #expect(!once.contains(head), "\(once.debugDescription)")
+        }
+        // The protection that exists: without the separator the run is one token and goes whole,
+        // and a key after a blank is a key (its value goes, the word before it is text).
+        let glued = input.replacingOccurrences(of: "=", with: "")
+        #expect(!SanitizerReview.leaks(glued, head), "\(SanitizerReview.redact(glued).debugDescription)")
+        #expect(!SanitizerReview.leaks("note: password=hunter2", "hunter2"))
+    }
 }
