@@ -117,4 +117,27 @@ struct LogSanitizerEscapedSpaceTests {
             #expect(large <= 5 * small, "\(unit): \(small) → \(large)")
         }
     }
+
+    /// Every Unicode space's escape, in both cases, between a key and its separator and after it:
+    /// the key's look-back (whose first test is a table of what a blank may end in: the last hex
+    /// digits of these escapes, the `m` of a colour code, white space, bytes of multi-byte
+    /// characters) reads each.
+    @Test("every Unicode space's escape, either case, around a separator")
+    func everyEscapedSpaceAroundASeparator() {
+        let spaces: [UInt32] = [0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000] + Array(0x2000...0x200A)
+        var leaks: [String] = []
+        for value in spaces {
+            let hex = String(value, radix: 16)
+            for digits in [hex.lowercased(), hex.uppercased()] {
+                let escape = "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+                for line in ["password\(escape)=hunter2", "{'token'\(escape):\(escape)'hunter2'}"]
+                where SanitizerReview.leaks(line, "hunter2") {
+                    leaks.append(line)
+                }
+            }
+        }
+        #expect(leaks.isEmpty, "\(leaks)")
+        // A byte no blank ends in stays a key's own: `passwordx\u00a0=` is no key `password`.
+        #expect(SanitizerReview.leaks("passwordx\\u00a0=hunter2", "hunter2"))
+    }
 }

@@ -79,6 +79,10 @@ extension LogSanitizer {
         /// `"`, `'`, a backtick, the `;` of an HTML quote and the `2` or `7` of an encoded or
         /// escaped one (`%22`, `\x27`, `\u0022`).
         static let keyQuoteEnd: UInt32 = 1 << 30
+        /// With `control`, `high` and `digit`, what a run of blanks read backwards may end in
+        /// (``CredentialRule/blanksStart(before:bound:escaped:)``): the `m` of an ANSI colour code
+        /// and the last hex digits of a Unicode space's JSON escape (`\u00a0`, `\u200A`, `\u202f`).
+        static let blankTail: UInt32 = 1 << 31
 
         /// The second half of ``table``, `table[keyPairs + byte]`: which two bytes may end a key word
         /// before a credential separator (``CredentialRule/keyMayEnd(before:bound:)``). Bits 0–9 say
@@ -134,6 +138,7 @@ extension LogSanitizer {
             mark("%", percentFirst)
             mark("\\", backslash)
             mark("\"'`;27", keyQuoteEnd)
+            mark("maAfF", blankTail)
             table[0x7F] |= control | afterClosingQuote | valueStop
             let before = Array("oeisumrw5l".utf8)
             func pairs(_ last: Character, after previous: String) {
@@ -290,6 +295,16 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
     /// blanks around a key's separator, and those that may pad a scheme's quoted token after its
     /// opening quote and before its closing one.
     @inline(__always) func blanksEnd(from start: Int, end: Int, stop: Int) -> Int {
+        // Most values start with a byte that starts no blank: one table test.
+        guard start < end, start != stop,
+            table[Int(byte(start))]
+                & (LogSanitizer.Classes.control | LogSanitizer.Classes.high | LogSanitizer.Classes.backslash) != 0
+        else { return start }
+        return blanksRunEnd(from: start, end: end, stop: stop)
+    }
+
+    /// ``blanksEnd(from:end:stop:)`` from a byte that may start a blank. Out of line.
+    @inline(never) func blanksRunEnd(from start: Int, end: Int, stop: Int) -> Int {
         var v = start
         while v < end, v != stop {
             let value = byte(v)

@@ -1349,6 +1349,16 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// colour codes) that end at `k` (not below `bound`; without `escaped`, no escapes: the key
     /// check's first reading, ``keyMayEnd(afterBlanks:bound:)``, looks for one only where it may be).
     @inline(__always) func blanksStart(before k: Int, bound: Int, escaped: Bool = true) -> Int {
+        // Most keys end in a byte that ends no blank (`e` of `cookie`, `d` of `password`): one
+        // table test, and no call.
+        guard k > bound,
+            text.has(k - 1, Classes.control | Classes.high | Classes.digit | Classes.blankTail)
+        else { return k }
+        return blanksRunStart(before: k, bound: bound, escaped: escaped)
+    }
+
+    /// ``blanksStart(before:bound:escaped:)`` before a byte that may end a blank. Out of line.
+    @inline(never) func blanksRunStart(before k: Int, bound: Int, escaped: Bool) -> Int {
         var k = k
         while k > bound {
             let byte = text.byte(k - 1)
