@@ -287,41 +287,23 @@ struct WordRules<Counter: LogSanitizerCounting> {
             basicGroupEnd(tokenStart, end) == nil
         else { return nil }
         let tokenEnd = bearerTokenEnd(from: tokenStart, end)
-        var lower = false
-        var upper = false
-        var p = tokenStart
-        while p < tokenEnd {
-            let byte = text.byte(p)
-            if byte == UInt8(ascii: "\\"), case let length = text.escapedInvisibleLength(at: p, end: tokenEnd),
-                length > 0
-            {
-                // An escaped invisible separator is one character, its digits and letters none.
-                p += length
-                continue
-            }
-            if byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") {
-                lower = true
-            } else if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") {
-                if p > tokenStart { upper = true }
-            } else if text.has(p, Classes.digit) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
-                || byte == UInt8(ascii: "=")
-            {
-                return Match(start: s, end: tokenEnd, placeholder: .bearer)
-            }
-            p += 1
-        }
-        return lower && upper ? Match(start: s, end: tokenEnd, placeholder: .bearer) : nil
+        return hasTokenShape(tokenStart, tokenEnd) ? Match(start: s, end: tokenEnd, placeholder: .bearer) : nil
     }
 
     /// Whether the run `[start, end)` has a token's shape as an unlabelled Basic credential's must
     /// (``basicMatch(_:_:)``): a digit, `+`, `/` or `=`, or a lower-case letter and an upper-case one
-    /// after its first character.
+    /// after its first character. An escaped invisible separator (`\u200b`) is one character, its
+    /// digits and letters none.
     @inline(__always) func hasTokenShape(_ start: Int, _ end: Int) -> Bool {
         var lower = false
         var upper = false
         var p = start
         while p < end {
             let byte = text.byte(p)
+            if byte == UInt8(ascii: "\\"), case let length = text.escapedInvisibleLength(at: p, end: end), length > 0 {
+                p += length
+                continue
+            }
             if byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") {
                 lower = true
             } else if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") {
