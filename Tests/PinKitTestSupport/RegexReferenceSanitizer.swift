@@ -609,22 +609,7 @@ public enum RegexReferenceSanitizer {
         let ns = seen as NSString
         var start = range.location
         var end = range.location + range.length
-        // The characters a run may hold, and any `%` or `\\`: what lies before the run's start.
-        func mayBeInRun(_ unit: unichar) -> Bool {
-            switch unit {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2B, 0x2F, 0x3D, 0x5F, 0x2D, 0x5C, 0x25: return true
-            case 0xAD, 0x200B...0x200D, 0x2060, 0xFEFF: return true
-            default: return false
-            }
-        }
-        func runStart(_ from: Int, _ to: Int) -> Int? {
-            var low = to
-            while low > from, mayBeInRun(ns.character(at: low - 1)) { low -= 1 }
-            guard to > low else { return nil }
-            let piece = ns.substring(with: NSRange(location: low, length: to - low))
-            return runToEnd.firstMatch(in: piece, range: NSRange(location: 0, length: (piece as NSString).length))
-                .map { low + $0.range.location }
-        }
+        func runStart(_ from: Int, _ to: Int) -> Int? { Self.runStart(ns, from, to) }
         func tokenEnd(_ at: Int) -> Int? {
             token.firstMatch(
                 in: seen, options: [.anchored, .withTransparentBounds],
@@ -641,6 +626,58 @@ public enum RegexReferenceSanitizer {
             if pinStart >= tokenEnd { end = tokenEnd }
         }
         return NSRange(location: start, length: end - start)
+    }
+
+    /// Where the run of rule 7's characters that ends at `to` starts in `ns` (read back no further
+    /// than `from`), or nil when none ends there.
+    static func runStart(_ ns: NSString, _ from: Int, _ to: Int) -> Int? {
+        // The characters a run may hold, and any `%` or `\\`: what lies before the run's start.
+        func mayBeInRun(_ unit: unichar) -> Bool {
+            switch unit {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2B, 0x2F, 0x3D, 0x5F, 0x2D, 0x5C, 0x25: return true
+            case 0xAD, 0x200B...0x200D, 0x2060, 0xFEFF: return true
+            default: return false
+            }
+        }
+        var low = to
+        while low > from, mayBeInRun(ns.character(at: low - 1)) { low -= 1 }
+        guard to > low else { return nil }
+        let piece = ns.substring(with: NSRange(location: low, length: to - low))
+        return runToEnd.firstMatch(in: piece, range: NSRange(location: 0, length: (piece as NSString).length))
+            .map { low + $0.range.location }
+    }
+
+    /// A credential key glued into a token (the scanner's `gluedTokenStart(keyStart:bound:valueEnd:)`):
+    /// the run of rule 7's characters that ends at the key's start `keyStart` (after `cursor`), its
+    /// head, does not end in `_` or `-`, holds a character other than `[A-Za-z0-9_-]` or digits in
+    /// two places or four in a row, and rule 7's match at its start, in the text up to the
+    /// credential's end `valueEnd`, reaches past the key's start. The head's start, or nil.
+    /// What a backslash escapes before a glued key's head: `uXXXX`, `xXX` or one ASCII character.
+    static let escapeBody = try! NSRegularExpression(pattern: #"u[0-9A-Fa-f]{4}|[xX][0-9A-Fa-f]{2}|[\x00-\x7F]"#)
+
+    static func gluedTokenStart(_ ns: NSString, keyStart: Int, cursor: Int, valueEnd: Int) -> Int? {
+        guard var start = runStart(ns, cursor, keyStart) else { return nil }
+        // After an odd run of backslashes the escape's characters are not the head's (`\n`, `\u0026`).
+        if ns.substring(with: NSRange(location: cursor, length: start - cursor)).range(
+            of: #"(?<!\\)(\\\\)*\\$"#, options: .regularExpression) != nil,
+            let escape = escapeBody.firstMatch(
+                in: ns as String, options: [.anchored], range: NSRange(location: start, length: keyStart - start))
+        {
+            start += escape.range.length
+        }
+        guard start < keyStart, ns.character(at: keyStart - 1) != 0x5F, ns.character(at: keyStart - 1) != 0x2D
+        else { return nil }
+        let head = ns.substring(with: NSRange(location: start, length: keyStart - start))
+        let named = head.range(of: #"^[A-Za-z0-9_\-]*$"#, options: .regularExpression) != nil
+        let digits =
+            head.range(of: "[0-9][^0-9]+[0-9]", options: .regularExpression) != nil
+            || head.range(of: "[0-9]{4}", options: .regularExpression) != nil
+        guard !named || digits,
+            let match = token.firstMatch(
+                in: ns as String, options: [.anchored], range: NSRange(location: start, length: valueEnd - start)),
+            match.range.location + match.range.length > keyStart
+        else { return nil }
+        return start
     }
 
     /// Whether rule 4's match `range` in `seen` is an scp-style git remote (`git@github.com:org/x`):
@@ -1105,6 +1142,18 @@ public enum RegexReferenceSanitizer {
                         .done(ns.substring(with: NSRange(location: matchStart, length: valueEnd - matchStart))))
                     cursor = valueEnd
                 }
+                resumeAfterURLs()
+                continue
+            }
+            // A key glued into a token: the token's head, the key and the value go as one secret.
+            if expression !== markupElementCredential, expression !== formPartCredential,
+                let head = gluedTokenStart(ns, keyStart: match.range.location, cursor: cursor, valueEnd: valueEnd)
+            {
+                let start = min(head, matchStart)
+                copy(cursor, start)
+                result.append(.done("[redacted-secret]"))
+                for index in start..<valueEnd where ns.character(at: index) == 0xE000 { doneIndex += 1 }
+                cursor = valueEnd
                 resumeAfterURLs()
                 continue
             }

@@ -703,6 +703,76 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return result
     }
 
+    /// Where the token that a credential's key is glued into starts, or nil: rule 2's key is found
+    /// as the end of a word, and a random base64 secret that happens to hold a key word right
+    /// before a `=` or `:` (`…L/VGiinCYPwd=G9D0…`) would lose only what follows the separator, its
+    /// head staying. The key at `keyStart` is inside a token when
+    /// - the base64 run that ends at it (read back no further than `bound`), its head, is not empty
+    ///   and does not end in `_` or `-` (after those a key starts a word of its own:
+    ///   `SPRING_DATASOURCE_PASSWORD`, `x-auth-token`);
+    /// - the head is no name: it holds a character that no identifier holds (`+`, `/` or `=` in any
+    ///   spelling, an invisible separator), or digits in two places, or four digits in a row
+    ///   (`oauth2Client`, `x509` and `dbPassword` are names, and stay with their key);
+    /// - rule 7's match at the head's start, in the text up to the value's end `valueEnd`, reaches
+    ///   past the key's start (a short head, or one that is no token, stays: `a/bPwd=x`).
+    /// Then the credential's span starts at the head and nothing of it is kept.
+    ///
+    /// Linear: the head lies after the previous span and before the key, and the match is measured
+    /// within the credential's own span, so each byte is read a bounded number of times.
+    @inline(never) func gluedTokenStart(keyStart: Int, bound: Int, valueEnd: Int) -> Int? {
+        var start = runStart(before: keyStart, bound)
+        if start > bound, text.byte(start - 1) == UInt8(ascii: "\\") {
+            start = escapeEnd(at: start, bound: bound, limit: keyStart)
+        }
+        guard start < keyStart, case let last = text.byte(keyStart &- 1), last != UInt8(ascii: "_"),
+            last != UInt8(ascii: "-")
+        else { return nil }
+        var stretches = 0
+        var digits = 0
+        var longest = 0
+        var sign = false
+        for q in start..<keyStart {
+            let flags = text.table[Int(text.byte(q))]
+            if flags & Classes.digit != 0 {
+                digits &+= 1
+                if digits == 1 { stretches &+= 1 }
+                longest = max(longest, digits)
+            } else {
+                digits = 0
+                if flags & Classes.token == 0 {
+                    sign = true
+                    break
+                }
+            }
+        }
+        guard sign || stretches >= 2 || longest >= 4, let tokenEnd = tokenEnd(at: start, valueEnd),
+            tokenEnd > keyStart
+        else { return nil }
+        return start
+    }
+
+    /// Where the head of a glued key that starts at `start`, right after a `\`, really starts: after
+    /// the escape's letters when the backslash escapes them (an odd run of backslashes, read back no
+    /// further than `bound`): `\uXXXX` and `\xXX` take their hex digits, any other escape (`\n`,
+    /// `\t`) its one ASCII character. An escaped line break or `\u0026` ends a value where it stands, and a
+    /// second pass must find it there: the head's placeholder after `\` would otherwise join the
+    /// value before it (`secret=abc\n…Pwd=x`). Reads back over backslashes that lie between the
+    /// previous span and the key, once per key.
+    @inline(never) func escapeEnd(at start: Int, bound: Int, limit: Int) -> Int {
+        var p = start - 1
+        while p > bound, text.byte(p - 1) == UInt8(ascii: "\\") { p -= 1 }
+        // (An invisible separator after a backslash escapes nothing: it stays in the head.)
+        let letter = text.byte(start)
+        guard (start - p) & 1 == 1, letter < 0x80 else { return start }
+        let digits = letter == UInt8(ascii: "u") ? 4 : letter | 0x20 == UInt8(ascii: "x") ? 2 : 0
+        if digits > 0, start + digits < limit,
+            (start + 1...start + digits).allSatisfy({ text.has($0, Classes.hex) })
+        {
+            return start + 1 + digits
+        }
+        return start + 1
+    }
+
     /// Whether rule 7 can match at `start` with what lies in `[start, limit)` (at most 32 bytes): 32
     /// bytes of run there, or an `eyJ`. False only when no match can start at `start`.
     /// The 32 bytes from `start` are tested at once (two blocks of sixteen) when they lie in the

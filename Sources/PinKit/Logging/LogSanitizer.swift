@@ -189,6 +189,16 @@
 ///    (`mysql --password [redacted-secret] --host=db`, `--db-password '[redacted-secret]'`). A flag
 ///    before another option (`--password --host=db`) or at the end keeps what follows; a short
 ///    option (`-p x`) is none: too many take a value that is no secret.
+///    A key glued to the end of a base64 run (rule 7's characters, `\/`, `%2F` and invisible
+///    separators included; read back no further than the previous span, and not over the letters
+///    of an escape, `\n`, `\u0026`, `\x0A`, that an odd run of backslashes writes right before
+///    it) may be a word inside a random secret (`…L/VGiinCYPwd=G9D0…`): when that run, the head,
+///    does not end in `_` or `-`, is no name (it holds a character no identifier holds: `+ / =` in
+///    any spelling or an invisible separator; or digits in two places; or four digits in a row)
+///    and rule 7's match from the head's start, within the credential's span, reaches past the
+///    key's start, the span starts at the head and goes whole (`wJal…/bPxRfiCYtoken=x` →
+///    `[redacted-secret]`); `SPRING_DATASOURCE_PASSWORD`, `oauth2ClientSecret`, `dbPassword`,
+///    `x509Password` keep their names.
 /// 3. **Bearer tokens**: `bearer` (any ASCII case) not right after an ASCII letter or digit (but
 ///    after a percent-encoded byte `%XX`, an escaped `\xHH`, `\uHHHH` or `\n`, `\r`, `\t`) or a placeholder, then
 ///    separators (spaces, tabs, `:`, `%20`, `+`, Unicode spaces, ANSI colour
@@ -327,6 +337,10 @@
 ///   bytes, stopping at a `<` or `>` (so each byte for one `>`). A key ends in a letter, and a
 ///   start tag in a letter, digit or quote, so the triggers right after a rejected candidate are
 ///   stepped over at one or two examinations each, up to one that could start a URL separator.
+/// - A credential key glued to a base64 run reads that run back (to the previous span at most,
+///   and the backslashes before it) and measures rule 7's match from its start forward, within
+///   the credential's span; the credential's span then goes out whatever the answer, so the next
+///   key's look-back starts after it: each byte is read back for one key and forward once more.
 /// - A candidate's look-back is bounded: a URL scheme at most 33 bytes; a credential key at most
 ///   15 bytes, its quote 6 (`&quot;`, `\u0022`; or the backslashes before a `"` or `'`, up to 15),
 ///   the `%20`s and `+`s before a percent-encoded separator (`%2520`s and `%2B`s before a 5-byte
@@ -785,7 +799,21 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 let found = credentials.credential(
                     key: key, separator: separator, length: separatorLength, percent: percent,
                     stop: aheadSpan?.start ?? Int.max, bound: keyBound)
-                if let credential = found.span {
+                if var credential = found.span {
+                    // A key glued to the base64 run before it may be a word inside a token (rare:
+                    // most keys follow a blank, a quote, `_` or `-`).
+                    if key.start > keyBound, case let flags = text.table[Int(text.byte(key.start - 1))],
+                        flags & (LogSanitizer.Classes.alphanumeric | LogSanitizer.Classes.high) != 0
+                            || flags & (LogSanitizer.Classes.base64 | LogSanitizer.Classes.token)
+                                == LogSanitizer.Classes.base64,
+                        let head = WordRules(text: text).gluedTokenStart(
+                            keyStart: key.start, bound: keyBound, valueEnd: credential.end)
+                    {
+                        credential = LogSanitizer.Span(
+                            start: min(head, credential.start), end: credential.end,
+                            keepEnd: min(head, credential.start),
+                            placeholder: .secret)
+                    }
                     gap(from: cursor, to: credential.start, state: &state)
                     emit(credential)
                     cursor = credential.end
