@@ -15,6 +15,9 @@ struct LogSanitizerLeakTests {
         case commandOptions, saslCommands
         /// The sixteenth session: Unicode spaces and invisible separators as JSON escapes (`\u00a0`).
         case escapedSpaces
+        /// The seventeenth session: a random base64 secret that holds a key word right before one
+        /// of its `=` (or before a `:`), glued to the secret's head.
+        case keyInsideToken
     }
 
     struct Fragment {
@@ -27,6 +30,8 @@ struct LogSanitizerLeakTests {
         var corpus: LogCorpus
         /// The stream of the escaped spaces' fragments (``Family/escapedSpaces``).
         var escapes: LogCorpus
+        /// The stream of the glued keys' fragments (``Family/keyInsideToken``).
+        var glued: LogCorpus
 
         mutating func marker() -> String { "Q" + corpus.string("0123456789", 8...8) + "Z" }
         mutating func pick<T>(_ options: [T]) -> T { corpus.pick(options) }
@@ -198,6 +203,16 @@ struct LogSanitizerLeakTests {
                         + "\"}",
                 ])
                 return Fragment(text: text, secrets: [m1])
+            case .keyInsideToken:
+                // The marker (its digits make the run a token) in the head, a sign after it, and the
+                // key word glued to the rest: together 32 characters and more before the separator.
+                let letters = LogCorpus.base64url.filter { $0 != "-" && $0 != "_" }
+                let head =
+                    corpus.string(letters, 10...16) + m1 + pick(["/", "+", "="]) + corpus.string(letters, 10...16)
+                let key = pick(["Pwd", "token", "secret", "Password", "apikey", "passwd", "credentials", "SECRET"])
+                let secret = head + key + pick(["=", ":"]) + m2 + corpus.string(letters, 0...8)
+                let context = pick([("", ""), ("(", ")"), ("\"", "\""), ("{\"k\":\"", "\"}"), ("key ", " ok")])
+                return Fragment(text: context.0 + secret + context.1, secrets: [m1, m2])
             case .gluedJWT:
                 let run = corpus.string(LogCorpus.base64url, 32...40)
                 let text = run + "eyJhbGciOi\(m1).eyJzdWIi\(m2).sig" + corpus.string(LogCorpus.base64url, 0...10)
@@ -214,7 +229,7 @@ struct LogSanitizerLeakTests {
             var text = pick(["", "ts=2026-11-30T05:16:22Z ", "pin.failure code=E_PIN_MISMATCH ", "GET 200 12ms "])
             var fragments: [(Family, Fragment)] = []
             for _ in 0..<Int.random(in: 1...4, using: &corpus.generator) {
-                let family = pick(Family.allCases.filter { $0 != .escapedSpaces })
+                let family = pick(Family.allCases.filter { $0 != .escapedSpaces && $0 != .keyInsideToken })
                 let fragment = fragment(family)
                 fragments.append((family, fragment))
                 text += fragment.text + neighbour()
@@ -222,16 +237,28 @@ struct LogSanitizerLeakTests {
                     text += pick(["sync ok", "retry=3", "pin sha256/AAAA", "event=token_refreshed"]) + neighbour()
                 }
             }
-            // The sixteenth session's family from its own stream (`escapes`), at the line's end, so
-            // the other families' lines stay as they were.
-            swap(&corpus, &escapes)
-            if corpus.chance(40) {
-                let fragment = fragment(.escapedSpaces)
-                fragments.append((.escapedSpaces, fragment))
-                text += fragment.text + neighbour()
-            }
-            swap(&corpus, &escapes)
+            // The later sessions' families each from a stream of its own, at the line's end, so the
+            // other families' lines stay as they were.
+            appendTail(.escapedSpaces, percent: 40, from: \.escapes, text: &text, fragments: &fragments)
+            appendTail(.keyInsideToken, percent: 30, from: \.glued, text: &text, fragments: &fragments)
             return (text, fragments)
+        }
+
+        /// With `percent` chance, a fragment of `family` drawn from `stream` (`corpus` left as it was).
+        mutating func appendTail(
+            _ family: Family, percent: Int, from stream: WritableKeyPath<Generator, LogCorpus>, text: inout String,
+            fragments: inout [(Family, Fragment)]
+        ) {
+            let main = corpus
+            corpus = self[keyPath: stream]
+            defer {
+                self[keyPath: stream] = corpus
+                corpus = main
+            }
+            guard corpus.chance(percent) else { return }
+            let fragment = fragment(family)
+            fragments.append((family, fragment))
+            text += fragment.text + neighbour()
         }
     }
 
@@ -294,7 +321,8 @@ struct LogSanitizerLeakTests {
     }
 
     static func check(seed: UInt64, lines: Int, legacyLines: Int) async -> ([String], [Family: Int]) {
-        var generator = Generator(corpus: LogCorpus(seed: seed), escapes: LogCorpus(seed: seed ^ 0x16))
+        var generator = Generator(
+            corpus: LogCorpus(seed: seed), escapes: LogCorpus(seed: seed ^ 0x16), glued: LogCorpus(seed: seed ^ 0x17))
         var failures: [String] = []
         var legacyLeaks: [Family: Int] = [:]
         for index in 0..<lines {
