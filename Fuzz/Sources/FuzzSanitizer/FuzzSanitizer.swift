@@ -128,6 +128,16 @@ let seeded: [(line: String, secret: String)] = [
         #"{"msg": "sent\u00a0Bearer\u00A0zq7SEEDnbsp0123", "q": "{'password':\u3000'zq7SEEDblank'}", "k": "AbCdEf0123\u200bzq7SEEDzwsp456789qrstUVwx", "p": "token\u2009=\u2009zq7SEEDeq"}"#,
         "zq7SEED"
     ),
+    // The seventeenth session: a key word glued into a base64 secret takes the secret's head, also
+    // after an escaped line break or `\u0026` (which stay whole).
+    (
+        "wJalrXUtnFEMI/K7MDENG/zq7SEEDheadPwd=zq7SEEDvalue9 (x2Y+aB3cD4eF5gH6iJ7kL8mzq7SEEDsecsecret:zq7SEEDcolon)",
+        "zq7SEED"
+    ),
+    (
+        #"{"msg":"password=abc\nQ1234Xyz/abcdefzq7SEEDesc0123token=zq7SEEDafter\u0026bK9s+0aB3cD4eF5gH6iJ7kzq7SEEDuApikey=x"}"#,
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
