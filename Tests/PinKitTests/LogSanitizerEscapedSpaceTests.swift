@@ -11,8 +11,8 @@ import Testing
 @Suite("Log sanitizer: escaped Unicode spaces and invisible separators")
 struct LogSanitizerEscapedSpaceTests {
     @Test("the scanner agrees with the reference on 20,000 lines of escaped spaces and separators, idempotent")
-    func differentialEscapedSpaces() {
-        let mismatches = LogSanitizerTests.agreement(20_000, seed: 0x5EED_0016) { corpus, _ in
+    func differentialEscapedSpaces() async {
+        let mismatches = await LogSanitizerTests.agreement(20_000, seed: 0x5EED_0016) { corpus, _ in
             corpus.escapedSpaceLine()
         }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")

@@ -9,9 +9,9 @@ import Testing
 @Suite("Log sanitizer: keys glued into a token")
 struct LogSanitizerGluedKeyTests {
     @Test("the scanner agrees with the reference on 20,000 lines of glued keys, and is idempotent on them")
-    func differentialGluedKeys() {
+    func differentialGluedKeys() async {
         // The previous engine (the oracle of the word rules' single pass) agrees too.
-        let mismatches = LogSanitizerTests.agreement(20_000, seed: 0x5EED_0017, engines: true) { corpus, _ in
+        let mismatches = await LogSanitizerTests.agreement(20_000, seed: 0x5EED_0017, engines: true) { corpus, _ in
             corpus.gluedKeyLine()
         }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")

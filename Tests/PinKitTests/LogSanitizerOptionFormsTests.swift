@@ -9,9 +9,9 @@ import Testing
 @Suite("Log sanitizer: long options and SASL commands")
 struct LogSanitizerOptionFormsTests {
     @Test("the scanner agrees with the reference on 20,000 lines of option and SASL forms, and is idempotent on them")
-    func differentialOptionForms() {
+    func differentialOptionForms() async {
         // The previous engine (the oracle of the word rules' single pass) agrees too.
-        let mismatches = LogSanitizerTests.agreement(20_000, seed: 0x5EED_0016, engines: true) { corpus, _ in
+        let mismatches = await LogSanitizerTests.agreement(20_000, seed: 0x5EED_0016, engines: true) { corpus, _ in
             corpus.optionLine()
         }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")

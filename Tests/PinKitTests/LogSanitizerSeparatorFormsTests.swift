@@ -9,8 +9,10 @@ import Testing
 @Suite("Log sanitizer: separators in other spellings")
 struct LogSanitizerSeparatorFormsTests {
     @Test("the scanner agrees with the reference on 8,000 lines of separator forms, and is idempotent on them")
-    func differentialSeparatorForms() {
-        let mismatches = LogSanitizerTests.agreement(8_000, seed: 0x5EED_0014) { corpus, _ in corpus.separatorLine() }
+    func differentialSeparatorForms() async {
+        let mismatches = await LogSanitizerTests.agreement(8_000, seed: 0x5EED_0014) { corpus, _ in
+            corpus.separatorLine()
+        }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 
@@ -18,8 +20,8 @@ struct LogSanitizerSeparatorFormsTests {
     /// quotes and stops at both depths, mixed and glued by `&`, `%26` and `%2526`: its own stream.
     /// (150,000 such lines agreed when the form encoded twice was added.)
     @Test("the scanner agrees with the reference on 20,000 lines of percent-encoded separators, once and twice")
-    func differentialPercentSeparators() {
-        let mismatches = LogSanitizerTests.agreement(20_000, seed: 0x5EED_0015) { corpus, _ in
+    func differentialPercentSeparators() async {
+        let mismatches = await LogSanitizerTests.agreement(20_000, seed: 0x5EED_0015) { corpus, _ in
             var parts: [String] = []
             for _ in 0..<Int.random(in: 1...3, using: &corpus.generator) {
                 parts.append(corpus.percentSeparatorCredential())
