@@ -57,7 +57,7 @@ public enum RegexReferenceSanitizer {
     static let backtickQuoted = regex(#"[^`\r\n]*"#)
     static let running = regex(
         #"(?:[^\x00-\x20\x7F"'`\\"# + spaces + #"]|["'`](?!"# + closing + #")|\\(?!["'`]"# + closing
-            + #"|[rnt]|\[redacted-(?:email|token)\]))*"#)
+            + #"|[rnt](?![A-Za-z0-9._~/\\-]*+&(?:[Aa][Mm][Pp];)?[A-Za-z0-9._~-]++=)|\[redacted-(?:email|token)\]))*"#)
     static let trailingPunctuation = regex(#"[.,;:!?]*\z"#)
     static let authorityEnd = regex(#"[/?#\\]|%2[Ff]|%3[Ff]|%23|%25(?:2[Ff]|3[Ff]|23)"#)
     static let bearerBeforeSpace = regex(#"[^A-Za-z0-9][Bb][Ee][Aa][Rr][Ee][Rr]:?\z"#)

@@ -18,6 +18,9 @@ struct LogSanitizerLeakTests {
         /// The seventeenth session: a random base64 secret that holds a key word right before one
         /// of its `=` (or before a `:`), glued to the secret's head.
         case keyInsideToken
+        /// The eighteenth session: a URL in running text whose query holds a raw Windows path, its
+        /// backslash before `t`, `n` or `r` read as an escape, and a signature after it.
+        case rawWindowsPathQuery
     }
 
     struct Fragment {
@@ -32,6 +35,8 @@ struct LogSanitizerLeakTests {
         var escapes: LogCorpus
         /// The stream of the glued keys' fragments (``Family/keyInsideToken``).
         var glued: LogCorpus
+        /// The stream of the raw Windows paths' fragments (``Family/rawWindowsPathQuery``).
+        var windows: LogCorpus
 
         mutating func marker() -> String { "Q" + corpus.string("0123456789", 8...8) + "Z" }
         mutating func pick<T>(_ options: [T]) -> T { corpus.pick(options) }
@@ -213,6 +218,17 @@ struct LogSanitizerLeakTests {
                 let secret = head + key + pick(["=", ":"]) + m2 + corpus.string(letters, 0...8)
                 let context = pick([("", ""), ("(", ")"), ("\"", "\""), ("{\"k\":\"", "\"}"), ("key ", " ok")])
                 return Fragment(text: context.0 + secret + context.1, secrets: [m1, m2])
+            case .rawWindowsPathQuery:
+                // Each folder's backslash comes before a letter that makes it an escape.
+                let path = pick([
+                    "C:\\temp\\", "\\\\server\\tokens\\", "C:\\new\\", "D:\\reports\\r1\\", "C:\\Users\\tom\\",
+                ])
+                let url =
+                    "https://\(host)/dl?path=" + path + corpus.string("abcdefgh0123456789", 1...8)
+                    + pick(["&", "&amp;"]) + pick(["sig", "token", "X-Amz-Signature", "s"]) + "=" + m1
+                    + pick(["", "&n=\(m2)", "&amp;n=\(m2)"])
+                let (open, close) = pick([("GET ", " 200"), ("(see ", ")"), ("<", ">"), ("", "\t"), ("url=", "\r\n")])
+                return Fragment(text: open + url + close, secrets: [m1, m2].filter { url.contains($0) }, hosts: [host])
             case .gluedJWT:
                 let run = corpus.string(LogCorpus.base64url, 32...40)
                 let text = run + "eyJhbGciOi\(m1).eyJzdWIi\(m2).sig" + corpus.string(LogCorpus.base64url, 0...10)
@@ -229,7 +245,10 @@ struct LogSanitizerLeakTests {
             var text = pick(["", "ts=2026-11-30T05:16:22Z ", "pin.failure code=E_PIN_MISMATCH ", "GET 200 12ms "])
             var fragments: [(Family, Fragment)] = []
             for _ in 0..<Int.random(in: 1...4, using: &corpus.generator) {
-                let family = pick(Family.allCases.filter { $0 != .escapedSpaces && $0 != .keyInsideToken })
+                let family = pick(
+                    Family.allCases.filter {
+                        $0 != .escapedSpaces && $0 != .keyInsideToken && $0 != .rawWindowsPathQuery
+                    })
                 let fragment = fragment(family)
                 fragments.append((family, fragment))
                 text += fragment.text + neighbour()
@@ -241,6 +260,7 @@ struct LogSanitizerLeakTests {
             // other families' lines stay as they were.
             appendTail(.escapedSpaces, percent: 40, from: \.escapes, text: &text, fragments: &fragments)
             appendTail(.keyInsideToken, percent: 30, from: \.glued, text: &text, fragments: &fragments)
+            appendTail(.rawWindowsPathQuery, percent: 20, from: \.windows, text: &text, fragments: &fragments)
             return (text, fragments)
         }
 
@@ -322,7 +342,8 @@ struct LogSanitizerLeakTests {
 
     static func check(seed: UInt64, lines: Int, legacyLines: Int) async -> ([String], [Family: Int]) {
         var generator = Generator(
-            corpus: LogCorpus(seed: seed), escapes: LogCorpus(seed: seed ^ 0x16), glued: LogCorpus(seed: seed ^ 0x17))
+            corpus: LogCorpus(seed: seed), escapes: LogCorpus(seed: seed ^ 0x16), glued: LogCorpus(seed: seed ^ 0x17),
+            windows: LogCorpus(seed: seed ^ 0x18))
         var failures: [String] = []
         var legacyLeaks: [Family: Int] = [:]
         for index in 0..<lines {

@@ -343,30 +343,56 @@ struct LogSanitizerReview7Tests {
     /// and `GET https://a.io/dl?path=\\server\tokens&sig=s3cr3tsig` → `GET https://a.io\tokens&sig=s3cr3tsig`:
     /// the rest of the query (a short signature) stays. The JSON-escaped form (`C:\\temp`) goes
     /// whole, as an even backslash run is no escape. (The tenth session's `\n` and `\r` end it the
-    /// same way: `C:\new\x`.) A fix: in running text end a URL at `\t` only where the line holds
-    /// JSON escapes elsewhere, or resume the URL's query after the escape when a `&` or `=`
-    /// follows before white space; fixed output `GET https://a.io`.
+    /// same way: `C:\new\x`.) Fixed (eighteenth session, ``EscapeRun``): the URL goes on after an
+    /// escaped line break or tab whose run of path bytes ends at `&`, a parameter name and `=`.
     @Test(
         "a URL over a raw Windows path whose backslash precedes a t",
         arguments: [
             #"GET https://a.io/dl?path=C:\temp\x&sig=s3cr3tsig"#,
             #"GET https://a.io/dl?path=\\server\tokens&sig=s3cr3tsig"#,
+            #"GET https://a.io/dl?path=C:\new\x&sig=s3cr3tsig"#,
+            #"GET https://a.io/dl?path=C:\reports\x&sig=s3cr3tsig"#,
+            #"GET https://a.io/dl?p=C:\temp\a&b=1&sig=s3cr3tsig"#,
+            #"<a href=https://a.io/dl?path=C:\temp\x&amp;sig=s3cr3tsig>"#,
         ]
     )
     func escapedTabInRawWindowsPath(_ input: String) {
         let once = SanitizerReview.redact(input)
         #expect(SanitizerReview.redact(once) == once)
         #expect(RegexReferenceSanitizer.redact(input) == once)
-        withKnownIssue("a path's backslash and t end a URL in running text") {
-            #expect(!once.contains("s3cr3tsig"), "\(once.debugDescription)")
-        }
-        // The protection that exists: a path with no `\t` (or JSON-escaped) goes whole.
+        #expect(!once.contains("s3cr3tsig"), "\(once.debugDescription)")
+        #expect(once.contains("https://a.io"))
+        // A path with no escape-like pair, or JSON-escaped, went whole before the fix too.
         for whole in [
             #"GET https://a.io/dl?path=C:\data\x&sig=s3cr3tsig"#,
             #"{"url":"https://a.io/dl?path=C:\\temp\\x&sig=s3cr3tsig","host":"b.io"}"#,
         ] {
             #expect(!SanitizerReview.leaks(whole, "s3cr3tsig"), "\(SanitizerReview.redact(whole).debugDescription)")
         }
+    }
+
+    /// What the escape still ends: an escaped line break before a header's name (a header dump in
+    /// a JSON string), and before an HTML entity that is no parameter (`&#39;`, a spelled quote
+    /// closing the value the URL sits in). The next header and the text after the entity are not
+    /// the URL's path: they stay, or their own rule takes them.
+    @Test(
+        "an escaped line break or tab still ends a URL where no query parameter follows",
+        arguments: [
+            (
+                #"GET https://a.io/x\nAuthorization: Basic dXNlcjpwYXNz"#,
+                #"GET https://a.io\nAuthorization: [redacted-secret]"#
+            ),
+            (#"see https://a.io/x\tstatus&#39;ok"#, #"see https://a.io\tstatus&#39;ok"#),
+            (#"see https://a.io/x\nnext&amp;line"#, #"see https://a.io\nnext&amp;line"#),
+            (#"see https://a.io/x\nnext&=1"#, #"see https://a.io\nnext&=1"#),
+            (#"see https://a.io/x\rnext line&a=1"#, #"see https://a.io\rnext line&a=1"#),
+        ]
+    )
+    func escapeBeforeNoParameter(_ input: String, _ expected: String) {
+        let once = SanitizerReview.redact(input)
+        #expect(once == expected)
+        #expect(SanitizerReview.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
     }
 
     /// LOW, rules 1 and 2 (the same root as `headerInStringWithInnerQuotes`). In a header that sits

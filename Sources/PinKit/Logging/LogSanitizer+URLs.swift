@@ -236,6 +236,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
     @inline(__always)
     func runningBody(from start: Int, end: Int) -> Body {
         var body = Body(end: end, hostStart: start)
+        var escapeRun = EscapeRun()
         var p = start
         var parentheses = 0
         var squares = 0
@@ -298,22 +299,24 @@ struct URLRule<Counter: LogSanitizerCounting> {
                 {
                     break scan
                 }
-                // An escaped line break (`\r`, `\n`: a header dump in a JSON string) ends the URL
-                // as a line break does, so the next header's name and value are not its path; so
-                // does what rules 4 and 7 leave when their match starts at its letter (a second pass
-                // must end the URL where the first did).
-                if p + 1 < end, case let next = text.byte(p + 1),
-                    next == UInt8(ascii: "r") || next == UInt8(ascii: "n")
-                        || (next == UInt8(ascii: "[") && text.laterRulePlaceholder(at: p + 1, end: end))
-                {
-                    break scan
-                }
-                // An escaped tab (a tab-separated record in a JSON string) ends it as a tab does,
-                // but not right after `bearer` in the path.
-                if p + 1 < end, text.byte(p + 1) == UInt8(ascii: "t") {
-                    guard inPath, let next = bearerContinuation(start, p, end) else { break scan }
-                    p = next
-                    continue
+                // What rules 4 and 7 leave when their match starts at the escape's letter ends the URL
+                // (a second pass must end it where the first did).
+                if p + 1 < end, case let next = text.byte(p + 1) {
+                    if next == UInt8(ascii: "["), text.laterRulePlaceholder(at: p + 1, end: end) { break scan }
+                    // An escaped line break or tab (`\r`, `\n`, `\t`: a header dump or a
+                    // tab-separated record in a JSON string) ends the URL as a line break or a tab
+                    // does, so the next header's name and value are not its path; but not right
+                    // after `bearer` in the path, nor where the query goes on after it (a raw
+                    // Windows path: `?path=C:\temp\x&sig=…`).
+                    if next == UInt8(ascii: "r") || next == UInt8(ascii: "n") || next == UInt8(ascii: "t") {
+                        if next == UInt8(ascii: "t"), inPath, let resumed = bearerContinuation(start, p, end) {
+                            p = resumed
+                            continue
+                        }
+                        guard escapeRun.endsAtAmpersand(from: p + 2, end: end, in: text) else { break scan }
+                        p += 2
+                        continue
+                    }
                 }
             case 0x20, 0x09, 0x0B, 0x0C:
                 guard body.authorityEnd != Int.max, let next = bearerContinuation(start, p, end) else { break scan }
@@ -399,6 +402,21 @@ struct URLRule<Counter: LogSanitizerCounting> {
 enum URLPlainBytes {
     nonisolated(unsafe) static let authority = table(extra: "")
     nonisolated(unsafe) static let path = table(extra: "/?#%@")
+    /// 1 for what may lie between an escape and the `&` that lets a URL go on after it
+    /// (``EscapeRun``): ASCII letters and digits, `.`, `_`, `~`, `/`, `\` and `-`.
+    nonisolated(unsafe) static let escapeRun = bytes("._~/\\-")
+    /// 1 for a query parameter's name after that `&`: ASCII letters and digits, `.`, `_`, `~`, `-`.
+    nonisolated(unsafe) static let parameterName = bytes("._~-")
+
+    /// A table holding 1 for ASCII letters, digits and `extra`.
+    static func bytes(_ extra: String) -> UnsafePointer<UInt8> {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        table.initialize(repeating: 0, count: 256)
+        for byte in ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" + extra).utf8 {
+            table[Int(byte)] = 1
+        }
+        return UnsafePointer(table)
+    }
 
     static func table(extra: String) -> UnsafePointer<UInt8> {
         let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
@@ -407,6 +425,44 @@ enum URLPlainBytes {
         }
         for byte in extra.utf8 { table[Int(byte)] = 1 }
         return UnsafePointer(table)
+    }
+}
+
+/// Rule 1's look-ahead at an escaped line break or tab (`\r`, `\n`, `\t`) in a URL in running
+/// text: the URL goes on after the escape when the run of path bytes after it
+/// (``URLPlainBytes/escapeRun``: no blank, quote, bracket, `:`, `=`, `%`, `;` or `@`) ends at a
+/// `&`, a parameter name (``URLPlainBytes/parameterName``) and `=`: the next parameter of a query
+/// that a raw Windows path split (`?path=C:\temp\x&sig=…`), `&amp;` counting as `&`. Another
+/// HTML entity (`&#39;`) is no parameter. Every escape inside one run gets the run's answer, so a URL reads each byte of
+/// its runs once, and the name after a run once more. Runs of different URLs do not overlap: a
+/// run holds no `:` or `%`, so the next URL's separator lies at or after its end (its scheme may
+/// lie in the name, read a second time). A second pass agrees: where the run or the name ended at
+/// another byte, that byte is still there, or a later rule's match that started inside them put a
+/// `[` (its placeholder), a `:` or a `=` (the scheme or key it keeps) at or before it.
+struct EscapeRun {
+    /// The last run read: `[start, end)`, and whether `&`, a name and `=` follow at `end`.
+    var start = Int.max
+    var end = Int.max
+    var ampersand = false
+
+    @inline(__always)
+    mutating func endsAtAmpersand<Counter>(from index: Int, end limit: Int, in text: SanitizerInput<Counter>) -> Bool {
+        if index >= start, index <= end { return ampersand }
+        var p = index
+        while p < limit, URLPlainBytes.escapeRun[Int(text.byte(p))] != 0 { p += 1 }
+        start = index
+        end = p
+        ampersand = false
+        guard p < limit, text.byte(p) == UInt8(ascii: "&") else { return false }
+        // The next parameter's name, then its `=`: `&#39;` (an HTML-escaped quote) is no parameter,
+        // so a URL in a spelled-quote value still ends at the escape; `&amp;` (an HTML-escaped
+        // query) is the `&`.
+        var q = p + 1
+        if text.matches("amp;", at: q, end: limit) { q += 4 }
+        let nameStart = q
+        while q < limit, URLPlainBytes.parameterName[Int(text.byte(q))] != 0 { q += 1 }
+        ampersand = q > nameStart && q < limit && text.byte(q) == UInt8(ascii: "=")
+        return ampersand
     }
 }
 

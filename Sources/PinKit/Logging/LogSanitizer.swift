@@ -31,8 +31,9 @@
 ///    after `\"`, at the next `\"`; both also at a line break. In running text, at
 ///    white space, a Unicode space, a closing bracket `)]}>` with no opening partner inside the
 ///    URL, a quote (or `\` and a quote) followed by white space, one of `,;}])>` or the end, or
-///    an escaped line break `\r` or `\n` (a header dump in a JSON string) or an escaped tab `\t`;
-///    trailing `.,;:!?` stay outside. Spaces (and `\t`) right after `bearer` or `bearer:` (not inside
+///    an escaped line break `\r` or `\n` (a header dump in a JSON string) or an escaped tab `\t`,
+///    unless the run of path bytes after it ends at `&` (or `&amp;`), a parameter name and `=`
+///    (a raw Windows path in a query, `?path=C:\temp\x&sig=…`, goes whole); trailing `.,;:!?` stay outside. Spaces (and `\t`) right after `bearer` or `bearer:` (not inside
 ///    a word) in the path, query or fragment do not end it (`?auth=Bearer tok` goes whole).
 /// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`, `pwd`,
 ///    `passphrase`, `secret`, `token`, `api_key`, `api-key`, `apikey`, `secret_key`, `secretkey`,
