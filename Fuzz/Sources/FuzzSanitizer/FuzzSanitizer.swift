@@ -138,6 +138,12 @@ let seeded: [(line: String, secret: String)] = [
         #"{"msg":"password=abc\nQ1234Xyz/abcdefzq7SEEDesc0123token=zq7SEEDafter\u0026bK9s+0aB3cD4eF5gH6iJ7kzq7SEEDuApikey=x"}"#,
         "zq7SEED"
     ),
+    // The eighteenth session: a raw Windows path in a query, its backslashes before `t`, `n`, `r`,
+    // does not end the URL where a query parameter follows.
+    (
+        #"GET https://a.io/dl?path=C:\temp\x&sig=zq7SEEDwin (see https://b.io/x?p=\\srv\new\r1&amp;s=zq7SEEDamp)"#,
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
