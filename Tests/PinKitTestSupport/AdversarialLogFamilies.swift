@@ -129,6 +129,14 @@ public enum AdversarialLogFamilies {
             ("long options repeated", "--password "), ("-- repeated", "-- "), ("options and values", "--token a "),
             ("option names glued", "--a-b--c--"), ("AUTH PLAIN repeated", "AUTH PLAIN "), ("au repeated", "au"),
             ("AUTHENTICATE LOGIN repeated", "AUTHENTICATE\tLOGIN\t"), ("AUTH PLAIN runs", "AUTH PLAIN AGFsaWNl;"),
+            // The eighteenth session: plain members between a pair's name and value (each `value`
+            // reads back over at most four, and none past another `value` member).
+            ("pair members between", #""a":"b","value":"#),
+            (
+                "pair members at the limits",
+                "\"" + String(repeating: "k", count: 32) + "\":\"" + String(repeating: "v", count: 64) + "\",\"value\":"
+            ),
+            ("unquoted pair members", "{Name:DB_PASSWORD Type:String n:1 Value:"),
             ("random upper-case hex", ""),
         ]
         return families

@@ -396,22 +396,29 @@ public enum RegexReferenceSanitizer {
     static let optionKey = #"(?<![A-Za-z0-9_\-])--[A-Za-z0-9_\-]*?(?:"# + valueKey + "|" + headerKey + ")"
     static let optionTail =
         #"[ \t]++(?!"# + blanks + #"(?:-|=|:|\\u003[DdAa]|\uFF1D|\uFF1A|%3[DdAa]|%253[DdAa]))"# + blanks + openers
-    /// A name–value pair's `value` member (HAR, Kubernetes `env`, Python's dict, Go's `%+v`): right
-    /// after a `name` or `key` member whose string ends in a credential key (after a run of
-    /// `[A-Za-z0-9_.-]`), every quote `"`, every one `\"`, every one `'`, or none (then the `name`
-    /// not right after a name's character, and the members apart by a `,` or one space), a space at
-    /// most around each `:` and `,`. (The scanner reads any run; a look-behind must be bounded, so
-    /// here the run is at most 255 long: no generated line is near it. The look-behind comes after
-    /// `value`, so it is tried only where `value` is.)
+    /// A name–value pair's `value` member (HAR, Kubernetes `env`, Python's dict, Go's `%+v`, AWS
+    /// SSM): after a `name` or `key` member whose string ends in a credential key (after a run of
+    /// `[A-Za-z0-9_./-]`) and up to four members between them (a key of 1 to 32 `[A-Za-z0-9_.-]`
+    /// other than `value`, then a string of up to 64 `[A-Za-z0-9 _.+/@-]` or a scalar of 1 to 64
+    /// `[A-Za-z0-9_.+/@-]`, unquoted not starting with `/`), every quote `"`, every one `\"`, every
+    /// one `'`, or none (then the `name` not right after a name's character, and the members apart
+    /// by a `,` or one space), a space at most around each `:` and `,`. (The scanner reads any name
+    /// run; a look-behind must be bounded, so here the run is at most 255 long: no generated line
+    /// is near it. The look-behind comes after `value`, so it is tried only where `value` is.)
     static let pairCredential = valueExpression(key: pairKey)
     static let pairKey: String = {
         let value = "[Vv][Aa][Ll][Uu][Ee]"
-        func member(_ q: String, between: String) -> String {
-            #"(?:[Nn][Aa][Mm][Ee]|[Kk][Ee][Yy])"# + q + " ?: ?" + q + #"[A-Za-z0-9_.\-]{0,255}(?:"# + valueKey + "|"
-                + headerKey + ")" + q + between + q + value
+        func member(_ q: String, between: String, scalar: String) -> String {
+            let plain =
+                q + "(?!" + value + q + " ?:)" + #"[A-Za-z0-9_.\-]{1,32}"# + q + " ?: ?"
+                + (q.isEmpty ? scalar : "(?:" + q + #"[A-Za-z0-9 _.+/@\-]{0,64}"# + q + "|" + scalar + ")")
+            return #"(?:[Nn][Aa][Mm][Ee]|[Kk][Ee][Yy])"# + q + " ?: ?" + q + #"[A-Za-z0-9_./\-]{0,255}(?:"# + valueKey
+                + "|" + headerKey + ")" + q + between + "(?:" + plain + between + "){0,4}" + q + value
         }
-        let quoted = [#"""#, #"\\""#, "'"].map { q in q + member(q, between: " ?, ?") }
-        let unquoted = #"(?:^|[^A-Za-z0-9_.\-])"# + member("", between: "(?: ?, ?| )")
+        let scalar = #"[A-Za-z0-9_.+/@\-]{1,64}"#
+        let quoted = [#"""#, #"\\""#, "'"].map { q in q + member(q, between: " ?, ?", scalar: scalar) }
+        let unquoted =
+            #"(?:^|[^A-Za-z0-9_./\-])"# + member("", between: "(?: ?, ?| )", scalar: "(?!/)" + scalar)
         return value + "(?<=" + (quoted + [unquoted]).joined(separator: "|") + ")"
     }()
     /// An XML element named by a credential key (the scanner's `element(close:bound:stop:end:)`):

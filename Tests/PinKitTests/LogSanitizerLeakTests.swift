@@ -21,6 +21,9 @@ struct LogSanitizerLeakTests {
         /// The eighteenth session: a URL in running text whose query holds a raw Windows path, its
         /// backslash before `t`, `n` or `r` read as an escape, and a signature after it.
         case rawWindowsPathQuery
+        /// The eighteenth session: a name–value pair with plain members between the name and the
+        /// value (AWS SSM's `Type`, sorted keys, Go's `%+v`).
+        case nameValueApart
     }
 
     struct Fragment {
@@ -37,6 +40,8 @@ struct LogSanitizerLeakTests {
         var glued: LogCorpus
         /// The stream of the raw Windows paths' fragments (``Family/rawWindowsPathQuery``).
         var windows: LogCorpus
+        /// The stream of the pairs with members between (``Family/nameValueApart``).
+        var pairs: LogCorpus
 
         mutating func marker() -> String { "Q" + corpus.string("0123456789", 8...8) + "Z" }
         mutating func pick<T>(_ options: [T]) -> T { corpus.pick(options) }
@@ -229,6 +234,20 @@ struct LogSanitizerLeakTests {
                     + pick(["", "&n=\(m2)", "&amp;n=\(m2)"])
                 let (open, close) = pick([("GET ", " 200"), ("(see ", ")"), ("<", ">"), ("", "\t"), ("url=", "\r\n")])
                 return Fragment(text: open + url + close, secrets: [m1, m2].filter { url.contains($0) }, hosts: [host])
+            case .nameValueApart:
+                let q = pick(["\"", "\\\"", "'", ""])
+                let colon = q.isEmpty ? ":" : pick([":", ": "])
+                let name = pick(["/prod/db/password", "DB_PASSWORD", "x-api-key", "access_token", "app/secret"])
+                var members = [q + pick(["Name", "name", "key"]) + q + colon + q + name + q]
+                for _ in 0..<Int.random(in: 1...4, using: &corpus.generator) {
+                    members.append(
+                        q + pick(["Type", "type", "n", "DataType", "enabled"]) + q + colon
+                            + (q.isEmpty || corpus.chance(30)
+                                ? pick(["1", "true", "SecureString"]) : q + "SecureString" + q))
+                }
+                members.append(q + pick(["Value", "value"]) + q + colon + q + m1 + q)
+                let separator = q.isEmpty ? pick([" ", ","]) : pick([",", ", "])
+                return Fragment(text: "{" + members.joined(separator: separator) + "}", secrets: [m1])
             case .gluedJWT:
                 let run = corpus.string(LogCorpus.base64url, 32...40)
                 let text = run + "eyJhbGciOi\(m1).eyJzdWIi\(m2).sig" + corpus.string(LogCorpus.base64url, 0...10)
@@ -247,7 +266,7 @@ struct LogSanitizerLeakTests {
             for _ in 0..<Int.random(in: 1...4, using: &corpus.generator) {
                 let family = pick(
                     Family.allCases.filter {
-                        $0 != .escapedSpaces && $0 != .keyInsideToken && $0 != .rawWindowsPathQuery
+                        ![.escapedSpaces, .keyInsideToken, .rawWindowsPathQuery, .nameValueApart].contains($0)
                     })
                 let fragment = fragment(family)
                 fragments.append((family, fragment))
@@ -261,6 +280,7 @@ struct LogSanitizerLeakTests {
             appendTail(.escapedSpaces, percent: 40, from: \.escapes, text: &text, fragments: &fragments)
             appendTail(.keyInsideToken, percent: 30, from: \.glued, text: &text, fragments: &fragments)
             appendTail(.rawWindowsPathQuery, percent: 20, from: \.windows, text: &text, fragments: &fragments)
+            appendTail(.nameValueApart, percent: 20, from: \.pairs, text: &text, fragments: &fragments)
             return (text, fragments)
         }
 
@@ -343,7 +363,7 @@ struct LogSanitizerLeakTests {
     static func check(seed: UInt64, lines: Int, legacyLines: Int) async -> ([String], [Family: Int]) {
         var generator = Generator(
             corpus: LogCorpus(seed: seed), escapes: LogCorpus(seed: seed ^ 0x16), glued: LogCorpus(seed: seed ^ 0x17),
-            windows: LogCorpus(seed: seed ^ 0x18))
+            windows: LogCorpus(seed: seed ^ 0x18), pairs: LogCorpus(seed: seed ^ 0x19))
         var failures: [String] = []
         var legacyLeaks: [Family: Int] = [:]
         for index in 0..<lines {

@@ -1160,8 +1160,9 @@ struct LogSanitizerReview6Tests {
     /// Fixed (eleventh session, `pairValueKey`): the `name` or `key` member right before the `value`
     /// one, every quote `"` or every one `\"`, a space at most around `:` and `,`, the name a
     /// credential key after up to 32 `[A-Za-z0-9_.-]` (fourteenth session: any run, and Python's `'`
-    /// quotes and Go's unquoted members too). Still open: the members in the other order, or another
-    /// member between them.
+    /// quotes and Go's unquoted members too; eighteenth session: up to four plain members between
+    /// them, as AWS SSM writes `Type` and sorted keys put anything from `o` to `u` there). Still
+    /// open: the members in the other order.
     @Test(
         "a name-value pair whose name is a credential key",
         arguments: [
@@ -1181,10 +1182,17 @@ struct LogSanitizerReview6Tests {
         let escaped = input.replacingOccurrences(of: "\"", with: "\\\"")
         #expect(!SanitizerReview.leaks(escaped, "hunter2"), "\(SanitizerReview.redact(escaped).debugDescription)")
         #expect(RegexReferenceSanitizer.redact(escaped) == SanitizerReview.redact(escaped))
-        // The attack without the protection: a member between the name and the value, which the
-        // look-back does not pass, leaves the value.
-        let apart = input.replacingOccurrences(of: #"","value":"#, with: #"","type":"x","value":"#)
-        #expect(SanitizerReview.leaks(apart, "hunter2"), "\(SanitizerReview.redact(apart).debugDescription)")
+        // Up to four plain members between the name and the value: the value goes too.
+        let apart = input.replacingOccurrences(of: #"","value":"#, with: #"","type":"x","n":1,"value":"#)
+        #expect(!SanitizerReview.leaks(apart, "hunter2"), "\(SanitizerReview.redact(apart).debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(apart) == SanitizerReview.redact(apart))
+        // The attack without the protection: a member the look-back does not pass (a structure),
+        // or a fifth one, leaves the value.
+        for between in [#""meta":{"a":1},"#, #""a":1,"b":2,"c":3,"d":4,"e":5,"#] {
+            let far = input.replacingOccurrences(of: #"","value":"#, with: #"","# + between + #""value":"#)
+            #expect(SanitizerReview.leaks(far, "hunter2"), "\(SanitizerReview.redact(far).debugDescription)")
+            #expect(RegexReferenceSanitizer.redact(far) == SanitizerReview.redact(far))
+        }
         // As a member of its own the same credential goes.
         #expect(!SanitizerReview.leaks(#"{"DB_PASSWORD":"hunter2","Cookie":"sid=hunter2"}"#, "hunter2"))
     }

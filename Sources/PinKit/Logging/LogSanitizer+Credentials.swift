@@ -454,18 +454,23 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// A name–value pair's `value` key (any case) that ends at `end`, as HAR files, Kubernetes and
-    /// ECS `env` lists and many config APIs write a credential: `{"name":"DB_PASSWORD","value":"x"}`,
-    /// `{"key":"access_token","value":"x"}`, Python's `{'name': 'DB_PASSWORD', 'value': 'x'}`, Go's
-    /// `{Name:DB_PASSWORD Value:x}` and `&EnvVar{Name:DB_PASSWORD,Value:x,}`. Its start when the
-    /// member right before it in the same object is a `name` or `key` (any case) whose string ends
-    /// in one of rule 2's keys (after any run of `[A-Za-z0-9_.-]`), every quote the same: `"`, `\"`
+    /// ECS `env` lists, AWS SSM parameters and many config APIs write a credential:
+    /// `{"name":"DB_PASSWORD","value":"x"}`, `{"key":"access_token","value":"x"}`, Python's
+    /// `{'name': 'DB_PASSWORD', 'value': 'x'}`, Go's `{Name:DB_PASSWORD Value:x}` and
+    /// `&EnvVar{Name:DB_PASSWORD,Value:x,}`, `{"Name":"/prod/db/password","Type":"SecureString",
+    /// "Value":"x"}`. Its start when a member before it in the same object, at most
+    /// ``maximumPairMembersBetween`` members back, is a `name` or `key` (any case) whose string ends
+    /// in one of rule 2's keys (after any run of `[A-Za-z0-9_./-]`), every quote the same: `"`, `\"`
     /// (JSON in a JSON string), `'`, or none (then the `name` or `key` not right after a name's
     /// character, and the members apart by a `,` or one space); a space at most around each `:` and
-    /// `,`; else nil.
+    /// `,`; else nil. A member between them (``plainMemberStart(endingAt:quote:escapes:gapStart:)``)
+    /// is a key other than `value` and a short plain string or scalar.
     ///
-    /// Linear: it reads back from one `value` candidate over fixed pieces and the name's run, no
-    /// further than `gapStart`. The run holds no quote, blank or `,`, and each candidate's run ends
-    /// at its own name's closing quote (or member separator), so no byte is in two candidates' runs.
+    /// Linear: it reads back from one `value` candidate over fixed pieces, at most
+    /// ``maximumPairMembersBetween`` members of bounded length and the name's run, no further than
+    /// `gapStart`. No member it reads over is a `value` member, and the name's run holds no quote,
+    /// blank or `,`, so the members and names that two candidates read back over lie between them:
+    /// no byte is read for two candidates but the bounded pieces around each.
     @inline(never) func pairValueKey(end: Int, gapStart: Int) -> Int? {
         let start = end - 5
         guard start - 1 >= gapStart, text.matches("value", at: start, end: end) else { return nil }
@@ -480,58 +485,146 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         case 0x20, UInt8(ascii: ","): quoteByte = nil
         default: return nil
         }
-        // The start of the quote (and its backslash) that ends at `q`, or nil; unquoted, `q`.
-        func quote(endingAt q: Int) -> Int? {
-            guard let quoteByte else { return q }
-            let opening = q - 1 - escapes
-            guard opening >= gapStart, text.byte(q - 1) == quoteByte,
-                escapes == 0 || text.byte(opening) == UInt8(ascii: "\\")
+        guard let valueQuote = pairQuote(endingAt: start, quote: quoteByte, escapes: escapes, gapStart: gapStart),
+            var memberEnd = pairMemberEnd(before: valueQuote, quote: quoteByte, gapStart: gapStart)
+        else { return nil }
+        for between in 0...Self.maximumPairMembersBetween {
+            if pairNameMember(endingAt: memberEnd, quote: quoteByte, escapes: escapes, gapStart: gapStart) {
+                return start
+            }
+            guard between < Self.maximumPairMembersBetween,
+                let member = plainMemberStart(
+                    endingAt: memberEnd, quote: quoteByte, escapes: escapes, gapStart: gapStart),
+                let previous = pairMemberEnd(before: member, quote: quoteByte, gapStart: gapStart)
             else { return nil }
-            return opening
+            memberEnd = previous
         }
-        func space(before p: Int) -> Int { p > gapStart && text.byte(p - 1) == 0x20 ? p - 1 : p }
-        func byte(_ byte: UInt8, before p: Int) -> Int? { p > gapStart && text.byte(p - 1) == byte ? p - 1 : nil }
-        guard let valueQuote = quote(endingAt: start) else { return nil }
-        // Between the members: a `,` with a space at most around it (unquoted, also one space alone).
-        let nameEnd: Int
-        if let comma = byte(UInt8(ascii: ","), before: space(before: valueQuote)) {
-            nameEnd = space(before: comma)
-        } else if quoteByte == nil, let blank = byte(0x20, before: valueQuote) {
-            nameEnd = blank
-        } else {
-            return nil
+        return nil
+    }
+
+    /// How many members may stand between a pair's `name` and its `value` (``pairValueKey(end:gapStart:)``):
+    /// AWS SSM writes `Type` between them, JSON with sorted keys anything from `o` to `u`.
+    static var maximumPairMembersBetween: Int { 4 }
+    /// The longest key and the longest string or scalar of a member between them.
+    static var maximumPairMemberKey: Int { 32 }
+    static var maximumPairMemberValue: Int { 64 }
+
+    /// In a pair's members, the start of the quote (and its backslash) that ends at `q`, or nil;
+    /// unquoted, `q`.
+    @inline(__always) func pairQuote(endingAt q: Int, quote: UInt8?, escapes: Int, gapStart: Int) -> Int? {
+        guard let quote else { return q }
+        let opening = q - 1 - escapes
+        guard opening >= gapStart, text.byte(q - 1) == quote, escapes == 0 || text.byte(opening) == UInt8(ascii: "\\")
+        else { return nil }
+        return opening
+    }
+
+    /// `p - 1` when the byte there is `byte` (not below `gapStart`), else nil.
+    @inline(__always) func pairByte(_ byte: UInt8, before p: Int, gapStart: Int) -> Int? {
+        p > gapStart && text.byte(p - 1) == byte ? p - 1 : nil
+    }
+
+    /// `p - 1` when a space is there, else `p`.
+    @inline(__always) func pairSpace(before p: Int, gapStart: Int) -> Int {
+        p > gapStart && text.byte(p - 1) == 0x20 ? p - 1 : p
+    }
+
+    /// Where the member before the one starting at `member` ends: before a `,` with a space at most
+    /// around it (unquoted, also one space alone), or nil.
+    @inline(__always) func pairMemberEnd(before member: Int, quote: UInt8?, gapStart: Int) -> Int? {
+        if let comma = pairByte(
+            UInt8(ascii: ","), before: pairSpace(before: member, gapStart: gapStart), gapStart: gapStart)
+        {
+            return pairSpace(before: comma, gapStart: gapStart)
+        }
+        return quote == nil ? pairByte(0x20, before: member, gapStart: gapStart) : nil
+    }
+
+    /// Whether the member ending at `memberEnd` is a `name` or `key` (any case) whose string ends in
+    /// one of rule 2's keys (``pairValueKey(end:gapStart:)``).
+    @inline(__always) func pairNameMember(endingAt memberEnd: Int, quote quoteByte: UInt8?, escapes: Int, gapStart: Int)
+        -> Bool
+    {
+        func quote(endingAt q: Int) -> Int? {
+            pairQuote(endingAt: q, quote: quoteByte, escapes: escapes, gapStart: gapStart)
         }
         // (Each quote's start is where the text before it ends.)
-        guard let close = quote(endingAt: nameEnd) else { return nil }
+        guard let close = quote(endingAt: memberEnd) else { return false }
         // The name's credential key, then its prefix.
-        guard let keyword = keyWordStart(endingAt: close, from: gapStart) else { return nil }
+        guard let keyword = keyWordStart(endingAt: close, from: gapStart) else { return false }
         var nameStart = keyword
-        while nameStart > gapStart, text.has(nameStart - 1, Classes.alphanumeric) || isNameSymbol(nameStart - 1) {
+        while nameStart > gapStart, text.has(nameStart - 1, Classes.alphanumeric) || isPairNameSymbol(nameStart - 1) {
             nameStart -= 1
         }
         guard let nameOpen = quote(endingAt: nameStart),
-            let colon = byte(UInt8(ascii: ":"), before: space(before: nameOpen)),
-            let memberWordEnd = quote(endingAt: space(before: colon))
-        else { return nil }
+            let colon = pairByte(
+                UInt8(ascii: ":"), before: pairSpace(before: nameOpen, gapStart: gapStart), gapStart: gapStart),
+            let memberWordEnd = quote(endingAt: pairSpace(before: colon, gapStart: gapStart))
+        else { return false }
         let member =
             memberWordEnd - 4 >= gapStart && text.matches("name", at: memberWordEnd - 4, end: memberWordEnd)
             ? memberWordEnd - 4
             : memberWordEnd - 3 >= gapStart && text.matches("key", at: memberWordEnd - 3, end: memberWordEnd)
                 ? memberWordEnd - 3 : -1
-        guard member >= gapStart, let memberOpen = quote(endingAt: member) else { return nil }
+        guard member >= gapStart, let memberOpen = quote(endingAt: member) else { return false }
         // Unquoted, `name` is a word of its own (`names:` or `username:` is no member name).
         if quoteByte == nil, memberOpen > gapStart,
-            text.has(memberOpen - 1, Classes.alphanumeric) || isNameSymbol(memberOpen - 1)
+            text.has(memberOpen - 1, Classes.alphanumeric) || isPairNameSymbol(memberOpen - 1)
         {
-            return nil
+            return false
         }
-        return start
+        return true
     }
 
-    /// Whether the byte at `index` is `_`, `.` or `-` (in a pair's name, ``pairValueKey(end:gapStart:)``).
+    /// The start of a member between a pair's `name` and `value` that ends at `memberEnd`: a key of
+    /// 1 to 32 `[A-Za-z0-9_.-]` other than `value` (any case), in the pair's quotes, a space at most
+    /// around the `:`, and a string of 0 to 64 `[A-Za-z0-9 _.+/@-]` in the same quotes or a scalar
+    /// of 1 to 64 `[A-Za-z0-9_.+/@-]` (unquoted, not starting with `/`: `Url://x` would be a URL).
+    /// No quote, `\`, `:`, `%` or `=` inside: no URL and no key–value pair of its own.
+    @inline(__always) func plainMemberStart(
+        endingAt memberEnd: Int, quote quoteByte: UInt8?, escapes: Int, gapStart: Int
+    )
+        -> Int?
+    {
+        func quote(endingAt q: Int) -> Int? {
+            pairQuote(endingAt: q, quote: quoteByte, escapes: escapes, gapStart: gapStart)
+        }
+        let limit = Self.maximumPairMemberValue
+        var valueStart: Int
+        if quoteByte != nil, let close = quote(endingAt: memberEnd) {
+            var c = close
+            while c > gapStart, close - c < limit, PairMemberBytes.content[Int(text.byte(c - 1))] != 0 { c -= 1 }
+            guard let open = quote(endingAt: c) else { return nil }
+            valueStart = open
+        } else {
+            var c = memberEnd
+            while c > gapStart, memberEnd - c < limit, PairMemberBytes.scalar[Int(text.byte(c - 1))] != 0 { c -= 1 }
+            guard c < memberEnd, quoteByte != nil || text.byte(c) != UInt8(ascii: "/") else { return nil }
+            valueStart = c
+        }
+        guard
+            let colon = pairByte(
+                UInt8(ascii: ":"), before: pairSpace(before: valueStart, gapStart: gapStart), gapStart: gapStart),
+            let keyClose = quote(endingAt: pairSpace(before: colon, gapStart: gapStart))
+        else { return nil }
+        var k = keyClose
+        while k > gapStart, keyClose - k < Self.maximumPairMemberKey, PairMemberBytes.key[Int(text.byte(k - 1))] != 0 {
+            k -= 1
+        }
+        guard k < keyClose, !(keyClose - k == 5 && text.matches("value", at: k, end: keyClose)) else { return nil }
+        return quote(endingAt: k)
+    }
+
+    /// Whether the byte at `index` is `_`, `.` or `-` (in a markup name).
     @inline(__always) func isNameSymbol(_ index: Int) -> Bool {
         let byte = text.byte(index)
         return byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+    }
+
+    /// ``isNameSymbol(_:)`` or `/`, in a pair's name (``pairValueKey(end:gapStart:)``): an AWS SSM
+    /// parameter's name is a path, `/prod/db/password`.
+    @inline(__always) func isPairNameSymbol(_ index: Int) -> Bool {
+        isNameSymbol(index) || text.byte(index) == UInt8(ascii: "/")
     }
 
     /// Where the one of rule 2's keys (``LogSanitizer/credentialKeys``, any ASCII case) that ends at
@@ -1744,4 +1837,16 @@ extension LogSanitizer {
     // compares them by their last letter.
 
     static let wordRuleCount = 5
+}
+
+/// The bytes of a member between a pair's `name` and `value`
+/// (``CredentialRule/plainMemberStart(endingAt:quote:escapes:gapStart:)``): allocated once and never
+/// freed or written after initialisation, so sharing them is safe.
+enum PairMemberBytes {
+    /// A quoted string's: ASCII letters, digits, space, `_`, `.`, `+`, `/`, `@`, `-`.
+    nonisolated(unsafe) static let content = URLPlainBytes.bytes(" _.+/@-")
+    /// A scalar's (a number, `true`, an unquoted word): the same without the space.
+    nonisolated(unsafe) static let scalar = URLPlainBytes.bytes("_.+/@-")
+    /// A key's: ASCII letters, digits, `_`, `.`, `-`.
+    nonisolated(unsafe) static let key = URLPlainBytes.bytes("_.-")
 }

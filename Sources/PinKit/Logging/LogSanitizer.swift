@@ -41,8 +41,11 @@
 ///    longer word, such as `access_token`, `client_secret`, `Set-Cookie`, `DB_PWD`), any ASCII case,
 ///    or a name–value pair's `value` (any case; HAR, Kubernetes `env`:
 ///    `{"name":"DB_PASSWORD","value":"x"}`, Python's `{'name': 'DB_PASSWORD', 'value': 'x'}`, Go's
-///    `{Name:DB_PASSWORD Value:x}`) right after a `name` or `key` member whose string is one of
-///    those keys after any run of `[A-Za-z0-9_.-]` (each quote `"`, each `\"`, each `'`, or none: then
+///    `{Name:DB_PASSWORD Value:x}`, AWS SSM's `{"Name":"/prod/db/password","Type":"SecureString",
+///    "Value":"x"}`) after a `name` or `key` member whose string is one of those keys after any run
+///    of `[A-Za-z0-9_./-]`, right before it or with up to four plain members between them (a key
+///    of 1–32 `[A-Za-z0-9_.-]` other than `value`, a string of up to 64 `[A-Za-z0-9 _.+/@-]` or a
+///    scalar of 1–64 `[A-Za-z0-9_.+/@-]`) (each quote `"`, each `\"`, each `'`, or none: then
 ///    the member's name not right after an `[A-Za-z0-9_.-]` and the members apart by a `,` or one
 ///    space; a space at most around `:` and `,`; a value key as `password` is, not after a
 ///    percent-encoded separator), then
@@ -422,8 +425,11 @@
 /// - A header's context is read back at most 28 bytes once per header key (`headerContext`: up to
 ///   24 letters and `-`, then a quote or an escape of up to four bytes), and the backslashes before
 ///   it at most 16 (`headerPlace`), never below the previous span's end; in its value each run of
-///   backslashes before a quote is measured once from its start and passed whole with the quote; a name–value pair's `value` key reads back at most about 70 bytes once (its quote,
-///   `,`, the name's string of at most 32 bytes and a key, `:`, `name` or `key` and their quotes).
+///   backslashes before a quote is measured once from its start and passed whole with the quote; a name–value pair's `value` key reads back over its quote,
+///   at most four members between (each at most about 110 bytes) and none past another `value`
+///   member, so the members two candidates read lie between them, then `,`, the name's run (which
+///   holds no quote, blank or `,`: each candidate's ends at its own name's quote) and a key, `:`,
+///   `name` or `key` and their quotes.
 ///   An escaped line break is at most eight bytes (`\x0D\x0A`) and the byte after, read ahead once.
 /// - A value's openers are read once, forward: a constructor's name is read at most 32 bytes
 ///   ahead, with one or three bytes after its `(` (or after `Just`'s blanks), and is then passed

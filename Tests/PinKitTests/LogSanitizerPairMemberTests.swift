@@ -1,0 +1,90 @@
+import PinKitTestSupport
+import Testing
+
+@testable import PinKit
+
+/// Rule 2's name–value pairs with plain members between the name and the value (the eighteenth
+/// session): AWS SSM writes `Type` between `Name` and `Value`, and JSON with sorted keys puts any
+/// key from `o` to `u` there. The scanner and the regular-expression reference agree, a second pass
+/// changes nothing, and what the look-back does not pass (a structure, a fifth member, another
+/// `value` member) keeps the value as before.
+@Suite("Log sanitizer: members between a pair's name and value")
+struct LogSanitizerPairMemberTests {
+    @Test("the scanner agrees with the reference on 20,000 lines of pairs with members between, and is idempotent")
+    func differentialPairMembers() async {
+        let mismatches = await LogSanitizerTests.agreement(20_000, seed: 0x5EED_0019, engines: true) { corpus, _ in
+            corpus.pairMemberLine()
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    /// The attack: these leaked before (a member between the name and the value). The same
+    /// objects with a member the look-back does not pass (a nested object) still keep the value:
+    /// the protection is the look-back over plain members.
+    @Test(
+        "AWS SSM output, sorted keys and Go's %+v: the value goes; past a structure it stays",
+        arguments: [
+            #"{"Parameter":{"Name":"/prod/db/password","Type":"SecureString","Value":"hunter2","Version":1}}"#,
+            #"{"Parameters":[{"Name":"/app/api_key","Type":"SecureString","Value":"hunter2","Version":3,"DataType":"text"}]}"#,
+            #"{"name":"DB_PASSWORD","type":"string","value":"hunter2"}"#,
+            #"{"key":"x-api-key","enabled":true,"note":"rotated","order":2,"value":"hunter2"}"#,
+            #"{'name': 'api_token', 'note': 'rotated', 'n': 3, 'value': 'hunter2'}"#,
+            #"{Name:DB_PASSWORD Type:String Value:hunter2}"#,
+            #"&EnvVar{Name:DB_PASSWORD,Kind:plain,Value:hunter2,}"#,
+            #"{"log":"{\"Name\":\"/prod/db/password\",\"Type\":\"SecureString\",\"Value\":\"hunter2\"}"}"#,
+        ]
+    )
+    func membersBetween(_ input: String) {
+        let once = LogSanitizer.redact(input)
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(LogSanitizer.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        // Without the look-back over members: a nested object right before the value stops it.
+        let blocked = Self.insertStructure(before: input)
+        #expect(LogSanitizer.redact(blocked).contains("hunter2"), "\(blocked.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(blocked) == LogSanitizer.redact(blocked))
+    }
+
+    /// `input` with a member holding a nested object right before its `value` member.
+    static func insertStructure(before input: String) -> String {
+        for (member, structure) in [
+            (#""Value":"#, #""Meta":{"a":1},"#), (#""value":"#, #""meta":{"a":1},"#),
+            (#"'value':"#, #"'meta': {'a': 1}, "#), ("Value:", "Meta:{a:1} "),
+            (#"\"Value\":"#, #"\"Meta\":{\"a\":1},"#),
+        ] {
+            if let range = input.range(of: member) {
+                return input.replacingCharacters(in: range, with: structure + member)
+            }
+        }
+        return input
+    }
+
+    @Test(
+        "what the look-back does not pass keeps the value",
+        arguments: [
+            // A fifth member, a `value` member, a key of 33 bytes, a string of 65, a quote, a `:`.
+            #"{"name":"token","a":1,"b":2,"c":3,"d":4,"e":5,"value":"kept"}"#,
+            #"{"name":"token","value":"x","value":"kept"}"#,
+            #"{"name":"token","aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa":1,"value":"kept"}"#,
+            #"{"name":"token","a":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","value":"kept"}"#,
+            #"{"name":"token","a":"x:y","value":"kept"}"#, #"{Name:token Url://a.io Value:kept}"#,
+            // A name that is no credential key.
+            #"{"Name":"/prod/db/host","Type":"String","Value":"kept"}"#,
+        ]
+    )
+    func notPassed(_ input: String) {
+        let once = LogSanitizer.redact(input)
+        #expect(once.contains("kept"), "\(once.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+    }
+
+    @Test("at the limits: four members, a key of 32 bytes and a string of 64 are passed")
+    func limits() {
+        let key = String(repeating: "k", count: 32)
+        let text = String(repeating: "v", count: 64)
+        let input = #"{"name":"token","a":1,"b":2,"# + "\"\(key)\":\"\(text)\"" + #","d":4,"value":"hunter2"}"#
+        let once = LogSanitizer.redact(input)
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+    }
+}
