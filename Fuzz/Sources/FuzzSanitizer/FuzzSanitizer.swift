@@ -144,6 +144,11 @@ let seeded: [(line: String, secret: String)] = [
         #"GET https://a.io/dl?path=C:\temp\x&sig=zq7SEEDwin (see https://b.io/x?p=\\srv\new\r1&amp;s=zq7SEEDamp)"#,
         "zq7SEED"
     ),
+    // Plain members between a pair's name and its value (AWS SSM, sorted keys, Go's `%+v`).
+    (
+        #"{"Parameter":{"Name":"/prod/db/password","Type":"SecureString","Value":"zq7SEEDssm"}} {Name:DB_PASSWORD Kind:x n:1 Value:zq7SEEDgo}"#,
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
