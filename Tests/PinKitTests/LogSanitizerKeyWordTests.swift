@@ -1,3 +1,4 @@
+import PinKitTestSupport
 import Testing
 
 @testable import PinKit
@@ -22,9 +23,33 @@ struct LogSanitizerKeyWordTests {
         for key in LogSanitizer.credentialKeys {
             let word = Array(key.utf8)
             let keyStart = lowered.count - word.count
-            if keyStart >= start, Array(lowered[keyStart...]) == word { return keyStart }
+            if keyStart >= start, Array(lowered[keyStart...]) == word {
+                // `pass` is a key only where no word's tail: at the bound, after no lower-case
+                // letter or digit, or with its `p` upper case.
+                guard key == "pass", keyStart > start else { return keyStart }
+                let original = Array(text.utf8)
+                let before = original[keyStart - 1]
+                let inWord = (0x61...0x7A).contains(before) || (0x30...0x39).contains(before)
+                return !inWord || original[keyStart] == UInt8(ascii: "P") ? keyStart : nil
+            }
         }
         return nil
+    }
+
+    @Test(
+        "pass is a key where it starts a word or a camel-case hump, not inside a word",
+        arguments: [
+            ("pass", 0), ("DB_PASS", 3), ("smtpPass", 4), ("db.pass", 3), ("db-pass", 3), ("bypass", nil),
+            ("compass", nil), ("db2pass", nil), ("BYPASS", 2), ("x\\npass", 3),
+        ] as [(String, Int?)]
+    )
+    func passBoundary(_ text: String, _ start: Int?) {
+        #expect(Self.keyStart(text) == start, "\(text)")
+        let value = text + "=hunter2"
+        #expect(LogSanitizer.redact(value).contains("hunter2") == (start == nil), "\(LogSanitizer.redact(value))")
+        #expect(RegexReferenceSanitizer.redact(value) == LogSanitizer.redact(value))
+        // (A logger's metadata key holds no escape: `x\npass` is a word's tail there.)
+        #expect((LogSanitizer.redact("hunter2", key: text) != "hunter2") == (start != nil && !text.hasPrefix("x\\")))
     }
 
     @Test("every key is found in upper, lower and mixed case, after a prefix, and only within bounds")
@@ -82,8 +107,8 @@ struct LogSanitizerKeyWordTests {
                 if admits { admitted += 1 }
             }
         }
-        // 13 endings, each in up to four cases ("5d" in two).
-        #expect(admitted == 12 * 4 + 2)
+        // 14 endings, each in up to four cases ("5d" in two).
+        #expect(admitted == 13 * 4 + 2)
     }
 
     /// `SanitizerInput.matches(_:at:end:)` compares eight bytes at a time (a word with the case bit

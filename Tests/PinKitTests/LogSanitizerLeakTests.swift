@@ -24,6 +24,9 @@ struct LogSanitizerLeakTests {
         /// The eighteenth session: a name–value pair with plain members between the name and the
         /// value (AWS SSM's `Type`, sorted keys, Go's `%+v`).
         case nameValueApart
+        /// The eighteenth session: the keys rule 2 did not know (`DB_PASS`, `&pass=`, `smtpPass`,
+        /// `secret-key`, `private-key`, `aws_secret_access_key`, `secretAccessKey`).
+        case newKeyWords
     }
 
     struct Fragment {
@@ -42,6 +45,8 @@ struct LogSanitizerLeakTests {
         var windows: LogCorpus
         /// The stream of the pairs with members between (``Family/nameValueApart``).
         var pairs: LogCorpus
+        /// The stream of the new key words (``Family/newKeyWords``).
+        var keys: LogCorpus
 
         mutating func marker() -> String { "Q" + corpus.string("0123456789", 8...8) + "Z" }
         mutating func pick<T>(_ options: [T]) -> T { corpus.pick(options) }
@@ -248,6 +253,17 @@ struct LogSanitizerLeakTests {
                 members.append(q + pick(["Value", "value"]) + q + colon + q + m1 + q)
                 let separator = q.isEmpty ? pick([" ", ","]) : pick([",", ", "])
                 return Fragment(text: "{" + members.joined(separator: separator) + "}", secrets: [m1])
+            case .newKeyWords:
+                let key = pick([
+                    "DB_PASS", "pass", "smtpPass", "REDIS-PASS", "secret-key", "Private-Key", "aws_secret_access_key",
+                    "secretAccessKey", "access-key", "accesskey",
+                ])
+                let text = pick([
+                    "\(key)=\(m1)", "\(key): \(m1)", "\"\(key)\":\"\(m1)\"", "\\\"\(key)\\\":\\\"\(m1)\\\"",
+                    "?user=bob&\(key)=\(m1)&n=1", "--\(key) \(m1)", "<\(key)>\(m1)</\(key)>",
+                    "{\"name\":\"\(key)\",\"value\":\"\(m1)\"}", "{\"msg\":\"user=x\\n\(key)=\(m1)\"}",
+                ])
+                return Fragment(text: text, secrets: [m1])
             case .gluedJWT:
                 let run = corpus.string(LogCorpus.base64url, 32...40)
                 let text = run + "eyJhbGciOi\(m1).eyJzdWIi\(m2).sig" + corpus.string(LogCorpus.base64url, 0...10)
@@ -266,7 +282,9 @@ struct LogSanitizerLeakTests {
             for _ in 0..<Int.random(in: 1...4, using: &corpus.generator) {
                 let family = pick(
                     Family.allCases.filter {
-                        ![.escapedSpaces, .keyInsideToken, .rawWindowsPathQuery, .nameValueApart].contains($0)
+                        ![.escapedSpaces, .keyInsideToken, .rawWindowsPathQuery, .nameValueApart, .newKeyWords]
+                            .contains(
+                                $0)
                     })
                 let fragment = fragment(family)
                 fragments.append((family, fragment))
@@ -281,6 +299,7 @@ struct LogSanitizerLeakTests {
             appendTail(.keyInsideToken, percent: 30, from: \.glued, text: &text, fragments: &fragments)
             appendTail(.rawWindowsPathQuery, percent: 20, from: \.windows, text: &text, fragments: &fragments)
             appendTail(.nameValueApart, percent: 20, from: \.pairs, text: &text, fragments: &fragments)
+            appendTail(.newKeyWords, percent: 20, from: \.keys, text: &text, fragments: &fragments)
             return (text, fragments)
         }
 
@@ -363,7 +382,8 @@ struct LogSanitizerLeakTests {
     static func check(seed: UInt64, lines: Int, legacyLines: Int) async -> ([String], [Family: Int]) {
         var generator = Generator(
             corpus: LogCorpus(seed: seed), escapes: LogCorpus(seed: seed ^ 0x16), glued: LogCorpus(seed: seed ^ 0x17),
-            windows: LogCorpus(seed: seed ^ 0x18), pairs: LogCorpus(seed: seed ^ 0x19))
+            windows: LogCorpus(seed: seed ^ 0x18), pairs: LogCorpus(seed: seed ^ 0x19),
+            keys: LogCorpus(seed: seed ^ 0x20))
         var failures: [String] = []
         var legacyLeaks: [Family: Int] = [:]
         for index in 0..<lines {

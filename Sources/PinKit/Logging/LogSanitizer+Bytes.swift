@@ -90,7 +90,7 @@ extension LogSanitizer {
         /// which of those the byte admits as the last: `n` after `o` or `e` (`authorization`,
         /// `token`), `e` after `i s u m` (`cookie`, `passphrase`, a pair's `value`, a form part's
         /// `name`), `d` after `r w i 5` (`password`, `passwd`, `pwd`, `sessionid`, a `%5D`), `t` and `y`
-        /// after `e` (`secret`, `…key`), `s` after `l` (`credentials`). So
+        /// after `e` (`secret`, `…key`), `s` after `l` or `s` (`credentials`, `pass`). So
         /// `table[keyPairs + prev] & table[keyPairs + last] >> 16` is not zero exactly then.
         static var keyPairs: Int { 256 }
 
@@ -158,7 +158,7 @@ extension LogSanitizer {
             pairs("d", after: "rwi5")
             pairs("t", after: "e")
             pairs("y", after: "e")
-            pairs("s", after: "l")
+            pairs("s", after: "ls")
             return UnsafePointer(table)
         }()
     }

@@ -398,12 +398,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             kind = .value
         case UInt8(ascii: "y"):
             guard
-                key("api_key") || key("api-key") || key("apikey") || key("secret_key") || key("secretkey")
-                    || key("private_key") || key("privatekey")
+                key("api_key") || key("api-key") || key("apikey") || key("secret_key") || key("secret-key")
+                    || key("secretkey") || key("private_key") || key("private-key") || key("privatekey")
+                    || key("access_key") || key("access-key") || key("accesskey")
             else { return nil }
             kind = .value
         case UInt8(ascii: "s"):
-            guard key("credentials") else { return nil }
+            guard key("credentials") || (keyEnd - 4 >= gapStart && passStarts(at: keyEnd - 4) && key("pass")) else {
+                return nil
+            }
             kind = .value
         default:
             return nil
@@ -627,6 +630,19 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         isNameSymbol(index) || text.byte(index) == UInt8(ascii: "/")
     }
 
+    /// Whether `pass` (a key: `DB_PASS=`, `smtpPass:`, `?user=x&pass=`) may start at `index`: not
+    /// inside a word (`bypass`, `compass`), so the byte before it is no lower-case ASCII letter or
+    /// digit, unless its `p` is upper case (a camel-case hump) or that byte ends an escaped line
+    /// break or tab (`\npass=`). The byte before may lie below the caller's bound: a key's
+    /// look-back sees the text before the previous span, as the reference's does.
+    @inline(__always) func passStarts(at index: Int) -> Bool {
+        guard index > 0, text.byte(index) != UInt8(ascii: "P") else { return true }
+        let before = text.byte(index - 1)
+        guard (0x61...0x7A).contains(before) || (0x30...0x39).contains(before) else { return true }
+        return index >= 2 && text.byte(index - 2) == UInt8(ascii: "\\")
+            && (before == UInt8(ascii: "n") || before == UInt8(ascii: "r") || before == UInt8(ascii: "t"))
+    }
+
     /// Where the one of rule 2's keys (``LogSanitizer/credentialKeys``, any ASCII case) that ends at
     /// `end` starts, when it starts at or after `start`; else nil. No key ends another, so at most
     /// one fits, and the last letter leaves one to seven to compare as static strings (walking the
@@ -645,9 +661,16 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             return fits("password") ?? fits("passwd") ?? fits("pwd") ?? fits("sessionid") ?? fits("session_id")
         case UInt8(ascii: "t"): return fits("secret")
         case UInt8(ascii: "y"):
-            return fits("api_key") ?? fits("api-key") ?? fits("apikey") ?? fits("secret_key") ?? fits("secretkey")
-                ?? fits("private_key") ?? fits("privatekey")
-        case UInt8(ascii: "s"): return fits("credentials")
+            // (Split: one chain of eleven `??` is more than the type checker takes in time.)
+            if let key = fits("api_key") ?? fits("api-key") ?? fits("apikey") ?? fits("secret_key") { return key }
+            if let key = fits("secret-key") ?? fits("secretkey") ?? fits("private_key") ?? fits("private-key") {
+                return key
+            }
+            return fits("privatekey") ?? fits("access_key") ?? fits("access-key") ?? fits("accesskey")
+        case UInt8(ascii: "s"):
+            if let credentials = fits("credentials") { return credentials }
+            guard let pass = fits("pass"), pass == start || passStarts(at: pass) else { return nil }
+            return pass
         default: return nil
         }
     }
@@ -1830,9 +1853,10 @@ extension LogSanitizer {
     }
 
     // The credential keys, any ASCII case: `authorization`, `cookie` (headers), `password`,
-    // `passwd`, `pwd`, `passphrase`, `secret`, `token`, `api_key`, `api-key`, `apikey`,
-    // `secret_key`, `secretkey`, `private_key`, `privatekey`, `sessionid`, `session_id`,
-    // `credentials` (values). None is a suffix of
+    // `passwd`, `pwd`, `passphrase`, `pass` (not inside a word: `passStarts(at:)`), `secret`,
+    // `token`, `api_key`, `api-key`, `apikey`, `secret_key`, `secret-key`, `secretkey`,
+    // `private_key`, `private-key`, `privatekey`, `access_key`, `access-key`, `accesskey`,
+    // `sessionid`, `session_id`, `credentials` (values). None is a suffix of
     // another, so the key before a separator is unique; `credential(separator:gapStart:stop:)`
     // compares them by their last letter.
 

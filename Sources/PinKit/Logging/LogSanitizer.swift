@@ -33,12 +33,15 @@
 ///    URL, a quote (or `\` and a quote) followed by white space, one of `,;}])>` or the end, or
 ///    an escaped line break `\r` or `\n` (a header dump in a JSON string) or an escaped tab `\t`,
 ///    unless the run of path bytes after it ends at `&` (or `&amp;`), a parameter name and `=`
-///    (a raw Windows path in a query, `?path=C:\temp\x&sig=…`, goes whole); trailing `.,;:!?` stay outside. Spaces (and `\t`) right after `bearer` or `bearer:` (not inside
-///    a word) in the path, query or fragment do not end it (`?auth=Bearer tok` goes whole).
+///    (a raw Windows path in a query, `?path=C:\temp\x&sig=…`, goes whole); trailing `.,;:!?`
+///    stay outside. Spaces (and `\t`) right after `bearer` or `bearer:` (not inside a word) in the
+///    path, query or fragment do not end it (`?auth=Bearer tok` goes whole).
 /// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`, `pwd`,
-///    `passphrase`, `secret`, `token`, `api_key`, `api-key`, `apikey`, `secret_key`, `secretkey`,
-///    `private_key`, `privatekey`, `sessionid`, `session_id`, `credentials` (also as the end of a
-///    longer word, such as `access_token`, `client_secret`, `Set-Cookie`, `DB_PWD`), any ASCII case,
+///    `passphrase`, `secret`, `token`, `api_key`, `api-key`, `apikey`, `secret_key`, `secret-key`,
+///    `secretkey`, `private_key`, `private-key`, `privatekey`, `access_key`, `access-key`,
+///    `accesskey`, `sessionid`, `session_id`, `credentials` (also as the end of a longer word, such
+///    as `access_token`, `client_secret`, `Set-Cookie`, `DB_PWD`, `aws_secret_access_key`), or
+///    `pass` where it is no word's tail (`DB_PASS`, `smtpPass`, `&pass=`, not `bypass`), any ASCII case,
 ///    or a name–value pair's `value` (any case; HAR, Kubernetes `env`:
 ///    `{"name":"DB_PASSWORD","value":"x"}`, Python's `{'name': 'DB_PASSWORD', 'value': 'x'}`, Go's
 ///    `{Name:DB_PASSWORD Value:x}`, AWS SSM's `{"Name":"/prod/db/password","Type":"SecureString",
@@ -560,14 +563,21 @@ public enum LogSanitizer {
             }
             k = ends("[", at: digits) ? digits - 1 : ends("%5b", at: digits) ? digits - 3 : close
         }
+        // `pass` ends a key only where it starts no word's tail (`dbPass`, `DB_PASS`, not `bypass`).
+        if ends("pass", at: k) {
+            let original = Array(key.utf8)
+            let p = k - 4
+            guard p > 0, original[p] != UInt8(ascii: "P") else { return true }
+            return !((0x61...0x7A).contains(original[p - 1]) || (0x30...0x39).contains(original[p - 1]))
+        }
         return credentialKeys.contains { ends($0, at: k) }
     }
 
     /// Rule 2's keys, lower case (`CredentialRule.key(before:gapStart:)` compares the same ones).
     static let credentialKeys = [
         "authorization", "cookie", "password", "passwd", "secret", "token", "api_key", "api-key", "apikey",
-        "secret_key", "secretkey", "private_key", "privatekey", "passphrase", "pwd", "sessionid", "session_id",
-        "credentials",
+        "secret_key", "secret-key", "secretkey", "private_key", "private-key", "privatekey", "access_key",
+        "access-key", "accesskey", "passphrase", "pwd", "sessionid", "session_id", "credentials", "pass",
     ]
 
     /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).

@@ -1,0 +1,65 @@
+import PinKitTestSupport
+import Testing
+
+@testable import PinKit
+
+/// Rule 2's keys added in the eighteenth session: `pass` (`DB_PASS=`, `smtpPass:`, `?user=x&pass=`)
+/// where it starts a word, a camel-case hump or follows an escaped line break, never inside one
+/// (`bypass`, `compass`); `secret-key` and `private-key` beside `secret_key` and `private_key`;
+/// `access_key`, `access-key` and `accesskey` (`aws_secret_access_key`, `secretAccessKey`).
+@Suite("Log sanitizer: the eighteenth session's key words")
+struct LogSanitizerKeyVocabularyTests {
+    @Test("the scanner agrees with the reference on 20,000 lines of the new keys in every form, and is idempotent")
+    func differentialKeyVocabulary() async {
+        let mismatches = await LogSanitizerTests.agreement(20_000, seed: 0x5EED_0020, engines: true) { corpus, _ in
+            corpus.keyVocabularyLine()
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    /// The attack: each of these left its secret before the keys were added (the same lines with a
+    /// key word the rule does not know, `pas` and `secret_access_kex`, still do).
+    @Test(
+        "the new keys take their values; a word that only ends in pass keeps its own",
+        arguments: [
+            ("DB_PASS=hunter2", "DB_PASS=[redacted-secret]"),
+            ("GET /login?user=bob&pass=hunter2 200", "GET /login?user=bob&pass=[redacted-secret] 200"),
+            (#"{"smtpPass":"hunter2"}"#, #"{"smtpPass":"[redacted-secret]"}"#),
+            (#"{"msg":"user=x\npass=hunter2"}"#, #"{"msg":"user=x\npass=[redacted-secret]"}"#),
+            ("aws_secret_access_key = hunter2", "aws_secret_access_key = [redacted-secret]"),
+            (
+                #"{"AccessKeyId":"ASIAX","SecretAccessKey":"hunter2"}"#,
+                #"{"AccessKeyId":"ASIAX","SecretAccessKey":"[redacted-secret]"}"#
+            ),
+            ("private-key: hunter2", "private-key: [redacted-secret]"),
+            ("X-Secret-Key: hunter2", "X-Secret-Key: [redacted-secret]"),
+            ("mysql --db-pass hunter2", "mysql --db-pass [redacted-secret]"),
+            (#"{"name":"REDIS_PASS","value":"hunter2"}"#, #"{"name":"REDIS_PASS","value":"[redacted-secret]"}"#),
+            ("bypass=true compass: north", "bypass=true compass: north"),
+        ]
+    )
+    func newKeys(_ input: String, _ expected: String) {
+        let once = LogSanitizer.redact(input)
+        #expect(once == expected)
+        #expect(LogSanitizer.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        // Without the key: an unknown word in its place keeps the value.
+        let unknown = input.replacingOccurrences(of: "pass", with: "pas").replacingOccurrences(of: "Pass", with: "Pas")
+            .replacingOccurrences(of: "PASS", with: "PAS").replacingOccurrences(of: "ccess_key", with: "ccess_kex")
+            .replacingOccurrences(of: "ccessKey\"", with: "ccessKex\"").replacingOccurrences(of: "-key", with: "-kex")
+            .replacingOccurrences(of: "-Key", with: "-Kex")
+        if input.contains("hunter2") {
+            #expect(LogSanitizer.redact(unknown).contains("hunter2"), "\(unknown)")
+        }
+    }
+
+    @Test("a logger's metadata under the new keys is a secret as a whole")
+    func metadataKeys() {
+        for key in ["DB_PASS", "smtpPass", "pass", "secret-key", "private-key", "aws_secret_access_key", "accessKey"] {
+            #expect(LogSanitizer.redact("hunter2", key: key) == LogSanitizer.secretPlaceholder, "\(key)")
+        }
+        for key in ["bypass", "compass", "passes", "accessKeyId"] {
+            #expect(LogSanitizer.redact("hunter2", key: key) == "hunter2", "\(key)")
+        }
+    }
+}
