@@ -236,7 +236,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
     @inline(__always)
     func runningBody(from start: Int, end: Int) -> Body {
         var body = Body(end: end, hostStart: start)
-        var escapeRun = EscapeRun()
+        var escapeRun = EscapeRun.none
         var p = start
         var parentheses = 0
         var squares = 0
@@ -246,11 +246,13 @@ struct URLRule<Counter: LogSanitizerCounting> {
         // After the authority, `/ ? # % @` decide nothing either, so a path is mostly one run.
         var plain = URLRule.authorityPlain
         scan: while p < end {
-            let byte = text.byte(p)
-            if plain[Int(byte)] != 0 {
-                p += 1
-                continue
+            // (A loop of its own: its back edge carries `p` alone, where the scan's own carried
+            // the whole state through register moves each byte.)
+            while plain[Int(text.byte(p))] != 0 {
+                p &+= 1  // (below `end`: no overflow)
+                if p == end { break scan }
             }
+            let byte = text.byte(p)
             if byte >= 0x80 {
                 if text.unicodeSpaceLength(at: p, end: end) > 0 {
                     guard body.authorityEnd != Int.max, let next = bearerContinuation(start, p, end) else { break scan }
@@ -299,24 +301,29 @@ struct URLRule<Counter: LogSanitizerCounting> {
                 {
                     break scan
                 }
-                // What rules 4 and 7 leave when their match starts at the escape's letter ends the URL
-                // (a second pass must end it where the first did).
-                if p + 1 < end, case let next = text.byte(p + 1) {
-                    if next == UInt8(ascii: "["), text.laterRulePlaceholder(at: p + 1, end: end) { break scan }
-                    // An escaped line break or tab (`\r`, `\n`, `\t`: a header dump or a
-                    // tab-separated record in a JSON string) ends the URL as a line break or a tab
-                    // does, so the next header's name and value are not its path; but not right
-                    // after `bearer` in the path, nor where the query goes on after it (a raw
-                    // Windows path: `?path=C:\temp\x&sig=…`).
-                    if next == UInt8(ascii: "r") || next == UInt8(ascii: "n") || next == UInt8(ascii: "t") {
-                        if next == UInt8(ascii: "t"), inPath, let resumed = bearerContinuation(start, p, end) {
-                            p = resumed
-                            continue
-                        }
-                        guard escapeRun.endsAtAmpersand(from: p + 2, end: end, in: text) else { break scan }
-                        p += 2
+                // An escaped line break or tab (`\r`, `\n`, `\t`: a header dump or a tab-separated
+                // record in a JSON string) ends the URL as a line break or a tab does, so the next
+                // header's name and value are not its path; but not where the query goes on after it
+                // (a raw Windows path: `?path=C:\temp\x&sig=…`, ``EscapeRun``). So does what rules 4
+                // and 7 leave when their match starts at its letter (a second pass must end the URL
+                // where the first did).
+                if p + 1 < end, case let next = text.byte(p + 1),
+                    next == UInt8(ascii: "r") || next == UInt8(ascii: "n")
+                        || (next == UInt8(ascii: "[") && text.laterRulePlaceholder(at: p + 1, end: end))
+                {
+                    guard next != UInt8(ascii: "["), EscapeRun.goesOn(from: p + 2, end: end, in: text, last: &escapeRun)
+                    else { break scan }
+                    // (Past the escape's letter with the loop's own step: a `continue` of its own
+                    // cost the plain-byte loop three register moves a byte.)
+                    p += 1
+                } else if p + 1 < end, text.byte(p + 1) == UInt8(ascii: "t") {
+                    // An escaped tab likewise, but not right after `bearer` in the path either.
+                    if inPath, let next = bearerContinuation(start, p, end) {
+                        p = next
                         continue
                     }
+                    guard EscapeRun.goesOn(from: p + 2, end: end, in: text, last: &escapeRun) else { break scan }
+                    p += 1
                 }
             case 0x20, 0x09, 0x0B, 0x0C:
                 guard body.authorityEnd != Int.max, let next = bearerContinuation(start, p, end) else { break scan }
@@ -439,20 +446,22 @@ enum URLPlainBytes {
 /// lie in the name, read a second time). A second pass agrees: where the run or the name ended at
 /// another byte, that byte is still there, or a later rule's match that started inside them put a
 /// `[` (its placeholder), a `:` or a `=` (the scheme or key it keeps) at or before it.
-struct EscapeRun {
-    /// The last run read: `[start, end)`, and whether `&`, a name and `=` follow at `end`.
-    var start = Int.max
-    var end = Int.max
-    var ampersand = false
+enum EscapeRun {
+    /// No run read yet.
+    static var none: Int { -1 }
 
-    @inline(__always)
-    mutating func endsAtAmpersand<Counter>(from index: Int, end limit: Int, in text: SanitizerInput<Counter>) -> Bool {
-        if index >= start, index <= end { return ampersand }
+    /// Whether the URL goes on after the escape whose run starts at `index`. `last` holds the last
+    /// run's end times two, plus one when a parameter follows it (-1: none yet): the escapes of a
+    /// URL come in order, so one at or before that end lies in that run and gets its answer. One
+    /// `Int` in the URL's loop, the reading out of line: a URL's scan is hot, escapes in it rare.
+    @inline(never)
+    static func goesOn<Counter>(from index: Int, end limit: Int, in text: SanitizerInput<Counter>, last: inout Int)
+        -> Bool
+    {
+        if last >= 0, index <= last >> 1 { return last & 1 != 0 }
         var p = index
         while p < limit, URLPlainBytes.escapeRun[Int(text.byte(p))] != 0 { p += 1 }
-        start = index
-        end = p
-        ampersand = false
+        last = p << 1
         guard p < limit, text.byte(p) == UInt8(ascii: "&") else { return false }
         // The next parameter's name, then its `=`: `&#39;` (an HTML-escaped quote) is no parameter,
         // so a URL in a spelled-quote value still ends at the escape; `&amp;` (an HTML-escaped
@@ -461,8 +470,9 @@ struct EscapeRun {
         if text.matches("amp;", at: q, end: limit) { q += 4 }
         let nameStart = q
         while q < limit, URLPlainBytes.parameterName[Int(text.byte(q))] != 0 { q += 1 }
-        ampersand = q > nameStart && q < limit && text.byte(q) == UInt8(ascii: "=")
-        return ampersand
+        guard q > nameStart, q < limit, text.byte(q) == UInt8(ascii: "=") else { return false }
+        last |= 1
+        return true
     }
 }
 
