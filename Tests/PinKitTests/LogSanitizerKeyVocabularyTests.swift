@@ -53,6 +53,26 @@ struct LogSanitizerKeyVocabularyTests {
         }
     }
 
+    /// Found by the session's hostile review: `pass` right after a UUID's last hex digit is no key
+    /// (a word's tail), but rule 5 then writes `[redacted-uuid]` in the UUID's place, and `pass`
+    /// after that `]` was a key on a second pass, which took the value the first had left. A `]`
+    /// before a lower-case `pass` is no boundary now, in both passes.
+    @Test(
+        "pass glued to a UUID, a placeholder or an escape: a second pass changes nothing",
+        arguments: [
+            "00000000-0000-0000-0000-000000000000pass=x", "00000000-0000-0000-0000-00000000000apass=x",
+            "id=550e8400-e29b-41d4-a716-446655440000pass: x", "[redacted-uuid]pass=x", "[redacted-uuid]Pass=x",
+            "user=bob%26pass%3Dhunter2", "x\\u0026pass=hunter2", "a%0apass=hunter2 x\\x0apass=hunter2",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCy9pass: hunter2",
+        ]
+    )
+    func idempotentAroundPass(_ input: String) {
+        let once = LogSanitizer.redact(input)
+        #expect(LogSanitizer.redact(once) == once, "\(input) → \(once)")
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        #expect(!once.contains("hunter2"), "\(once)")
+    }
+
     @Test("a logger's metadata under the new keys is a secret as a whole")
     func metadataKeys() {
         for key in ["DB_PASS", "smtpPass", "pass", "secret-key", "private-key", "aws_secret_access_key", "accessKey"] {

@@ -25,11 +25,11 @@ struct LogSanitizerKeyWordTests {
             let keyStart = lowered.count - word.count
             if keyStart >= start, Array(lowered[keyStart...]) == word {
                 // `pass` is a key only where no word's tail: at the bound, after no lower-case
-                // letter or digit, or with its `p` upper case.
+                // letter or `]`, or with its `p` upper case. (No escape in these texts.)
                 guard key == "pass", keyStart > start else { return keyStart }
                 let original = Array(text.utf8)
                 let before = original[keyStart - 1]
-                let inWord = (0x61...0x7A).contains(before) || (0x30...0x39).contains(before)
+                let inWord = (0x61...0x7A).contains(before) || before == UInt8(ascii: "]")
                 return !inWord || original[keyStart] == UInt8(ascii: "P") ? keyStart : nil
             }
         }
@@ -40,7 +40,9 @@ struct LogSanitizerKeyWordTests {
         "pass is a key where it starts a word or a camel-case hump, not inside a word",
         arguments: [
             ("pass", 0), ("DB_PASS", 3), ("smtpPass", 4), ("db.pass", 3), ("db-pass", 3), ("bypass", nil),
-            ("compass", nil), ("db2pass", nil), ("BYPASS", 2), ("x\\npass", 3),
+            ("compass", nil), ("db2pass", 3), ("BYPASS", 2), ("x\\npass", 3), ("user%26pass", 7), ("q%0apass", 4),
+            ("x\\x0apass", 5), ("x\\u000apass", 7), ("x%0gpass", nil), ("[redacted-uuid]pass", nil),
+            ("[redacted-uuid]Pass", 15),
         ] as [(String, Int?)]
     )
     func passBoundary(_ text: String, _ start: Int?) {
@@ -48,8 +50,9 @@ struct LogSanitizerKeyWordTests {
         let value = text + "=hunter2"
         #expect(LogSanitizer.redact(value).contains("hunter2") == (start == nil), "\(LogSanitizer.redact(value))")
         #expect(RegexReferenceSanitizer.redact(value) == LogSanitizer.redact(value))
-        // (A logger's metadata key holds no escape: `x\npass` is a word's tail there.)
-        #expect((LogSanitizer.redact("hunter2", key: text) != "hunter2") == (start != nil && !text.hasPrefix("x\\")))
+        // (A logger's metadata key holds no escape: `x\npass` and `q%0apass` are a word's tail there.)
+        let escaped = text.contains("\\") || text.contains("%0")
+        #expect((LogSanitizer.redact("hunter2", key: text) != "hunter2") == (start != nil && !escaped))
     }
 
     @Test("every key is found in upper, lower and mixed case, after a prefix, and only within bounds")

@@ -630,17 +630,30 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         isNameSymbol(index) || text.byte(index) == UInt8(ascii: "/")
     }
 
-    /// Whether `pass` (a key: `DB_PASS=`, `smtpPass:`, `?user=x&pass=`) may start at `index`: not
-    /// inside a word (`bypass`, `compass`), so the byte before it is no lower-case ASCII letter or
-    /// digit, unless its `p` is upper case (a camel-case hump) or that byte ends an escaped line
-    /// break or tab (`\npass=`). The byte before may lie below the caller's bound: a key's
-    /// look-back sees the text before the previous span, as the reference's does.
+    /// Whether `pass` (a key: `DB_PASS=`, `smtpPass:`, `db2pass=`, `?user=x&pass=`) may start at
+    /// `index`: not inside a word (`bypass`, `compass`), so the byte before it is no lower-case
+    /// ASCII letter, unless its `p` is upper case (a camel-case hump) or that letter ends an
+    /// escape (`\npass=`, `%0apass=`, `\x0apass=`, `\u000apass=`); and not right after a `]`
+    /// (a placeholder's: a UUID glued to `pass` is no key before rule 5 writes `[redacted-uuid]`
+    /// in its place, so it must be none after it, or a second pass would take what the first
+    /// left). The byte before may lie below the caller's bound: a key's look-back sees the text
+    /// before the previous span, as the reference's does.
     @inline(__always) func passStarts(at index: Int) -> Bool {
         guard index > 0, text.byte(index) != UInt8(ascii: "P") else { return true }
         let before = text.byte(index - 1)
-        guard (0x61...0x7A).contains(before) || (0x30...0x39).contains(before) else { return true }
-        return index >= 2 && text.byte(index - 2) == UInt8(ascii: "\\")
-            && (before == UInt8(ascii: "n") || before == UInt8(ascii: "r") || before == UInt8(ascii: "t"))
+        if before == UInt8(ascii: "]") { return false }
+        guard (0x61...0x7A).contains(before) else { return true }
+        if index >= 2, text.byte(index - 2) == UInt8(ascii: "\\") {
+            return before == UInt8(ascii: "n") || before == UInt8(ascii: "r") || before == UInt8(ascii: "t")
+        }
+        // A percent, `\x` or `\u` escape's last hex digit.
+        guard before <= UInt8(ascii: "f") else { return false }
+        func hex(_ i: Int) -> Bool { text.has(i, Classes.hex) }
+        return (index >= 3 && text.byte(index - 3) == UInt8(ascii: "%") && hex(index - 2))
+            || (index >= 4 && text.byte(index - 4) == UInt8(ascii: "\\") && text.byte(index - 3) == UInt8(ascii: "x")
+                && hex(index - 2))
+            || (index >= 6 && text.byte(index - 6) == UInt8(ascii: "\\") && text.byte(index - 5) == UInt8(ascii: "u")
+                && hex(index - 4) && hex(index - 3) && hex(index - 2))
     }
 
     /// Where the one of rule 2's keys (``LogSanitizer/credentialKeys``, any ASCII case) that ends at

@@ -563,12 +563,13 @@ public enum LogSanitizer {
             }
             k = ends("[", at: digits) ? digits - 1 : ends("%5b", at: digits) ? digits - 3 : close
         }
-        // `pass` ends a key only where it starts no word's tail (`dbPass`, `DB_PASS`, not `bypass`).
+        // `pass` ends a key only where it starts no word's tail (`dbPass`, `DB_PASS`, not `bypass`;
+        // `CredentialRule.passStarts(at:)`).
         if ends("pass", at: k) {
             let original = Array(key.utf8)
             let p = k - 4
             guard p > 0, original[p] != UInt8(ascii: "P") else { return true }
-            return !((0x61...0x7A).contains(original[p - 1]) || (0x30...0x39).contains(original[p - 1]))
+            return !(0x61...0x7A).contains(original[p - 1]) && original[p - 1] != UInt8(ascii: "]")
         }
         return credentialKeys.contains { ends($0, at: k) }
     }
