@@ -435,17 +435,18 @@ enum URLPlainBytes {
     }
 }
 
-/// Rule 1's look-ahead at an escaped line break or tab (`\r`, `\n`, `\t`) in a URL in running
-/// text: the URL goes on after the escape when the run of path bytes after it
+/// Rule 1's look-ahead at an escaped line break or tab (`\r`, `\n`, `\t`) in a URL in running text:
+/// the URL goes on after the escape when the run of path bytes after it
 /// (``URLPlainBytes/escapeRun``: no blank, quote, bracket, `:`, `=`, `%`, `;` or `@`) ends at a
 /// `&`, a parameter name (``URLPlainBytes/parameterName``) and `=`: the next parameter of a query
-/// that a raw Windows path split (`?path=C:\temp\x&sig=…`), `&amp;` counting as `&`. Another
-/// HTML entity (`&#39;`) is no parameter. Every escape inside one run gets the run's answer, so a URL reads each byte of
-/// its runs once, and the name after a run once more. Runs of different URLs do not overlap: a
-/// run holds no `:` or `%`, so the next URL's separator lies at or after its end (its scheme may
-/// lie in the name, read a second time). A second pass agrees: where the run or the name ended at
-/// another byte, that byte is still there, or a later rule's match that started inside them put a
-/// `[` (its placeholder), a `:` or a `=` (the scheme or key it keeps) at or before it.
+/// that a raw Windows path split (`?path=C:\temp\x&sig=…`), `&amp;` counting as `&`. Another HTML
+/// entity (`&#39;`) is no parameter. Every escape inside one run gets the run's answer, so a URL
+/// reads each byte of its runs once, and the name after a run once more. Runs of different URLs do
+/// not overlap: a run holds no `:` or `%`, so the next URL's separator lies at or after its end
+/// (its scheme may lie in the name, read a second time). A second pass agrees: where the run or the
+/// name ended at another byte, that byte is still there, or a later rule's match that started
+/// inside them put a `[` (its placeholder), a `:` or a `=` (the scheme or key it keeps) at or
+/// before it.
 enum EscapeRun {
     /// No run read yet.
     static var none: Int { -1 }
