@@ -26,6 +26,9 @@ extension LogCorpus {
         let name = pick([
             "DB_PASSWORD", "/prod/db/password", "access_token", "x-api-key", "Cookie", "Authorization", "DB_HOST",
             "tokens", "app/secret", "password", "a/b/c", "/", "passwd", "SESSIONID", "user.pwd",
+            // Form fields (HAR's `postData` params), and placeholders whose `]` closes no form key.
+            "user[password]", "password[]", "user%5Bpassword%5D", "user[password][0]", "user[pass]", "a[token]]",
+            "[redacted-token]", "x[redacted-secret]", "user[password", "user%5bapi_key%5d%5B%5D", "[password]",
         ])
         var members: [String] = []
         members.append(quoted(pick(["name", "Name", "key", "KEY", "names", "id"])) + colon + quoted(name))

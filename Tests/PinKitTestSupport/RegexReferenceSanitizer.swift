@@ -412,8 +412,9 @@ public enum RegexReferenceSanitizer {
             let plain =
                 q + "(?!" + value + q + " ?:)" + #"[A-Za-z0-9_.\-]{1,32}"# + q + " ?: ?"
                 + (q.isEmpty ? scalar : "(?:" + q + #"[A-Za-z0-9 _.+/@\-]{0,64}"# + q + "|" + scalar + ")")
-            return #"(?:[Nn][Aa][Mm][Ee]|[Kk][Ee][Yy])"# + q + " ?: ?" + q + #"[A-Za-z0-9_./\-]{0,255}(?:"# + valueKey
-                + "|" + headerKey + ")" + q + between + "(?:" + plain + between + "){0,4}" + q + value
+            return #"(?:[Nn][Aa][Mm][Ee]|[Kk][Ee][Yy])"# + q + " ?: ?" + q + #"[A-Za-z0-9_./\-\[%]{0,255}(?:"#
+                + valueKey + "|" + headerKey + ")" + formSuffixes + q + between + "(?:" + plain + between + "){0,4}" + q
+                + value
         }
         let scalar = #"[A-Za-z0-9_.+/@\-]{1,64}"#
         let quoted = [#"""#, #"\\""#, "'"].map { q in q + member(q, between: " ?, ?", scalar: scalar) }

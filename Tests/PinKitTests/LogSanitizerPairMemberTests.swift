@@ -32,6 +32,9 @@ struct LogSanitizerPairMemberTests {
             #"{Name:DB_PASSWORD Type:String Value:hunter2}"#,
             #"&EnvVar{Name:DB_PASSWORD,Kind:plain,Value:hunter2,}"#,
             #"{"log":"{\"Name\":\"/prod/db/password\",\"Type\":\"SecureString\",\"Value\":\"hunter2\"}"}"#,
+            // HAR's `postData` params of a Rails or PHP form: the name keeps its form suffixes.
+            #"{"params":[{"name":"user[password]","value":"hunter2"},{"name":"user[email]","value":"a@b.c"}]}"#,
+            #"{"name":"user%5Bpassword%5D","value":"hunter2"} {"name":"api_key[]","value":"hunter2"}"#,
         ]
     )
     func membersBetween(_ input: String) {

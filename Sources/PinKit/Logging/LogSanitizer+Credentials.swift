@@ -553,10 +553,23 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
         // (Each quote's start is where the text before it ends.)
         guard let close = quote(endingAt: memberEnd) else { return false }
-        // The name's credential key, then its prefix.
-        guard let keyword = keyWordStart(endingAt: close, from: gapStart) else { return false }
+        // A form field's name keeps its suffixes (`user[password]`, `password[]`, `user%5Bpassword%5D`:
+        // HAR's `postData` params of a Rails or PHP form), as a key before a separator does; a
+        // placeholder's own `]` closes none (`[redacted-token]` is no name a first pass saw).
+        let keyEnd = bracketStart(before: close, bound: gapStart)
+        if keyEnd < close, text.byte(keyEnd) == UInt8(ascii: "]"),
+            (keyEnd - 15 >= gapStart && exactly("[redacted-token", at: keyEnd - 15, end: keyEnd))
+                || (keyEnd - 16 >= gapStart && exactly("[redacted-secret", at: keyEnd - 16, end: keyEnd))
+        {
+            return false
+        }
+        // The name's credential key, then its prefix (`[` and `%` too, before a form key).
+        guard let keyword = keyWordStart(endingAt: keyEnd, from: gapStart) else { return false }
         var nameStart = keyword
-        while nameStart > gapStart, text.has(nameStart - 1, Classes.alphanumeric) || isPairNameSymbol(nameStart - 1) {
+        while nameStart > gapStart,
+            text.has(nameStart - 1, Classes.alphanumeric) || isPairNameSymbol(nameStart - 1)
+                || text.byte(nameStart - 1) == UInt8(ascii: "[") || text.byte(nameStart - 1) == UInt8(ascii: "%")
+        {
             nameStart -= 1
         }
         guard let nameOpen = quote(endingAt: nameStart),
