@@ -50,9 +50,8 @@ struct LogSanitizerKeyWordTests {
         let value = text + "=hunter2"
         #expect(LogSanitizer.redact(value).contains("hunter2") == (start == nil), "\(LogSanitizer.redact(value))")
         #expect(RegexReferenceSanitizer.redact(value) == LogSanitizer.redact(value))
-        // (A logger's metadata key holds no escape: `x\npass` and `q%0apass` are a word's tail there.)
-        let escaped = text.contains("\\") || text.contains("%0")
-        #expect((LogSanitizer.redact("hunter2", key: text) != "hunter2") == (start != nil && !escaped))
+        // A logger's metadata key is read as the same key in text is.
+        #expect((LogSanitizer.redact("hunter2", key: text) != "hunter2") == (start != nil))
     }
 
     @Test("every key is found in upper, lower and mixed case, after a prefix, and only within bounds")

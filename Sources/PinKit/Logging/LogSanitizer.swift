@@ -539,39 +539,17 @@ public enum LogSanitizer {
     }
 
     /// Whether `key` ends in one of rule 2's keys, any ASCII case, with the form suffixes rule 2
-    /// takes in text after it (`user[password]`, `password[]`, `password[0]`, `user%5Bpassword%5D`;
-    /// `CredentialRule.formSuffixesStart(before:bound:)`).
+    /// takes in text after it (`user[password]`, `password[]`, `password[0]`, `user%5Bpassword%5D`):
+    /// the rule's own reading (`CredentialRule.bracketStart(before:bound:)`, then
+    /// `keyWordStart(endingAt:from:)` with `pass`'s boundary), so a metadata key and the same key in
+    /// text never disagree.
     static func isCredentialKey(_ key: String) -> Bool {
-        let lowered = key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        func ends(_ suffix: String, at end: Int) -> Bool {
-            let count = suffix.utf8.count
-            return end >= count && lowered[(end - count)..<end].elementsEqual(suffix.utf8)
+        var copy = key
+        return copy.withUTF8 { buffer in
+            let rule = CredentialRule(text: SanitizerInput(input: buffer, counter: Uncounted()))
+            let keyEnd = rule.bracketStart(before: buffer.count, bound: 0)
+            return rule.keyWordStart(endingAt: keyEnd, from: 0) != nil
         }
-        var k = lowered.count
-        for _ in 0..<4 {
-            let close: Int
-            if ends("]", at: k) {
-                close = k - 1
-            } else if ends("%5d", at: k) {
-                close = k - 3
-            } else {
-                break
-            }
-            var digits = close
-            while digits > 0, close - digits < 6, lowered[digits - 1] >= 0x30, lowered[digits - 1] <= 0x39 {
-                digits -= 1
-            }
-            k = ends("[", at: digits) ? digits - 1 : ends("%5b", at: digits) ? digits - 3 : close
-        }
-        // `pass` ends a key only where it starts no word's tail (`dbPass`, `DB_PASS`, not `bypass`;
-        // `CredentialRule.passStarts(at:)`).
-        if ends("pass", at: k) {
-            let original = Array(key.utf8)
-            let p = k - 4
-            guard p > 0, original[p] != UInt8(ascii: "P") else { return true }
-            return !(0x61...0x7A).contains(original[p - 1]) && original[p - 1] != UInt8(ascii: "]")
-        }
-        return credentialKeys.contains { ends($0, at: k) }
     }
 
     /// Rule 2's keys, lower case (`CredentialRule.key(before:gapStart:)` compares the same ones).
