@@ -289,13 +289,15 @@ public enum RegexReferenceSanitizer {
                 + (quotedKey ? closingKeyQuote : "") + blanks + separator + blanks + openers
                 + "(?:" + structure(header: !quotedKey) + "|" + values(unquoted: headerValue(place: place)) + ")")
     }
-    /// A member of Go's header map (`map[Cookie:[sid=x] Host:[a.io]]`): the key right after `map[`
-    /// or `] ` and up to 24 `[A-Za-z0-9-]` (`goMapContextAtEnd`, read from the cursor), then `:[` and
-    /// no `]` or `}`; read as after a quoted key, so its structure ends at its closing bracket.
+    /// A member of Go's header map (`map[Cookie:[sid=x] Host:[a.io]]`): the key right after `map[`,
+    /// `] ` or a placeholder and `[` (what a first pass leaves when a token took the `map`) and up to
+    /// 24 `[A-Za-z0-9-]` (`goMapContextAtEnd`, read from the cursor), then `:[` and no `]` or `}`;
+    /// read as after a quoted key, so its structure ends at its closing bracket.
     static let goMapHeaderCredential = regex(
         headerKey + #"(?=:\[[^\]}])"# + blanks + separator + blanks + openers + "(?:" + structure(header: false)
             + "|" + values(unquoted: headerValue(place: .running)) + ")")
-    static let goMapContextAtEnd = regex(#"(?:map\[|\] )[A-Za-z0-9-]{0,24}\z"#)
+    static let goMapContextAtEnd = regex(
+        #"(?:map\[|\] |\[redacted-(?:bearer|url|email|uuid|token|secret)\]\[)[A-Za-z0-9-]{0,24}\z"#)
     /// A header after a key with no closing quote, whose value starts with an empty quoted string
     /// (``Cookie: ``sid=x``), also one escaped as JSON writes it (`Cookie: \"\"sid=x`, the same
     /// backslashes before each quote): the unquoted value after it (group 2).

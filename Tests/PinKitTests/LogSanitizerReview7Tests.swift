@@ -490,6 +490,31 @@ struct LogSanitizerReview7Tests {
         #expect(SanitizerReview.redact(json) == #"{"Cookie":[[redacted-secret]],"Host":["a.io"]}"#)
     }
 
+    /// Found by the nineteenth session's differential run: a token rule may take the `map` of
+    /// `map[`, and the member a first pass read as Go's must read as Go's on a second pass, or its
+    /// structure takes the rest of the line (`Bearer\theaders=map[cookie:[a b]] ok` → `…[redacted-bearer]
+    /// [cookie:[[redacted-secret]]] ok` → `…[cookie:[[redacted-secret]`: not idempotent). The attack
+    /// works on the same text without the placeholder (`x[cookie:[…]] ok` is running text, and
+    /// loses `ok`); with it, a placeholder and `[` are Go's context too.
+    @Test(
+        "a token that took a Go map's `map` leaves the map readable as one",
+        arguments: [
+            "secret\tBearer\theaders=map[cookie:[a b]] ok", "Bearer headers=map[Cookie:[sid=x] Host:[a.io]] ok",
+            "id=wJalrXUtnFEMI0K7MDENGbPxRfiCYEXAMPLEKEYmap[Cookie:[sid=x]] ok", "to a@b.map[Cookie:[sid=x]] ok",
+        ]
+    )
+    func tokenTookGoMapPrefix(_ input: String) {
+        let once = SanitizerReview.redact(input)
+        #expect(once.hasSuffix("]] ok"), "\(once.debugDescription)")
+        #expect(SanitizerReview.redact(once) == once, "\(once.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        #expect(RegexReferenceSanitizer.redact(once) == once)
+        // Without a placeholder before the `[`, the member is a header in running text.
+        let plain = once.replacingOccurrences(of: #"\[redacted-[a-z]+\]\["#, with: "x[", options: .regularExpression)
+        #expect(plain != once)
+        #expect(!SanitizerReview.redact(plain).hasSuffix(" ok"), "\(SanitizerReview.redact(plain).debugDescription)")
+    }
+
     /// LOW (no leak: the oracle's blind spot), rule 2. Two classes where the scanner and the
     /// reference disagree and the differential corpus has no line of either:
     /// - a header's value in running text resumes after a URL that a quote ended (the new

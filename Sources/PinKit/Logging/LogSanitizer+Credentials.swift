@@ -1083,7 +1083,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// (`map[Cookie:[sid=x] Host:[a.io]]`): the key word right before a `:` and the `[` at `opener`
     /// (no `]` or `}` right after it: an empty member takes the rest of the line as before),
     /// its name (the key and up to ``maximumNamePrefix`` `[A-Za-z0-9-]` before it) right after
-    /// `map[` or the `] ` that ends the member before, none of it below `bound`.
+    /// `map[` or the `] ` that ends the member before, or after a placeholder and `[`, none of it
+    /// below `bound`. (A bearer token or a token may take the `map`, `Bearer headers=map[Cookie:[x]]`
+    /// → `[redacted-bearer][Cookie:[[redacted-secret]]]`: the member a first pass read, a second
+    /// must read too, or its structure would take the rest of the line.)
     @inline(never) func goMapMember(keyStart: Int, separator: Int, opener: Int, bound: Int, end: Int) -> Bool {
         guard opener == separator + 1, text.byte(separator) == UInt8(ascii: ":"),
             text.byte(opener) == UInt8(ascii: "["), text.has(separator - 1, Classes.letter),
@@ -1094,6 +1097,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         while p > limit, text.has(p - 1, Classes.alphanumeric) || text.byte(p - 1) == UInt8(ascii: "-") { p -= 1 }
         return (p - 4 >= bound && exactly("map[", at: p - 4, end: p))
             || (p - 2 >= bound && exactly("] ", at: p - 2, end: p))
+            || (p - 1 >= bound && text.byte(p - 1) == UInt8(ascii: "[")
+                && WordRules(text: text).followsPlaceholder(p - 1, bound))
     }
 
     func keyQuoted(keyStart: Int, separator: Int) -> Bool {

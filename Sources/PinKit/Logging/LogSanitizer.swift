@@ -86,7 +86,9 @@
 ///    quote always takes the rest of the line (`Cookie: {"a":1}; sid=x`, `Authorization: {} Basic x`;
 ///    after a quoted key, a JSON member's `{"Cookie":["a"],"n":1}`, or a member of Go's header map, the
 ///    key right before `:[` and no `]` or `}`, its name, the key and up to 24 `[A-Za-z0-9-]`, right
-///    after `map[` or `] `, `map[Cookie:[sid=x] Host:[a.io]]`, it closes as a value's does). Otherwise an
+///    after `map[`, `] ` or a placeholder and `[` (a bearer token or a token that took the `map`:
+///    `Bearer headers=map[…` leaves `[redacted-bearer][…`, which a second pass must read as the
+///    first did), `map[Cookie:[sid=x] Host:[a.io]]`, it closes as a value's does). Otherwise an
 ///    optional opening quote (`"` after 0–15 backslashes, `'`, backtick; one or two of `u b r f`,
 ///    any case, right before a `"` or `'` are a Python string prefix, kept with it: `u'…'`, `rb"…"`,
 ///    and the value is the quoted one, also when empty; after a header's key with
