@@ -22,7 +22,16 @@ extension LogCorpus {
         let unquoted = q.isEmpty
         func quoted(_ text: String) -> String { q + text + q }
         let colon = pick([":", ":", ": ", " : ", " :"])
-        let comma = unquoted ? pick([",", " ", ", "]) : pick([",", ", ", " , ", ","])
+        // Members on lines of their own (pretty-printed JSON, `pprint`, YAML), now and then: a line
+        // break, real or escaped, and indentation up to the rule's 64 and past it.
+        let indentation = pick([
+            "", " ", "  ", "    ", "\t", String(repeating: " ", count: Int.random(in: 62...66, using: &generator)),
+        ])
+        let lineBreak = pick(["\n", "\r\n", "\\n", "\\r\\n", "\r", "\\t"]) + indentation
+        let comma =
+            chance(30)
+            ? pick([",", " ,", unquoted ? "" : ",", ", "]) + lineBreak
+            : unquoted ? pick([",", " ", ", "]) : pick([",", ", ", " , ", ","])
         let name = pick([
             "DB_PASSWORD", "/prod/db/password", "access_token", "x-api-key", "Cookie", "Authorization", "DB_HOST",
             "tokens", "app/secret", "password", "a/b/c", "/", "passwd", "SESSIONID", "user.pwd",
@@ -38,7 +47,8 @@ extension LogCorpus {
         ])
         members.append(quoted(pick(["value", "Value", "VALUE", "values"])) + colon + quoted(value))
         if chance(40) { members.append(pairBetweenMember(q: q, colon: colon)) }
-        let (open, close) = unquoted ? pick([("{", "}"), ("&EnvVar{", ",}"), ("", "")]) : ("{", "}")
+        let (open, close) =
+            unquoted ? pick([("{", "}"), ("&EnvVar{", ",}"), ("", ""), ("- ", ""), ("\n  - ", "\n")]) : ("{", "}")
         return open + members.joined(separator: comma) + close
     }
 

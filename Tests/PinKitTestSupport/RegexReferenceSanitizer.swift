@@ -404,7 +404,9 @@ public enum RegexReferenceSanitizer {
     /// other than `value`, then a string of up to 64 `[A-Za-z0-9 _.+/@-]` or a scalar of 1 to 64
     /// `[A-Za-z0-9_.+/@-]`, unquoted not starting with `/`), every quote `"`, every one `\"`, every
     /// one `'`, or none (then the `name` not right after a name's character, and the members apart
-    /// by a `,` or one space), a space at most around each `:` and `,`. (The scanner reads any name
+    /// by a `,` or one space), a space at most around each `:` and `,`, or each member on a line of
+    /// its own (a `,`, unquoted none needed, a line break, real or escaped, and up to 64 spaces or
+    /// tabs: pretty-printed JSON, YAML). (The scanner reads any name
     /// run; a look-behind must be bounded, so here the run is at most 255 long: no generated line
     /// is near it. The look-behind comes after `value`, so it is tried only where `value` is.)
     static let pairCredential = valueExpression(key: pairKey)
@@ -419,9 +421,14 @@ public enum RegexReferenceSanitizer {
                 + value
         }
         let scalar = #"[A-Za-z0-9_.+/@\-]{1,64}"#
-        let quoted = [#"""#, #"\\""#, "'"].map { q in q + member(q, between: " ?, ?", scalar: scalar) }
+        // A member on a line of its own: a line break, real or escaped, and its indentation.
+        let lineBreak = #"(?:\r?\n|(?:\\r)?\\n)[ \t]{0,64}"#
+        let quoted = [#"""#, #"\\""#, "'"].map { q in
+            q + member(q, between: "(?: ?, ?| ?," + lineBreak + ")", scalar: scalar)
+        }
         let unquoted =
-            #"(?:^|[^A-Za-z0-9_./\-])"# + member("", between: "(?: ?, ?| )", scalar: "(?!/)" + scalar)
+            #"(?:^|[^A-Za-z0-9_./\-]|\\n)"#
+            + member("", between: "(?: ?, ?| | ?," + lineBreak + "|" + lineBreak + ")", scalar: "(?!/)" + scalar)
         return value + "(?<=" + (quoted + [unquoted]).joined(separator: "|") + ")"
     }()
     /// An XML element named by a credential key (the scanner's `element(close:bound:stop:end:)`):

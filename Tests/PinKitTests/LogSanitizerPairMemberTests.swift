@@ -1,3 +1,4 @@
+import Foundation
 import PinKitTestSupport
 import Testing
 
@@ -79,6 +80,49 @@ struct LogSanitizerPairMemberTests {
         let once = LogSanitizer.redact(input)
         #expect(once.contains("kept"), "\(once.debugDescription)")
         #expect(RegexReferenceSanitizer.redact(input) == once)
+    }
+
+    /// The attack: a log message that holds a pretty-printed document or a YAML manifest
+    /// (`kubectl get pod -o yaml`, a Helm values dump) kept every `env` value: the look-back passed
+    /// no line break. The same inputs with the value's line indented past the rule's 64 keep it: the
+    /// protection is the look-back over a line break and its indentation.
+    @Test(
+        "members on lines of their own (pretty-printed JSON, pprint, YAML): the value goes",
+        arguments: [
+            "{\n  \"name\": \"DB_PASSWORD\",\n  \"value\": \"hunter2\"\n}",
+            "[\r\n    {\r\n        \"name\": \"api_key\",\r\n        \"type\": \"string\",\r\n        \"value\": \"hunter2\"\r\n    }\r\n]",
+            #"{"body":"{\n  \"Name\": \"/prod/db/password\",\n  \"Value\": \"hunter2\"\n}"}"#,
+            "{'name': 'DB_PASSWORD',\n 'value': 'hunter2'}",
+            "env:\n- name: LOG_LEVEL\n  value: debug\n- name: DB_PASSWORD\n  value: hunter2\n",
+            "spec:\n  containers:\n  - env:\n    - name: API_TOKEN\n      type: string\n      value: \"hunter2\"\n",
+            #"{"msg":"env:\n  - name: API_TOKEN\n    value: hunter2\n  - name: MODE\n    value: fast"}"#,
+            "name: secret_key\r\nvalue: hunter2",
+            "- name: DB_PASSWORD\n\tvalue: hunter2",
+        ]
+    )
+    func linesOfTheirOwn(_ input: String) {
+        let once = LogSanitizer.redact(input)
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(LogSanitizer.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        // Other pairs' values stay: only a credential's name labels one.
+        for kept in ["debug", "fast"] where input.contains(kept) { #expect(once.contains(kept)) }
+        let blocked = Self.indentedPastLimit(input)
+        #expect(blocked != input)
+        #expect(LogSanitizer.redact(blocked).contains("hunter2"), "\(blocked.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(blocked) == LogSanitizer.redact(blocked))
+    }
+
+    /// `input` with 65 more spaces (or tabs) right before the secret's `value` member, after the
+    /// line break before it: past the indentation the look-back reads over.
+    static func indentedPastLimit(_ input: String) -> String {
+        guard let secret = input.range(of: "hunter2"),
+            let member = input[..<secret.lowerBound].range(of: "value", options: [.caseInsensitive, .backwards]),
+            let lineBreak = input[..<member.lowerBound].range(of: "\n", options: .backwards)
+                ?? input[..<member.lowerBound].range(of: #"\n"#, options: .backwards)
+        else { return input }
+        return input.replacingCharacters(
+            in: lineBreak.upperBound..<lineBreak.upperBound, with: String(repeating: " ", count: 65))
     }
 
     @Test("at the limits: four members, a key of 32 bytes and a string of 64 are passed")

@@ -466,8 +466,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// in one of rule 2's keys (after any run of `[A-Za-z0-9_./-]`), every quote the same: `"`, `\"`
     /// (JSON in a JSON string), `'`, or none (then the `name` or `key` not right after a name's
     /// character, and the members apart by a `,` or one space); a space at most around each `:` and
-    /// `,`; else nil. A member between them (``plainMemberStart(endingAt:quote:escapes:gapStart:)``)
-    /// is a key other than `value` and a short plain string or scalar.
+    /// `,`; or each member on a line of its own (pretty-printed JSON, Python's `pprint`, or
+    /// unquoted with no `,`, YAML's `- name: DB_PASSWORD⏎  value: x`: a `,`, a line break, real or
+    /// escaped, and up to 64 spaces or tabs); else nil. A member between them
+    /// (``plainMemberStart(endingAt:quote:escapes:gapStart:)``) is a key other than `value` and a
+    /// short plain string or scalar.
     ///
     /// Linear: it reads back from one `value` candidate over fixed pieces, at most
     /// ``maximumPairMembersBetween`` members of bounded length and the name's run, no further than
@@ -485,7 +488,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             quoteByte = UInt8(ascii: "\"")
             escapes = start - 2 >= gapStart && text.byte(start - 2) == UInt8(ascii: "\\") ? 1 : 0
         case UInt8(ascii: "'"): quoteByte = UInt8(ascii: "'")
-        case 0x20, UInt8(ascii: ","): quoteByte = nil
+        // Unquoted also after a line's indentation or break (YAML: `- name: DB_PASSWORD⏎  value: x`),
+        // an escaped one included (`\n`).
+        case 0x20, UInt8(ascii: ","), 0x09, 0x0A: quoteByte = nil
+        case UInt8(ascii: "n") where start - 2 >= gapStart && text.byte(start - 2) == UInt8(ascii: "\\"):
+            quoteByte = nil
         default: return nil
         }
         guard let valueQuote = pairQuote(endingAt: start, quote: quoteByte, escapes: escapes, gapStart: gapStart),
@@ -511,6 +518,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// The longest key and the longest string or scalar of a member between them.
     static var maximumPairMemberKey: Int { 32 }
     static var maximumPairMemberValue: Int { 64 }
+    /// The most spaces and tabs that indent a member on a line of its own.
+    static var maximumPairIndentation: Int { 64 }
 
     /// In a pair's members, the start of the quote (and its backslash) that ends at `q`, or nil;
     /// unquoted, `q`.
@@ -533,14 +542,43 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// Where the member before the one starting at `member` ends: before a `,` with a space at most
-    /// around it (unquoted, also one space alone), or nil.
+    /// around it, or a `,` (a space at most before it) and a line break (``pairLineBreak(before:gapStart:)``:
+    /// pretty-printed JSON, Python's `pprint`); unquoted, also before one space alone or a line break
+    /// alone (YAML); or nil.
     @inline(__always) func pairMemberEnd(before member: Int, quote: UInt8?, gapStart: Int) -> Int? {
         if let comma = pairByte(
             UInt8(ascii: ","), before: pairSpace(before: member, gapStart: gapStart), gapStart: gapStart)
         {
             return pairSpace(before: comma, gapStart: gapStart)
         }
+        if let lineBreak = pairLineBreak(before: member, gapStart: gapStart) {
+            if let comma = pairByte(UInt8(ascii: ","), before: lineBreak, gapStart: gapStart) {
+                return pairSpace(before: comma, gapStart: gapStart)
+            }
+            return quote == nil ? lineBreak : nil
+        }
         return quote == nil ? pairByte(0x20, before: member, gapStart: gapStart) : nil
+    }
+
+    /// The start of the line break and indentation that end at `p` (a member on a line of its own):
+    /// `\n` or `\r\n`, real or written as JSON escapes (a pretty-printed document in a JSON string),
+    /// then up to ``maximumPairIndentation`` spaces or tabs; or nil.
+    @inline(__always) func pairLineBreak(before p: Int, gapStart: Int) -> Int? {
+        var i = p
+        while i > gapStart, p - i < Self.maximumPairIndentation, text.byte(i - 1) == 0x20 || text.byte(i - 1) == 0x09 {
+            i -= 1
+        }
+        guard i > gapStart else { return nil }
+        switch text.byte(i - 1) {
+        case 0x0A:
+            return i - 2 >= gapStart && text.byte(i - 2) == 0x0D ? i - 2 : i - 1
+        case UInt8(ascii: "n"):
+            guard i - 2 >= gapStart, text.byte(i - 2) == UInt8(ascii: "\\") else { return nil }
+            return i - 4 >= gapStart && text.byte(i - 4) == UInt8(ascii: "\\") && text.byte(i - 3) == UInt8(ascii: "r")
+                ? i - 4 : i - 2
+        default:
+            return nil
+        }
     }
 
     /// Whether the member ending at `memberEnd` is a `name` or `key` (any case) whose string ends in
@@ -583,9 +621,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             : memberWordEnd - 3 >= gapStart && text.matches("key", at: memberWordEnd - 3, end: memberWordEnd)
                 ? memberWordEnd - 3 : -1
         guard member >= gapStart, let memberOpen = quote(endingAt: member) else { return false }
-        // Unquoted, `name` is a word of its own (`names:` or `username:` is no member name).
+        // Unquoted, `name` is a word of its own (`names:` or `username:` is no member name), or on a
+        // line of its own after an escaped line break (`\nname:`).
         if quoteByte == nil, memberOpen > gapStart,
-            text.has(memberOpen - 1, Classes.alphanumeric) || isPairNameSymbol(memberOpen - 1)
+            text.has(memberOpen - 1, Classes.alphanumeric) || isPairNameSymbol(memberOpen - 1),
+            !(memberOpen - 2 >= gapStart && text.byte(memberOpen - 1) == UInt8(ascii: "n")
+                && text.byte(memberOpen - 2) == UInt8(ascii: "\\"))
         {
             return false
         }
@@ -626,6 +667,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var k = keyClose
         while k > gapStart, keyClose - k < Self.maximumPairMemberKey, PairMemberBytes.key[Int(text.byte(k - 1))] != 0 {
             k -= 1
+        }
+        // Unquoted, a key on a line of its own after an escaped line break starts after its `n`.
+        if quoteByte == nil, k < keyClose, k > gapStart, text.byte(k - 1) == UInt8(ascii: "\\"),
+            text.byte(k) == UInt8(ascii: "n")
+        {
+            k += 1
         }
         guard k < keyClose, !(keyClose - k == 5 && text.matches("value", at: k, end: keyClose)) else { return nil }
         return quote(endingAt: k)

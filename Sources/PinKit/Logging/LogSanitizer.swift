@@ -49,9 +49,12 @@
 ///    of `[A-Za-z0-9_./-]`, right before it or with up to four plain members between them (a key
 ///    of 1–32 `[A-Za-z0-9_.-]` other than `value`, a string of up to 64 `[A-Za-z0-9 _.+/@-]` or a
 ///    scalar of 1–64 `[A-Za-z0-9_.+/@-]`) (each quote `"`, each `\"`, each `'`, or none: then
-///    the member's name not right after an `[A-Za-z0-9_.-]` and the members apart by a `,` or one
-///    space; a space at most around `:` and `,`; a value key as `password` is, not after a
-///    percent-encoded separator), then
+///    the member's name not right after an `[A-Za-z0-9_.-]`, but for the `n` of an escaped line break
+///    `\n`, and the members apart by a `,` or one
+///    space; a space at most around `:` and `,`; or the members on lines of their own, as
+///    pretty-printed JSON and YAML write them: a `,` (a space at most before it; unquoted, none
+///    needed), a line break `\n` or `\r\n`, real or escaped, and up to 64 spaces or tabs; a value
+///    key as `password` is, not after a percent-encoded separator), then
 ///    up to four form suffixes
 ///    `]`, `[]` or `[` + up to six digits + `]`, where `[` may be `%5B` and `]` `%5D`, any case
 ///    (`user[password]`, `password[]`, `password[0]`, `user[password][]`, `user%5Bpassword%5D`; a
