@@ -137,6 +137,12 @@ public enum AdversarialLogFamilies {
                 "\"" + String(repeating: "k", count: 32) + "\":\"" + String(repeating: "v", count: 64) + "\",\"value\":"
             ),
             ("unquoted pair members", "{Name:DB_PASSWORD Type:String n:1 Value:"),
+            // The nineteenth session: members on lines of their own (each `value` reads back over a
+            // line break and at most 64 bytes of indentation a member), and `pass` where it may be
+            // no word's tail (read back one or two bytes).
+            ("pair members on lines", ",\n" + String(repeating: " ", count: 63) + "\"a\": 1,\r\n\t\"value\":"),
+            ("YAML pair members", "\\n  - name: API_TOKEN\\n    a: b\\n    value:"),
+            ("pass and bypass", "bypass=Pass:db2pass%3D]pass="),
             ("random upper-case hex", ""),
         ]
         return families
