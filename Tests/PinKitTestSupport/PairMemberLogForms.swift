@@ -40,13 +40,21 @@ extension LogCorpus {
             "[redacted-token]", "x[redacted-secret]", "user[password", "user%5bapi_key%5d%5B%5D", "[password]",
         ])
         var members: [String] = []
-        members.append(quoted(pick(["name", "Name", "key", "KEY", "names", "id"])) + colon + quoted(name))
-        for _ in 0..<Int.random(in: 0...6, using: &generator) { members.append(pairBetweenMember(q: q, colon: colon)) }
+        // Unquoted members' strings may have quotes of their own (JavaScript's `util.inspect`, Ruby's
+        // `inspect`, YAML): `{ name: 'DB_PASSWORD', value: 'x' }`; now and then a mismatched pair.
+        let own = unquoted ? pick(["", "", "'", "\"", "'\""]) : ""
+        let (ownOpen, ownClose) = own.count == 2 ? ("'", "\"") : (own, own)
+        members.append(
+            quoted(pick(["name", "Name", "key", "KEY", "names", "id"])) + colon + ownOpen + name + ownClose)
+        for _ in 0..<Int.random(in: 0...6, using: &generator) {
+            members.append(pairBetweenMember(q: q, colon: colon, own: ownOpen))
+        }
         let value = pick([
             "hunter2", "s3cr3t value", "", "a:b", "https://a.io/x", string(Self.base64, 1...40), "[redacted-secret]",
         ])
-        members.append(quoted(pick(["value", "Value", "VALUE", "values"])) + colon + quoted(value))
-        if chance(40) { members.append(pairBetweenMember(q: q, colon: colon)) }
+        members.append(
+            quoted(pick(["value", "Value", "VALUE", "values"])) + colon + ownOpen + quoted(value) + ownClose)
+        if chance(40) { members.append(pairBetweenMember(q: q, colon: colon, own: ownOpen)) }
         let (open, close) =
             unquoted ? pick([("{", "}"), ("&EnvVar{", ",}"), ("", ""), ("- ", ""), ("\n  - ", "\n")]) : ("{", "}")
         return open + members.joined(separator: comma) + close
@@ -54,7 +62,7 @@ extension LogCorpus {
 
     /// A member that may stand between a name and a value: plain ones of every length around the
     /// limits, and what the look-back does not pass (a structure, a `value` key, a URL, a quote).
-    public mutating func pairBetweenMember(q: String, colon: String) -> String {
+    public mutating func pairBetweenMember(q: String, colon: String, own: String = "") -> String {
         let key = pick([
             "Type", "type", "n", "DataType", "Version", string("abcdefghijklmnopqrstuvwxyz_.-0123456789", 31...33),
             "value", "Value", "a b", "k:x", "",
@@ -72,7 +80,9 @@ extension LogCorpus {
         switch Int.random(in: 0..<10, using: &generator) {
         case 0: member = q + key + q + colon + "{" + q + "a" + q + colon + "1}"
         case 1, 2, 3: member = q + key + q + colon + scalar
-        default: member = q + key + q + colon + (unquoted ? scalar : q + text + q)
+        default:
+            let quote = unquoted && !own.isEmpty && chance(70) ? own : q
+            member = q + key + q + colon + (unquoted && quote.isEmpty ? scalar : quote + text + quote)
         }
         return member
     }

@@ -412,23 +412,29 @@ public enum RegexReferenceSanitizer {
     static let pairCredential = valueExpression(key: pairKey)
     static let pairKey: String = {
         let value = "[Vv][Aa][Ll][Uu][Ee]"
-        func member(_ q: String, between: String, scalar: String) -> String {
+        // A member's strings are in the members' quote `q`; unquoted members' strings may also have
+        // quotes of their own, `"` or `'` (JavaScript's and Ruby's `inspect`, YAML).
+        func member(_ q: String, stringQuotes: [String], between: String, scalar: String) -> String {
+            let name = #"[A-Za-z0-9_./\-\[%]{0,255}(?:"# + valueKey + "|" + headerKey + ")" + formSuffixes
+            let names = "(?:" + stringQuotes.map { $0 + name + $0 }.joined(separator: "|") + ")"
+            let texts = stringQuotes.filter { !$0.isEmpty }.map { $0 + #"[A-Za-z0-9 _.+/@\-]{0,64}"# + $0 }
             let plain =
                 q + "(?!" + value + q + " ?:)" + #"[A-Za-z0-9_.\-]{1,32}"# + q + " ?: ?"
-                + (q.isEmpty ? scalar : "(?:" + q + #"[A-Za-z0-9 _.+/@\-]{0,64}"# + q + "|" + scalar + ")")
-            return #"(?:[Nn][Aa][Mm][Ee]|[Kk][Ee][Yy])"# + q + " ?: ?" + q + #"[A-Za-z0-9_./\-\[%]{0,255}(?:"#
-                + valueKey + "|" + headerKey + ")" + formSuffixes + q + between + "(?:" + plain + between + "){0,4}" + q
-                + value
+                + "(?:" + (texts + [scalar]).joined(separator: "|") + ")"
+            return #"(?:[Nn][Aa][Mm][Ee]|[Kk][Ee][Yy])"# + q + " ?: ?" + names + between + "(?:" + plain + between
+                + "){0,4}" + q + value
         }
         let scalar = #"[A-Za-z0-9_.+/@\-]{1,64}"#
         // A member on a line of its own: a line break, real or escaped, and its indentation.
         let lineBreak = #"(?:\r?\n|(?:\\r)?\\n)[ \t]{0,64}"#
         let quoted = [#"""#, #"\\""#, "'"].map { q in
-            q + member(q, between: "(?: ?, ?| ?," + lineBreak + ")", scalar: scalar)
+            q + member(q, stringQuotes: [q], between: "(?: ?, ?| ?," + lineBreak + ")", scalar: scalar)
         }
         let unquoted =
             #"(?:^|[^A-Za-z0-9_./\-]|\\n)"#
-            + member("", between: "(?: ?, ?| | ?," + lineBreak + "|" + lineBreak + ")", scalar: "(?!/)" + scalar)
+            + member(
+                "", stringQuotes: [#"""#, "'", ""], between: "(?: ?, ?| | ?," + lineBreak + "|" + lineBreak + ")",
+                scalar: "(?!/)" + scalar)
         return value + "(?<=" + (quoted + [unquoted]).joined(separator: "|") + ")"
     }()
     /// An XML element named by a credential key (the scanner's `element(close:bound:stop:end:)`):

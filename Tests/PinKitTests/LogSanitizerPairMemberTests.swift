@@ -125,6 +125,46 @@ struct LogSanitizerPairMemberTests {
             in: lineBreak.upperBound..<lineBreak.upperBound, with: String(repeating: " ", count: 65))
     }
 
+    /// The attack: Node's `console.log` of an `env` list (`util.inspect`), Ruby 3.4's `inspect` and
+    /// YAML with quoted names kept the value: unquoted members were read with unquoted strings
+    /// only. The same text with the name's quotes mismatched keeps it: the protection is the
+    /// look-back over a string in quotes of its own.
+    @Test(
+        "unquoted members with quoted strings (util.inspect, Ruby, YAML): the value goes",
+        arguments: [
+            "{ name: 'DB_PASSWORD', value: 'hunter2' }",
+            "[ { name: 'API_TOKEN', type: 'string', value: 'hunter2' } ]",
+            #"{name: "DB_PASSWORD", value: "hunter2"}"#,
+            "- name: \"DB_PASSWORD\"\n  value: \"hunter2\"\n",
+            "{\n  name: 'client_secret',\n  source: 'env',\n  value: 'hunter2'\n}",
+            "env: [ { name: 'DB_HOST', value: 'db' }, { name: 'DB_PASSWORD', value: 'hunter2' } ]",
+        ]
+    )
+    func quotedStringsInUnquotedMembers(_ input: String) {
+        let once = LogSanitizer.redact(input)
+        #expect(!once.contains("hunter2"), "\(once.debugDescription)")
+        #expect(LogSanitizer.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
+        if input.contains("DB_HOST") { #expect(once.contains("value: 'db'")) }
+        // The name's closing quote of the other kind: no string, and the value stays.
+        let blocked = Self.mismatchedNameQuote(input)
+        #expect(blocked != input)
+        #expect(LogSanitizer.redact(blocked).contains("hunter2"), "\(blocked.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(blocked) == LogSanitizer.redact(blocked))
+    }
+
+    /// `input` with the closing quote of the secret's name swapped for the other kind.
+    static func mismatchedNameQuote(_ input: String) -> String {
+        for name in ["DB_PASSWORD", "API_TOKEN", "client_secret"] {
+            for (quote, other) in [("'", "\""), ("\"", "'")] {
+                if let range = input.range(of: name + quote, options: .backwards) {
+                    return input.replacingCharacters(in: range, with: name + other)
+                }
+            }
+        }
+        return input
+    }
+
     @Test("at the limits: four members, a key of 32 bytes and a string of 64 are passed")
     func limits() {
         let key = String(repeating: "k", count: 32)

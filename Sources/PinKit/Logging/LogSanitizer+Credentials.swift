@@ -465,7 +465,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// ``maximumPairMembersBetween`` members back, is a `name` or `key` (any case) whose string ends
     /// in one of rule 2's keys (after any run of `[A-Za-z0-9_./-]`), every quote the same: `"`, `\"`
     /// (JSON in a JSON string), `'`, or none (then the `name` or `key` not right after a name's
-    /// character, and the members apart by a `,` or one space); a space at most around each `:` and
+    /// character, the members apart by a `,` or one space, and each string unquoted or in quotes of
+    /// its own, `"` or `'`: `{ name: 'DB_PASSWORD', value: 'x' }`); a space at most around each `:` and
     /// `,`; or each member on a line of its own (pretty-printed JSON, Python's `pprint`, or
     /// unquoted with no `,`, YAML's `- name: DB_PASSWORD⏎  value: x`: a `,`, a line break, real or
     /// escaped, and up to 64 spaces or tabs); else nil. A member between them
@@ -590,7 +591,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             pairQuote(endingAt: q, quote: quoteByte, escapes: escapes, gapStart: gapStart)
         }
         // (Each quote's start is where the text before it ends.)
-        guard let close = quote(endingAt: memberEnd) else { return false }
+        guard var close = quote(endingAt: memberEnd) else { return false }
+        // Unquoted members' strings may have quotes of their own (``pairStringQuote(endingAt:gapStart:)``).
+        let own = quoteByte == nil ? pairStringQuote(endingAt: close, gapStart: gapStart) : nil
+        if own != nil { close -= 1 }
         // A form field's name keeps its suffixes (`user[password]`, `password[]`, `user%5Bpassword%5D`:
         // HAR's `postData` params of a Rails or PHP form), as a key before a separator does; a
         // placeholder's own `]` closes none (`[redacted-token]` is no name a first pass saw).
@@ -610,7 +614,13 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         {
             nameStart -= 1
         }
-        guard let nameOpen = quote(endingAt: nameStart),
+        let nameOpen: Int?
+        if let own {
+            nameOpen = pairByte(own, before: nameStart, gapStart: gapStart)
+        } else {
+            nameOpen = quote(endingAt: nameStart)
+        }
+        guard let nameOpen,
             let colon = pairByte(
                 UInt8(ascii: ":"), before: pairSpace(before: nameOpen, gapStart: gapStart), gapStart: gapStart),
             let memberWordEnd = quote(endingAt: pairSpace(before: colon, gapStart: gapStart))
@@ -653,6 +663,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             while c > gapStart, close - c < limit, PairMemberBytes.content[Int(text.byte(c - 1))] != 0 { c -= 1 }
             guard let open = quote(endingAt: c) else { return nil }
             valueStart = open
+        } else if quoteByte == nil, let own = pairStringQuote(endingAt: memberEnd, gapStart: gapStart) {
+            let close = memberEnd - 1
+            var c = close
+            while c > gapStart, close - c < limit, PairMemberBytes.content[Int(text.byte(c - 1))] != 0 { c -= 1 }
+            guard let open = pairByte(own, before: c, gapStart: gapStart) else { return nil }
+            valueStart = open
         } else {
             var c = memberEnd
             while c > gapStart, memberEnd - c < limit, PairMemberBytes.scalar[Int(text.byte(c - 1))] != 0 { c -= 1 }
@@ -676,6 +692,16 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
         guard k < keyClose, !(keyClose - k == 5 && text.matches("value", at: k, end: keyClose)) else { return nil }
         return quote(endingAt: k)
+    }
+
+    /// The quote, `"` or `'`, right before `q` (not below `gapStart`), or nil: in unquoted members a
+    /// string may have quotes of its own, as JavaScript's `util.inspect` (`{ name: 'DB_PASSWORD',
+    /// value: 'x' }`), Ruby's `inspect` and YAML (`- name: "DB_PASSWORD"`) write one. (An unquoted
+    /// scalar and a name's run end in no quote, so a quote there is a string's.)
+    @inline(__always) func pairStringQuote(endingAt q: Int, gapStart: Int) -> UInt8? {
+        guard q > gapStart else { return nil }
+        let byte = text.byte(q - 1)
+        return byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") ? byte : nil
     }
 
     /// Whether the byte at `index` is `_`, `.` or `-` (in a markup name).

@@ -50,8 +50,10 @@
 ///    of 1–32 `[A-Za-z0-9_.-]` other than `value`, a string of up to 64 `[A-Za-z0-9 _.+/@-]` or a
 ///    scalar of 1–64 `[A-Za-z0-9_.+/@-]`) (each quote `"`, each `\"`, each `'`, or none: then
 ///    the member's name not right after an `[A-Za-z0-9_.-]`, but for the `n` of an escaped line break
-///    `\n`, and the members apart by a `,` or one
-///    space; a space at most around `:` and `,`; or the members on lines of their own, as
+///    `\n`, the members apart by a `,` or one space, and each string unquoted or in quotes of its
+///    own, `"` or `'`, as JavaScript's `util.inspect`, Ruby's `inspect` and YAML write one:
+///    `{ name: 'DB_PASSWORD', value: 'x' }`; a space at most around `:` and `,`; or the members on
+///    lines of their own, as
 ///    pretty-printed JSON and YAML write them: a `,` (a space at most before it; unquoted, none
 ///    needed), a line break `\n` or `\r\n`, real or escaped, and up to 64 spaces or tabs; a value
 ///    key as `password` is, not after a percent-encoded separator), then
