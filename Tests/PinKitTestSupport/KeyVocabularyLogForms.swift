@@ -1,5 +1,6 @@
 /// Rule 2's keys added in the eighteenth session (`pass` where it is no word's tail, `secret-key`,
-/// `private-key`, `access_key`, `access-key`, `accesskey`) and their near misses (`bypass`,
+/// `private-key`, `access_key`, `access-key`, `accesskey`) and the nineteenth (`sessid`), and their
+/// near misses (`bypass`,
 /// `compass`, `passes`, `]pass`), put in place of the key words of every other generator's
 /// lines: plain, quoted, JSON-escaped, form keys, options, pairs, markup, glued to tokens. The
 /// differential test `LogSanitizerKeyVocabularyTests` draws its lines from here (its own stream,
@@ -30,5 +31,7 @@ extension LogCorpus {
         "secret-key", "Secret-Key", "private-key", "PRIVATE-KEY",
         "access_key", "access-key", "accesskey", "AccessKey", "secretAccessKey", "aws_secret_access_key",
         "accessKeyId", "access_keys", "key", "password",
+        // The nineteenth session: `sessid` (PHP's session cookie, also logged as a parameter).
+        "PHPSESSID", "sessid", "SessId", "php_sessid", "sessids", "essid",
     ]
 }

@@ -360,7 +360,7 @@ public enum RegexReferenceSanitizer {
     }
     static let headerKey = #"(?:[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Oo][Kk][Ii][Ee])"#
     static let valueKey =
-        #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Pp][Ww][Dd]|[Pp][Aa][Ss][Ss][Pp][Hh][Rr][Aa][Ss][Ee]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy]|[Ss][Ee][Cc][Rr][Ee][Tt][_-]?[Kk][Ee][Yy]|[Pp][Rr][Ii][Vv][Aa][Tt][Ee][_-]?[Kk][Ee][Yy]|[Aa][Cc][Cc][Ee][Ss][Ss][_-]?[Kk][Ee][Yy]|[Ss][Ee][Ss][Ss][Ii][Oo][Nn][Ii][Dd]|[Ss][Ee][Ss][Ss][Ii][Oo][Nn]_[Ii][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll][Ss]|(?:(?<![a-z\]])[Pp]|(?<=\\[nrt]|%[0-9A-Fa-f][a-f]|\\x[0-9A-Fa-f][a-f]|\\u[0-9A-Fa-f]{3}[a-f])[Pp]|P)[Aa][Ss][Ss])"#
+        #"(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Pp][Aa][Ss][Ss][Ww][Dd]|[Pp][Ww][Dd]|[Pp][Aa][Ss][Ss][Pp][Hh][Rr][Aa][Ss][Ee]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Pp][Ii][_-]?[Kk][Ee][Yy]|[Ss][Ee][Cc][Rr][Ee][Tt][_-]?[Kk][Ee][Yy]|[Pp][Rr][Ii][Vv][Aa][Tt][Ee][_-]?[Kk][Ee][Yy]|[Aa][Cc][Cc][Ee][Ss][Ss][_-]?[Kk][Ee][Yy]|[Ss][Ee][Ss][Ss][Ii][Oo][Nn][Ii][Dd]|[Ss][Ee][Ss][Ss][Ii][Oo][Nn]_[Ii][Dd]|[Ss][Ee][Ss][Ss][Ii][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll][Ss]|(?:(?<![a-z\]])[Pp]|(?<=\\[nrt]|%[0-9A-Fa-f][a-f]|\\x[0-9A-Fa-f][a-f]|\\u[0-9A-Fa-f]{3}[a-f])[Pp]|P)[Aa][Ss][Ss])"#
     /// An empty value that resumes after the URL right after it: a header's unquoted value (also
     /// after empty quotes), or a quoted one that stops before the quote right before the URL, or
     /// one in a spelled quote (group 5) that stops before the URL or the quote right before it.

@@ -36,6 +36,11 @@ struct LogSanitizerKeyVocabularyTests {
             ("mysql --db-pass hunter2", "mysql --db-pass [redacted-secret]"),
             (#"{"name":"REDIS_PASS","value":"hunter2"}"#, #"{"name":"REDIS_PASS","value":"[redacted-secret]"}"#),
             ("bypass=true compass: north", "bypass=true compass: north"),
+            ("session restored PHPSESSID=hunter2 for u=1", "session restored PHPSESSID=[redacted-secret] for u=1"),
+            (
+                #"{"phpsessid":"hunter2","wifi_essid":"home"}"#,
+                #"{"phpsessid":"[redacted-secret]","wifi_essid":"home"}"#
+            ),
         ]
     )
     func newKeys(_ input: String, _ expected: String) {
@@ -47,7 +52,8 @@ struct LogSanitizerKeyVocabularyTests {
         let unknown = input.replacingOccurrences(of: "pass", with: "pas").replacingOccurrences(of: "Pass", with: "Pas")
             .replacingOccurrences(of: "PASS", with: "PAS").replacingOccurrences(of: "ccess_key", with: "ccess_kex")
             .replacingOccurrences(of: "ccessKey\"", with: "ccessKex\"").replacingOccurrences(of: "-key", with: "-kex")
-            .replacingOccurrences(of: "-Key", with: "-Kex")
+            .replacingOccurrences(of: "-Key", with: "-Kex").replacingOccurrences(of: "SESSID", with: "SESSIX")
+            .replacingOccurrences(of: "sessid", with: "sessix")
         if input.contains("hunter2") {
             #expect(LogSanitizer.redact(unknown).contains("hunter2"), "\(unknown)")
         }
@@ -75,7 +81,10 @@ struct LogSanitizerKeyVocabularyTests {
 
     @Test("a logger's metadata under the new keys is a secret as a whole")
     func metadataKeys() {
-        for key in ["DB_PASS", "smtpPass", "pass", "secret-key", "private-key", "aws_secret_access_key", "accessKey"] {
+        for key in [
+            "DB_PASS", "smtpPass", "pass", "secret-key", "private-key", "aws_secret_access_key", "accessKey",
+            "PHPSESSID",
+        ] {
             #expect(LogSanitizer.redact("hunter2", key: key) == LogSanitizer.secretPlaceholder, "\(key)")
         }
         for key in ["bypass", "compass", "passes", "accessKeyId"] {

@@ -389,7 +389,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             switch text.lowered(k - 2) {
             case UInt8(ascii: "r"): guard key("password") else { return nil }
             case UInt8(ascii: "w"): guard key("passwd") || key("pwd") else { return nil }
-            case UInt8(ascii: "i"): guard key("sessionid") || key("session_id") else { return nil }
+            case UInt8(ascii: "i"): guard key("sessionid") || key("session_id") || key("sessid") else { return nil }
             default: return nil
             }
             kind = .value
@@ -757,7 +757,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         case UInt8(ascii: "n"): return fits("authorization") ?? fits("token")
         case UInt8(ascii: "e"): return fits("cookie") ?? fits("passphrase")
         case UInt8(ascii: "d"):
-            return fits("password") ?? fits("passwd") ?? fits("pwd") ?? fits("sessionid") ?? fits("session_id")
+            if let key = fits("password") ?? fits("passwd") ?? fits("pwd") ?? fits("sessionid") { return key }
+            return fits("session_id") ?? fits("sessid")
         case UInt8(ascii: "t"): return fits("secret")
         case UInt8(ascii: "y"):
             // (Split: one chain of eleven `??` is more than the type checker takes in time.)
@@ -1960,7 +1961,7 @@ extension LogSanitizer {
     // `passwd`, `pwd`, `passphrase`, `pass` (not inside a word: `passStarts(at:)`), `secret`,
     // `token`, `api_key`, `api-key`, `apikey`, `secret_key`, `secret-key`, `secretkey`,
     // `private_key`, `private-key`, `privatekey`, `access_key`, `access-key`, `accesskey`,
-    // `sessionid`, `session_id`, `credentials` (values). None is a suffix of
+    // `sessionid`, `session_id`, `sessid` (PHP's `PHPSESSID`), `credentials` (values). None is a suffix of
     // another, so the key before a separator is unique; `credential(separator:gapStart:stop:)`
     // compares them by their last letter.
 

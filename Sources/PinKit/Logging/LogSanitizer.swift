@@ -39,8 +39,9 @@
 /// 2. **Credentials**: a key `authorization`, `cookie` (headers) or `password`, `passwd`, `pwd`,
 ///    `passphrase`, `secret`, `token`, `api_key`, `api-key`, `apikey`, `secret_key`, `secret-key`,
 ///    `secretkey`, `private_key`, `private-key`, `privatekey`, `access_key`, `access-key`,
-///    `accesskey`, `sessionid`, `session_id`, `credentials` (also as the end of a longer word, such
-///    as `access_token`, `client_secret`, `Set-Cookie`, `DB_PWD`, `aws_secret_access_key`), or
+///    `accesskey`, `sessionid`, `session_id`, `sessid`, `credentials` (also as the end of a longer
+///    word, such as `access_token`, `client_secret`, `Set-Cookie`, `DB_PWD`, `aws_secret_access_key`,
+///    `PHPSESSID`), or
 ///    `pass` where it is no word's tail (`DB_PASS`, `smtpPass`, `&pass=`, not `bypass`), any ASCII case,
 ///    or a name–value pair's `value` (any case; HAR, Kubernetes `env`:
 ///    `{"name":"DB_PASSWORD","value":"x"}`, Python's `{'name': 'DB_PASSWORD', 'value': 'x'}`, Go's
@@ -563,7 +564,7 @@ public enum LogSanitizer {
     static let credentialKeys = [
         "authorization", "cookie", "password", "passwd", "secret", "token", "api_key", "api-key", "apikey",
         "secret_key", "secret-key", "secretkey", "private_key", "private-key", "privatekey", "access_key",
-        "access-key", "accesskey", "passphrase", "pwd", "sessionid", "session_id", "credentials", "pass",
+        "access-key", "accesskey", "passphrase", "pwd", "sessionid", "session_id", "sessid", "credentials", "pass",
     ]
 
     /// The redacted form of arbitrary bytes (invalid UTF-8 passes through where no rule applies).
