@@ -395,6 +395,15 @@ public enum RegexReferenceSanitizer {
     /// a value's here), spaces or tabs and no `-` after them (another option), then what follows a
     /// separator (blanks, openers, the value). The same groups as ``valueCredential``.
     static let optionCredential = valueExpression(key: optionKey, tail: optionTail)
+    /// A password after a user option (the scanner's `userOptionPassword(colon:bound:)`): an empty
+    /// key at the `:` after curl's `-u`, `--user`, `-U`, `--proxy-user` or HTTPie's `--auth` (at the
+    /// start or after white space), 1 to 64 spaces or tabs or an `=`, an optional quote and a user
+    /// name of 1 to 64 `[A-Za-z0-9._@+~-]` ending in a letter or digit, not digits alone. (Where a
+    /// key ends at the `:`, its credential starts earlier and wins.)
+    static let userOptionCredential = valueExpression(
+        key: #"(?<=(?:^|[\t-\r ])(?:-u|--user|-U|--proxy-user|--auth)(?:[ \t]{1,64}|=)["']?(?![0-9]{1,64}:)"#
+            + #"[A-Za-z0-9._@+~\-]{0,63}[A-Za-z0-9])(?=:)"#,
+        tail: ":=?+" + blanks + openers)
     static let optionKey = #"(?<![A-Za-z0-9_\-])--[A-Za-z0-9_\-]*?(?:"# + valueKey + "|" + headerKey + ")"
     static let optionTail =
         #"[ \t]++(?!"# + blanks + #"(?:-|=|:|\\u003[DdAa]|\uFF1D|\uFF1A|%3[DdAa]|%253[DdAa]))"# + blanks + openers
@@ -965,7 +974,9 @@ public enum RegexReferenceSanitizer {
         {
             return .spelled(spelling(match, named: "dq", in: text))
         }
-        guard expression === valueCredential || expression === pairCredential || expression === optionCredential
+        guard
+            expression === valueCredential || expression === pairCredential || expression === optionCredential
+                || expression === userOptionCredential
         else { return nil }
         // Group 4 holds the opening backslashes, without the quote.
         if has(5) { return .escaped(match.range(at: 4).length) }
@@ -1087,6 +1098,7 @@ public enum RegexReferenceSanitizer {
                 (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
                 (optionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
                 (pairCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
+                (userOptionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
                 (markupElementCredential, [1, 2]), (formPartCredential, [2]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
                 (doubledPercentHeaderCredential, [4, 6, 7]), (doubledPercentValueCredential, [4, 6, 7]),
@@ -1097,7 +1109,7 @@ public enum RegexReferenceSanitizer {
                 match: NSTextCheckingResult, groups: [Int], expression: NSRegularExpression?,
                 header: (place: HeaderPlace, emptyQuote: Bool)?
             )
-            let bounded = [pairCredential, markupElementCredential, formPartCredential]
+            let bounded = [pairCredential, markupElementCredential, formPartCredential, userOptionCredential]
             func found(_ expressions: [(NSRegularExpression, [Int])]) -> [Candidate] {
                 expressions.compactMap { expression, groups in
                     // A pair's name, a tag (and a header's context) is read back no further than the

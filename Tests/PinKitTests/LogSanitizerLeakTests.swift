@@ -27,6 +27,11 @@ struct LogSanitizerLeakTests {
         /// The eighteenth session: the keys rule 2 did not know (`DB_PASS`, `&pass=`, `smtpPass`,
         /// `secret-key`, `private-key`, `aws_secret_access_key`, `secretAccessKey`).
         case newKeyWords
+        /// The nineteenth session: a pair laid out by a pretty-printer (members on lines of their
+        /// own, JavaScript's `util.inspect`, YAML), and `PHPSESSID`.
+        case pairLayouts
+        /// The nineteenth session: a password after a user option (`curl -u user:password`).
+        case userOptions
     }
 
     struct Fragment {
@@ -47,6 +52,10 @@ struct LogSanitizerLeakTests {
         var pairs: LogCorpus
         /// The stream of the new key words (``Family/newKeyWords``).
         var keys: LogCorpus
+        /// The stream of the pairs' layouts (``Family/pairLayouts``).
+        var layouts: LogCorpus
+        /// The stream of the user options (``Family/userOptions``).
+        var users: LogCorpus
 
         mutating func marker() -> String { "Q" + corpus.string("0123456789", 8...8) + "Z" }
         mutating func pick<T>(_ options: [T]) -> T { corpus.pick(options) }
@@ -264,6 +273,29 @@ struct LogSanitizerLeakTests {
                     "{\"name\":\"\(key)\",\"value\":\"\(m1)\"}", "{\"msg\":\"user=x\\n\(key)=\(m1)\"}",
                 ])
                 return Fragment(text: text, secrets: [m1])
+            case .pairLayouts:
+                let name = pick(["DB_PASSWORD", "api_key", "client_secret", "REDIS_PASS", "x-auth-token"])
+                let indent = pick(["", "  ", "    ", "\t"])
+                let text = pick([
+                    "{\n\(indent)\"name\": \"\(name)\",\n\(indent)\"value\": \"\(m1)\"\n}",
+                    // (YAML starts a line of its own: a header before it on the same line takes it.)
+                    "\n- name: \(name)\n\(indent)  value: \(m1)\n",
+                    "{\"yaml\":\"- name: \(name)\\n\(indent)  value: \(m1)\"}",
+                    "{ name: '\(name)', type: 'string', value: '\(m1)' }",
+                    "[\r\n  {\r\n    name: \"\(name)\",\r\n    value: \"\(m1)\"\r\n  }\r\n]",
+                    "PHPSESSID=\(m1)", "{\"phpsessid\":\"\(m1)\"}",
+                ])
+                return Fragment(text: text, secrets: [m1])
+            case .userOptions:
+                let option = pick(["-u", "--user", "-U", "--proxy-user", "--auth"])
+                let user = pick(["alice", "admin", "svc-ci", "www-data", "bot+ci"])
+                let (open, close) = pick([("", ""), ("\"", "\""), ("'", "'")])
+                let separator = pick([" ", "=", "\t", "  "])
+                let url = "https://\(host)/v1/items"
+                let text =
+                    pick(["curl ", "$ curl -sS ", "\t", "http "]) + option + separator + open + user + ":" + m1 + close
+                    + pick([" " + url, " \\\n\t" + url, ""])
+                return Fragment(text: text, secrets: [m1], hosts: text.contains(url) ? [host] : [])
             case .gluedJWT:
                 let run = corpus.string(LogCorpus.base64url, 32...40)
                 let text = run + "eyJhbGciOi\(m1).eyJzdWIi\(m2).sig" + corpus.string(LogCorpus.base64url, 0...10)
@@ -282,9 +314,12 @@ struct LogSanitizerLeakTests {
             for _ in 0..<Int.random(in: 1...4, using: &corpus.generator) {
                 let family = pick(
                     Family.allCases.filter {
-                        ![.escapedSpaces, .keyInsideToken, .rawWindowsPathQuery, .nameValueApart, .newKeyWords]
-                            .contains(
-                                $0)
+                        ![
+                            .escapedSpaces, .keyInsideToken, .rawWindowsPathQuery, .nameValueApart, .newKeyWords,
+                            .pairLayouts, .userOptions,
+                        ]
+                        .contains(
+                            $0)
                     })
                 let fragment = fragment(family)
                 fragments.append((family, fragment))
@@ -300,6 +335,8 @@ struct LogSanitizerLeakTests {
             appendTail(.rawWindowsPathQuery, percent: 20, from: \.windows, text: &text, fragments: &fragments)
             appendTail(.nameValueApart, percent: 20, from: \.pairs, text: &text, fragments: &fragments)
             appendTail(.newKeyWords, percent: 20, from: \.keys, text: &text, fragments: &fragments)
+            appendTail(.pairLayouts, percent: 20, from: \.layouts, text: &text, fragments: &fragments)
+            appendTail(.userOptions, percent: 20, from: \.users, text: &text, fragments: &fragments)
             return (text, fragments)
         }
 
@@ -383,7 +420,8 @@ struct LogSanitizerLeakTests {
         var generator = Generator(
             corpus: LogCorpus(seed: seed), escapes: LogCorpus(seed: seed ^ 0x16), glued: LogCorpus(seed: seed ^ 0x17),
             windows: LogCorpus(seed: seed ^ 0x18), pairs: LogCorpus(seed: seed ^ 0x19),
-            keys: LogCorpus(seed: seed ^ 0x20))
+            keys: LogCorpus(seed: seed ^ 0x20), layouts: LogCorpus(seed: seed ^ 0x21),
+            users: LogCorpus(seed: seed ^ 0x22))
         var failures: [String] = []
         var legacyLeaks: [Family: Int] = [:]
         for index in 0..<lines {

@@ -456,6 +456,57 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (key.start, nameEnd, valueStart)
     }
 
+    /// Whether the `:` at `colon` is the one between a user name and a password after an option
+    /// that names both (`curl -u alice:hunter2`, `--user`, `-U`, `--proxy-user`, HTTPie's `--auth`;
+    /// as Alamofire's `cURLDescription()` writes a request's credential): the name a run of 1 to
+    /// ``maximumUserName`` `[A-Za-z0-9._@+~-]` that ends in a letter or digit, not digits alone
+    /// (`docker run -u 1000:1000` is a user and a group), after an optional `"` or `'`, after 1 to
+    /// ``maximumUserName`` spaces or tabs or an `=`, after the option, at `bound` or after white
+    /// space. The password, the value after the `:`, is then read as a credential's after an empty
+    /// key, so the name is left to rules 3–7 (`-u me@a.io:x` → `-u [redacted-email]:[redacted-secret]`).
+    /// The pass asks only where no key ends at the `:` (a user named by a key, `-u token:x`, is that
+    /// key's credential) and a letter or digit is before it.
+    ///
+    /// Linear: it reads back from one `:` over a bounded run, blanks and names.
+    @inline(never) func userOptionPassword(colon: Int, bound: Int) -> Bool {
+        var u = colon
+        var digits = true
+        while u > bound, colon - u < Self.maximumUserName, case let byte = text.byte(u - 1),
+            text.has(u - 1, Classes.alphanumeric) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "~")
+                || byte == UInt8(ascii: "-")
+        {
+            if !(0x30...0x39).contains(byte) { digits = false }
+            u -= 1
+        }
+        guard u < colon, !digits, u > bound else { return false }
+        var p = u
+        if text.byte(p - 1) == UInt8(ascii: "\"") || text.byte(p - 1) == UInt8(ascii: "'") {
+            p -= 1
+            guard p > bound else { return false }
+        }
+        if text.byte(p - 1) == UInt8(ascii: "=") {
+            p -= 1
+        } else {
+            let blanksEnd = p
+            while p > bound, blanksEnd - p < Self.maximumUserName, text.byte(p - 1) == 0x20 || text.byte(p - 1) == 0x09
+            {
+                p -= 1
+            }
+            guard p < blanksEnd else { return false }
+        }
+        @inline(__always) func option(_ name: StaticString) -> Bool {
+            let start = p - name.utf8CodeUnitCount
+            guard start >= bound, exactly(name, at: start, end: p) else { return false }
+            return start == bound || (0x09...0x0D).contains(text.byte(start - 1)) || text.byte(start - 1) == 0x20
+        }
+        return option("-u") || option("--user") || option("-U") || option("--proxy-user") || option("--auth")
+    }
+
+    /// The longest user name, and the most blanks between it and its option
+    /// (``userOptionPassword(colon:bound:)``).
+    static var maximumUserName: Int { 64 }
+
     /// A name–value pair's `value` key (any case) that ends at `end`, as HAR files, Kubernetes and
     /// ECS `env` lists, AWS SSM parameters and many config APIs write a credential:
     /// `{"name":"DB_PASSWORD","value":"x"}`, `{"key":"access_token","value":"x"}`, Python's

@@ -204,6 +204,13 @@
 ///    (`mysql --password [redacted-secret] --host=db`, `--db-password '[redacted-secret]'`). A flag
 ///    before another option (`--password --host=db`) or at the end keeps what follows; a short
 ///    option (`-p x`) is none: too many take a value that is no secret.
+///    An option that names a user and a password labels the password: curl's `-u`, `--user`,
+///    `-U`, `--proxy-user` or HTTPie's `--auth` (at the start or after white space, case as
+///    written), 1–64 spaces or tabs or an `=`, an optional `"` or `'`, a user name of 1–64
+///    `[A-Za-z0-9._@+~-]` ending in a letter or digit and not digits alone (`docker run -u
+///    1000:1000` is a user and a group), then `:`, where no key ends: what follows the `:` is as
+///    after a `=` → `[redacted-secret]`, the name left to rules 3–7 (`curl -u alice:[redacted-secret]`,
+///    `--auth [redacted-email]:[redacted-secret]`; Alamofire's `cURLDescription()` writes `-u`).
 ///    A key glued to the end of a base64 run (rule 7's characters, `\/`, `%2F` and invisible
 ///    separators included; read back no further than the previous span, and not over the letters
 ///    of an escape, `\n`, `\u0026`, `\x0A`, that an odd run of backslashes writes right before
@@ -797,6 +804,15 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                         : byte == 0xEF ? credentials.fullWidthSeparatorLength(at: candidate, end: end) : 1
                 mayEnd = separatorLength > 0 && credentials.keyMayEnd(before: candidate, bound: keyBound)
                 if mayEnd { key = credentials.key(before: candidate, gapStart: keyBound) }
+                // Or the `:` between a user name and a password after a user option (`curl -u
+                // user:password`, Alamofire's `cURLDescription()`): an empty key at the `:`, so the
+                // name stays for rules 3–7 (an email, a token).
+                if key == nil, byte == UInt8(ascii: ":"), candidate > keyBound,
+                    text.has(candidate - 1, LogSanitizer.Classes.alphanumeric),
+                    credentials.userOptionPassword(colon: candidate, bound: keyBound)
+                {
+                    key = (candidate, .value)
+                }
             }
             if let key {
                 lookAhead(urls, after: separator, separator: &aheadSeparator, span: &aheadSpan, search: &ahead)

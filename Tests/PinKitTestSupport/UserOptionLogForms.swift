@@ -1,0 +1,42 @@
+/// Passwords after an option that names a user and a password (the nineteenth session): curl's
+/// `-u user:password`, `--user`, `-U`, `--proxy-user`, HTTPie's `--auth`, as Alamofire's
+/// `cURLDescription()` and CI logs write them; and their near misses (a user and a group in
+/// digits, another option, a name at and past the rule's 64 bytes, blanks at and past 64). The
+/// differential test `LogSanitizerUserOptionTests` draws its lines from here (its own stream, so
+/// the corpus the benchmark measures, `line()`, stays as it was).
+extension LogCorpus {
+    /// A line of user options among credentials, URLs and words.
+    public mutating func userOptionLine() -> String {
+        var parts: [String] = []
+        for _ in 0..<Int.random(in: 1...4, using: &generator) {
+            parts.append(
+                chance(60) ? userOption() : chance(50) ? huntCredential() : chance(50) ? url() : pick(Self.words))
+        }
+        return parts.joined(separator: pick([" ", " \\\n\t", "\t", "", " \\\\\\n\\t", "\n", "\"", ", "]))
+    }
+
+    /// One option, its blanks or `=`, a quote, a user name, `:` and a password.
+    public mutating func userOption() -> String {
+        let option = pick([
+            "-u", "-u", "--user", "-U", "--proxy-user", "--auth", "-a", "-uu", "--users", "x-u", "--User", "-p",
+        ])
+        let blanks = pick([
+            " ", " ", "=", "\t", "  ", "", " =",
+            String(repeating: " ", count: Int.random(in: 63...65, using: &generator)),
+        ])
+        let quote = pick(["", "", "\"", "'", "`", "\\\""])
+        let user = pick([
+            "alice", "admin", "me@example.com", "1000", "0", "www-data", "svc.bot+ci", "api", "token", "DB_PASS",
+            "Authorization", "a", "x_", "ab.", "sk_test_4eC39HqLyjWDarjtT1zdp7dc", "", "10", "user9",
+            string("abcdefgh0123456789._@+~-", 62...66), "[redacted-email]", "us er", "dXNlcg==",
+        ])
+        let password = pick([
+            "hunter2", "", "p@ss w0rd", "1000", "s3cr3t\"", "{\"a\":1}", "https://a.io/x", "[redacted-secret]",
+            string(Self.base64, 1...40), "x:y", "'q'", "$TOKEN",
+        ])
+        let close = quote == "\\\"" ? "\\\"" : pick([quote, "", quote])
+        return pick(["", "curl ", "curl -sS ", "\t", "http ", "docker run ", "ls "]) + option + blanks + quote + user
+            + pick([":", ":", ":=", ": ", "::", "%3A"]) + password + close
+            + pick(["", " https://api.example.com/v1", " \\", " -X POST"])
+    }
+}
