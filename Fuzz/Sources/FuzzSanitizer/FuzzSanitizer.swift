@@ -149,6 +149,14 @@ let seeded: [(line: String, secret: String)] = [
         #"{"Parameter":{"Name":"/prod/db/password","Type":"SecureString","Value":"zq7SEEDssm"}} {Name:DB_PASSWORD Kind:x n:1 Value:zq7SEEDgo}"#,
         "zq7SEED"
     ),
+    // Members on lines of their own: pretty-printed JSON, YAML, and the same escaped in a string.
+    (
+        "{\n  \"name\": \"DB_PASSWORD\",\n  \"value\": \"zq7SEEDjson\"\n}\nenv:\n- name: API_TOKEN\n  type: s\n  value: zq7SEEDyaml\n"
+            + #"{"msg":"- name: api_key\r\n  value: zq7SEEDesc"}"#
+            + " [ { name: 'API_TOKEN', type: 'string', value: 'zq7SEEDnode' } ] {name: \"DB_PASSWORD\", value: zq7SEEDrb}"
+            + " PHPSESSID=zq7SEEDphp curl -u alice:zq7SEEDcurl --user='bob:zq7SEEDuser' \t-U p:zq7SEEDproxy",
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
