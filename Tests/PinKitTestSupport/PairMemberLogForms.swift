@@ -25,6 +25,7 @@ extension LogCorpus {
         // Members on lines of their own (pretty-printed JSON, `pprint`, YAML), now and then: a line
         // break, real or escaped, and indentation up to the rule's 64 and past it.
         let indentation = pick([
+            "\\t", "\\t\\t", "  \\t",
             "", " ", "  ", "    ", "\t", String(repeating: " ", count: Int.random(in: 62...66, using: &generator)),
         ])
         let lineBreak = pick(["\n", "\r\n", "\\n", "\\r\\n", "\r", "\\t"]) + indentation

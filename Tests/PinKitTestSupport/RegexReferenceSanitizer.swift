@@ -337,8 +337,9 @@ public enum RegexReferenceSanitizer {
             let location = key.range.location
             let place = headerPlace(text, at: location, cursor: cursor)
             let from = NSRange(location: location, length: range.location + range.length - location)
-            // A member of Go's header map is read as after a quoted key.
-            let before = max(cursor, location - 28)
+            // A member of Go's header map is read as after a quoted key. (Its context, the longest a
+            // placeholder and `[` of 18 bytes, and a name of up to 24 before the key.)
+            let before = max(cursor, location - 42)
             if place == .running,
                 goMapContextAtEnd.firstMatch(in: text, range: NSRange(location: before, length: location - before))
                     != nil,
@@ -410,7 +411,7 @@ public enum RegexReferenceSanitizer {
     /// A name–value pair's `value` member (HAR, Kubernetes `env`, Python's dict, Go's `%+v`, AWS
     /// SSM): after a `name` or `key` member whose string ends in a credential key (after a run of
     /// `[A-Za-z0-9_./-]`) and up to four members between them (a key of 1 to 32 `[A-Za-z0-9_.-]`
-    /// other than `value`, then a string of up to 64 `[A-Za-z0-9 _.+/@-]` or a scalar of 1 to 64
+    /// other than `value`, then a string of up to 64 `[A-Za-z0-9 _.+/@:-]` or a scalar of 1 to 64
     /// `[A-Za-z0-9_.+/@-]`, unquoted not starting with `/`), every quote `"`, every one `\"`, every
     /// one `'`, or none (then the `name` not right after a name's character, and the members apart
     /// by a `,` or one space), a space at most around each `:` and `,`, or each member on a line of
@@ -426,7 +427,7 @@ public enum RegexReferenceSanitizer {
         func member(_ q: String, stringQuotes: [String], between: String, scalar: String) -> String {
             let name = #"[A-Za-z0-9_./\-\[%]{0,255}(?:"# + valueKey + "|" + headerKey + ")" + formSuffixes
             let names = "(?:" + stringQuotes.map { $0 + name + $0 }.joined(separator: "|") + ")"
-            let texts = stringQuotes.filter { !$0.isEmpty }.map { $0 + #"[A-Za-z0-9 _.+/@\-]{0,64}"# + $0 }
+            let texts = stringQuotes.filter { !$0.isEmpty }.map { $0 + #"[A-Za-z0-9 _.+/@:\-]{0,64}"# + $0 }
             let plain =
                 q + "(?!" + value + q + " ?:)" + #"[A-Za-z0-9_.\-]{1,32}"# + q + " ?: ?"
                 + "(?:" + (texts + [scalar]).joined(separator: "|") + ")"
@@ -435,12 +436,12 @@ public enum RegexReferenceSanitizer {
         }
         let scalar = #"[A-Za-z0-9_.+/@\-]{1,64}"#
         // A member on a line of its own: a line break, real or escaped, and its indentation.
-        let lineBreak = #"(?:\r?\n|(?:\\r)?\\n)[ \t]{0,64}"#
+        let lineBreak = #"(?:\r?\n|(?:\\r)?\\n)(?:[ \t]|\\t){0,64}"#
         let quoted = [#"""#, #"\\""#, "'"].map { q in
             q + member(q, stringQuotes: [q], between: "(?: ?, ?| ?," + lineBreak + ")", scalar: scalar)
         }
         let unquoted =
-            #"(?:^|[^A-Za-z0-9_./\-]|\\n)"#
+            #"(?:^|[^A-Za-z0-9_./\-\]]|\\[nt])"#
             + member(
                 "", stringQuotes: [#"""#, "'", ""], between: "(?: ?, ?| | ?," + lineBreak + "|" + lineBreak + ")",
                 scalar: "(?!/)" + scalar)

@@ -503,6 +503,24 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return option("-u") || option("--user") || option("-U") || option("--proxy-user") || option("--auth")
     }
 
+    /// Whether the input up to `end` holds what every user option starts with: `-u`, `-U` (also
+    /// inside `--user` and `--proxy-user`) or `--a` (`--auth`). One pass over its `-`s, made once
+    /// per input and only when a `:` may end a user name: most inputs with timestamps or JSON
+    /// members hold none, and their `:`s skip ``userOptionPassword(colon:bound:)``.
+    @inline(never) func holdsUserOption(end: Int) -> Bool {
+        var p = 0
+        while let dash = text.find(UInt8(ascii: "-"), from: p, to: end - 1) {
+            let next = text.byte(dash + 1)
+            if next | 0x20 == UInt8(ascii: "u")
+                || (next == UInt8(ascii: "-") && dash + 2 < end && text.byte(dash + 2) == UInt8(ascii: "a"))
+            {
+                return true
+            }
+            p = dash + 1
+        }
+        return false
+    }
+
     /// The longest user name, and the most blanks between it and its option
     /// (``userOptionPassword(colon:bound:)``).
     static var maximumUserName: Int { 64 }
@@ -520,7 +538,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// its own, `"` or `'`: `{ name: 'DB_PASSWORD', value: 'x' }`); a space at most around each `:` and
     /// `,`; or each member on a line of its own (pretty-printed JSON, Python's `pprint`, or
     /// unquoted with no `,`, YAML's `- name: DB_PASSWORD⏎  value: x`: a `,`, a line break, real or
-    /// escaped, and up to 64 spaces or tabs); else nil. A member between them
+    /// escaped, and up to 64 spaces or tabs, a tab also escaped); else nil. A member between them
     /// (``plainMemberStart(endingAt:quote:escapes:gapStart:)``) is a key other than `value` and a
     /// short plain string or scalar.
     ///
@@ -543,7 +561,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // Unquoted also after a line's indentation or break (YAML: `- name: DB_PASSWORD⏎  value: x`),
         // an escaped one included (`\n`).
         case 0x20, UInt8(ascii: ","), 0x09, 0x0A: quoteByte = nil
-        case UInt8(ascii: "n") where start - 2 >= gapStart && text.byte(start - 2) == UInt8(ascii: "\\"):
+        case UInt8(ascii: "n"), UInt8(ascii: "t"):
+            guard start - 2 >= gapStart, text.byte(start - 2) == UInt8(ascii: "\\") else { return nil }
             quoteByte = nil
         default: return nil
         }
@@ -614,11 +633,21 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// The start of the line break and indentation that end at `p` (a member on a line of its own):
     /// `\n` or `\r\n`, real or written as JSON escapes (a pretty-printed document in a JSON string),
-    /// then up to ``maximumPairIndentation`` spaces or tabs; or nil.
+    /// then up to ``maximumPairIndentation`` spaces or tabs, a tab also escaped, `\t` (`json.MarshalIndent`
+    /// with a tab, escaped by a JSON logger); or nil.
     @inline(__always) func pairLineBreak(before p: Int, gapStart: Int) -> Int? {
         var i = p
-        while i > gapStart, p - i < Self.maximumPairIndentation, text.byte(i - 1) == 0x20 || text.byte(i - 1) == 0x09 {
-            i -= 1
+        var units = 0
+        while i > gapStart, units < Self.maximumPairIndentation {
+            let byte = text.byte(i - 1)
+            if byte == 0x20 || byte == 0x09 {
+                i -= 1
+            } else if byte == UInt8(ascii: "t"), i - 2 >= gapStart, text.byte(i - 2) == UInt8(ascii: "\\") {
+                i -= 2
+            } else {
+                break
+            }
+            units += 1
         }
         guard i > gapStart else { return nil }
         switch text.byte(i - 1) {
@@ -683,10 +712,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 ? memberWordEnd - 3 : -1
         guard member >= gapStart, let memberOpen = quote(endingAt: member) else { return false }
         // Unquoted, `name` is a word of its own (`names:` or `username:` is no member name), or on a
-        // line of its own after an escaped line break (`\nname:`).
+        // line of its own after an escaped line break or tab (`\nname:`); not right after a `]`
+        // either: a placeholder's (a UUID glued to `name` is no boundary before rule 5 writes
+        // `[redacted-uuid]` in its place, so it must be none after it, or a second pass would take
+        // what the first left).
         if quoteByte == nil, memberOpen > gapStart,
-            text.has(memberOpen - 1, Classes.alphanumeric) || isPairNameSymbol(memberOpen - 1),
-            !(memberOpen - 2 >= gapStart && text.byte(memberOpen - 1) == UInt8(ascii: "n")
+            text.has(memberOpen - 1, Classes.alphanumeric) || isPairNameSymbol(memberOpen - 1)
+                || text.byte(memberOpen - 1) == UInt8(ascii: "]"),
+            !(memberOpen - 2 >= gapStart
+                && (text.byte(memberOpen - 1) == UInt8(ascii: "n") || text.byte(memberOpen - 1) == UInt8(ascii: "t"))
                 && text.byte(memberOpen - 2) == UInt8(ascii: "\\"))
         {
             return false
@@ -696,9 +730,11 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// The start of a member between a pair's `name` and `value` that ends at `memberEnd`: a key of
     /// 1 to 32 `[A-Za-z0-9_.-]` other than `value` (any case), in the pair's quotes, a space at most
-    /// around the `:`, and a string of 0 to 64 `[A-Za-z0-9 _.+/@-]` in the same quotes or a scalar
-    /// of 1 to 64 `[A-Za-z0-9_.+/@-]` (unquoted, not starting with `/`: `Url://x` would be a URL).
-    /// No quote, `\`, `:`, `%` or `=` inside: no URL and no key–value pair of its own.
+    /// around the `:`, and a string of 0 to 64 `[A-Za-z0-9 _.+/@:-]` in the same quotes (a time,
+    /// `2024-06-19T10:51:16Z`, or an ARN, as `aws ssm get-parameter-history` writes between) or a
+    /// scalar of 1 to 64 `[A-Za-z0-9_.+/@-]` (unquoted, not starting with `/`: `Url://x` would be a
+    /// URL). No quote, `\`, `%` or `=` inside, and no `:` outside quotes: a URL in a string is a span
+    /// the look-back stops at, and a key–value pair of its own inside one is a credential's span.
     @inline(__always) func plainMemberStart(
         endingAt memberEnd: Int, quote quoteByte: UInt8?, escapes: Int, gapStart: Int
     )
@@ -735,9 +771,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         while k > gapStart, keyClose - k < Self.maximumPairMemberKey, PairMemberBytes.key[Int(text.byte(k - 1))] != 0 {
             k -= 1
         }
-        // Unquoted, a key on a line of its own after an escaped line break starts after its `n`.
+        // Unquoted, a key on a line of its own after an escaped line break or tab starts after its
+        // `n` or `t`.
         if quoteByte == nil, k < keyClose, k > gapStart, text.byte(k - 1) == UInt8(ascii: "\\"),
-            text.byte(k) == UInt8(ascii: "n")
+            text.byte(k) == UInt8(ascii: "n") || text.byte(k) == UInt8(ascii: "t")
         {
             k += 1
         }
@@ -2023,8 +2060,8 @@ extension LogSanitizer {
 /// (``CredentialRule/plainMemberStart(endingAt:quote:escapes:gapStart:)``): allocated once and never
 /// freed or written after initialisation, so sharing them is safe.
 enum PairMemberBytes {
-    /// A quoted string's: ASCII letters, digits, space, `_`, `.`, `+`, `/`, `@`, `-`.
-    nonisolated(unsafe) static let content = URLPlainBytes.bytes(" _.+/@-")
+    /// A quoted string's: ASCII letters, digits, space, `_`, `.`, `+`, `/`, `@`, `:`, `-`.
+    nonisolated(unsafe) static let content = URLPlainBytes.bytes(" _.+/@:-")
     /// A scalar's (a number, `true`, an unquoted word): the same without the space.
     nonisolated(unsafe) static let scalar = URLPlainBytes.bytes("_.+/@-")
     /// A key's: ASCII letters, digits, `_`, `.`, `-`.

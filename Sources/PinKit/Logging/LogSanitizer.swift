@@ -48,15 +48,16 @@
 ///    `{Name:DB_PASSWORD Value:x}`, AWS SSM's `{"Name":"/prod/db/password","Type":"SecureString",
 ///    "Value":"x"}`) after a `name` or `key` member whose string is one of those keys after any run
 ///    of `[A-Za-z0-9_./-]`, right before it or with up to four plain members between them (a key
-///    of 1–32 `[A-Za-z0-9_.-]` other than `value`, a string of up to 64 `[A-Za-z0-9 _.+/@-]` or a
+///    of 1–32 `[A-Za-z0-9_.-]` other than `value`, a string of up to 64 `[A-Za-z0-9 _.+/@:-]` or a
 ///    scalar of 1–64 `[A-Za-z0-9_.+/@-]`) (each quote `"`, each `\"`, each `'`, or none: then
-///    the member's name not right after an `[A-Za-z0-9_.-]`, but for the `n` of an escaped line break
-///    `\n`, the members apart by a `,` or one space, and each string unquoted or in quotes of its
+///    the member's name not right after an `[A-Za-z0-9_.-]` or a `]`, but for the `n` or `t` of an
+///    escape `\n` or `\t`, the members apart by a `,` or one space, and each string unquoted or in quotes of its
 ///    own, `"` or `'`, as JavaScript's `util.inspect`, Ruby's `inspect` and YAML write one:
 ///    `{ name: 'DB_PASSWORD', value: 'x' }`; a space at most around `:` and `,`; or the members on
 ///    lines of their own, as
 ///    pretty-printed JSON and YAML write them: a `,` (a space at most before it; unquoted, none
-///    needed), a line break `\n` or `\r\n`, real or escaped, and up to 64 spaces or tabs; a value
+///    needed), a line break `\n` or `\r\n`, real or escaped, and up to 64 spaces or tabs (a tab also
+///    escaped, `\t`); a value
 ///    key as `password` is, not after a percent-encoded separator), then
 ///    up to four form suffixes
 ///    `]`, `[]` or `[` + up to six digits + `]`, where `[` may be `%5B` and `]` `%5D`, any case
@@ -734,6 +735,9 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var urlBound = 0
         var keyBound = 0
         var position = 0
+        // Whether the input holds a user option's start (`-u`, `-U`, `--a`): 0 not looked for yet,
+        // 1 no, 2 yes. Looked for once, at the first `:` that may end a user name.
+        var userOptions = 0
         while let candidate = triggers.next(from: position, to: end, in: text) {
             let byte = text.byte(candidate)
             // The byte after rejects most URL candidates (a separator starts `:/`, `:\`, `%3` or `%2`, two
@@ -807,11 +811,14 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 // Or the `:` between a user name and a password after a user option (`curl -u
                 // user:password`, Alamofire's `cURLDescription()`): an empty key at the `:`, so the
                 // name stays for rules 3–7 (an email, a token).
-                if key == nil, byte == UInt8(ascii: ":"), candidate > keyBound,
-                    text.has(candidate - 1, LogSanitizer.Classes.alphanumeric),
-                    credentials.userOptionPassword(colon: candidate, bound: keyBound)
+                // (The input's answer first: once it is no, a `:` costs one compare here.)
+                if userOptions != 1, key == nil, byte == UInt8(ascii: ":"), candidate > keyBound,
+                    text.has(candidate - 1, LogSanitizer.Classes.alphanumeric)
                 {
-                    key = (candidate, .value)
+                    if userOptions == 0 { userOptions = credentials.holdsUserOption(end: end) ? 2 : 1 }
+                    if userOptions == 2, credentials.userOptionPassword(colon: candidate, bound: keyBound) {
+                        key = (candidate, .value)
+                    }
                 }
             }
             if let key {
