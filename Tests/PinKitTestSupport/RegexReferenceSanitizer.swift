@@ -1183,6 +1183,7 @@ public enum RegexReferenceSanitizer {
             }
             // A key glued into a token: the token's head, the key and the value go as one secret.
             if expression !== markupElementCredential, expression !== formPartCredential,
+                expression !== userOptionCredential,
                 let head = gluedTokenStart(ns, keyStart: match.range.location, cursor: cursor, valueEnd: valueEnd)
             {
                 let start = min(head, matchStart)

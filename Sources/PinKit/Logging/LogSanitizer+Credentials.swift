@@ -500,7 +500,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             guard start >= bound, exactly(name, at: start, end: p) else { return false }
             return start == bound || (0x09...0x0D).contains(text.byte(start - 1)) || text.byte(start - 1) == 0x20
         }
-        return option("-u") || option("--user") || option("-U") || option("--proxy-user") || option("--auth")
+        // The option's last letter leaves one or two to compare.
+        guard p - 2 >= bound else { return false }
+        switch text.byte(p - 1) {
+        case UInt8(ascii: "r"): return option("--user") || option("--proxy-user")
+        case UInt8(ascii: "u"), UInt8(ascii: "U"):
+            return option("-u") || option("-U")
+        case UInt8(ascii: "h"): return option("--auth")
+        default: return false
+        }
     }
 
     /// Whether the input up to `end` holds what every user option starts with: `-u`, `-U` (also

@@ -828,8 +828,10 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     stop: aheadSpan?.start ?? Int.max, bound: keyBound)
                 if var credential = found.span {
                     // A key glued to the base64 run before it may be a word inside a token (rare:
-                    // most keys follow a blank, a quote, `_` or `-`).
-                    if key.start > keyBound, case let flags = text.table[Int(text.byte(key.start - 1))],
+                    // most keys follow a blank, a quote, `_` or `-`). A user option's empty key
+                    // (at its separator) has no word: its user name is left to rules 3–7.
+                    if key.start > keyBound, key.start != separator,
+                        case let flags = text.table[Int(text.byte(key.start - 1))],
                         flags & (LogSanitizer.Classes.alphanumeric | LogSanitizer.Classes.high) != 0
                             || flags & (LogSanitizer.Classes.base64 | LogSanitizer.Classes.token)
                                 == LogSanitizer.Classes.base64,
