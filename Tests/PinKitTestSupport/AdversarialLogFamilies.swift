@@ -143,8 +143,9 @@ public enum AdversarialLogFamilies {
             ("pair members on lines", ",\n" + String(repeating: " ", count: 63) + "\"a\": 1,\r\n\t\"value\":"),
             ("YAML pair members", "\\n  - name: API_TOKEN\\n    a: b\\n    value:"),
             ("pass and bypass", "bypass=Pass:db2pass%3D]pass="),
-            // A `:` after a user option's name reads back over the name, blanks and the option.
-            ("user options repeated", "-u a:b "),
+            // A `:` after a user option's name reads back over the name, blanks and the option (with
+            // no `curl` word, curl's options are none: the check alone).
+            ("user options repeated", "-u a:b "), ("curl user options repeated", "curl -u a:b "),
             (
                 "user option look-back",
                 "--user" + String(repeating: " ", count: 64) + String(repeating: "u", count: 63) + ":"

@@ -396,15 +396,33 @@ public enum RegexReferenceSanitizer {
     /// a value's here), spaces or tabs and no `-` after them (another option), then what follows a
     /// separator (blanks, openers, the value). The same groups as ``valueCredential``.
     static let optionCredential = valueExpression(key: optionKey, tail: optionTail)
-    /// A password after a user option (the scanner's `userOptionPassword(colon:bound:)`): an empty
-    /// key at the `:` after curl's `-u`, `--user`, `-U`, `--proxy-user` or HTTPie's `--auth` (at the
-    /// start or after white space), 1 to 64 spaces or tabs or an `=`, an optional quote and a user
-    /// name of 1 to 64 `[A-Za-z0-9._@+~-]` ending in a letter or digit, not digits alone. (Where a
-    /// key ends at the `:`, its credential starts earlier and wins.)
-    static let userOptionCredential = valueExpression(
-        key: #"(?<=(?:^|[\t-\r ])(?:-u|--user|-U|--proxy-user|--auth)(?:[ \t]{1,64}|=)["']?(?![0-9]{1,64}:)"#
-            + #"[A-Za-z0-9._@+~\-]{0,63}[A-Za-z0-9])(?=:)"#,
-        tail: ":=?+" + blanks + openers)
+    /// A password after a user option (the scanner's `userOptionPassword(colon:bound:curl:)`): an
+    /// empty key at the `:` after curl's `-u`, `--user`, `-U`, `--proxy-user` (where a `curl` word,
+    /// ``curlWord``, starts before the `:`) or HTTPie's `--auth`; the option at the start or after
+    /// white space, a quote or an escaped `\t`, `\n`, `\r`, then 1 to 64 spaces or tabs or an `=` and
+    /// an optional `"`, `\"` or `'`, or (an argument list) the option in quotes, `,`, a space at most
+    /// and the same quote; then a user name, empty or 1 to 64 `[A-Za-z0-9._@+~!$%\-]` ending in a
+    /// letter or digit, not digits alone. (Where a key ends at the `:`, its credential starts earlier
+    /// and wins.)
+    static func userOptionCredential(_ options: String) -> NSRegularExpression {
+        // (Empty only after a blank or a quote: the scanner's span pass passes over a `:` right
+        // after `=`, another trigger. After a quote, no password is the same quote right after the
+        // `:`: it closes the name's string, `-u 'alice:'`.)
+        let name = #"(?![0-9]{1,64}:)(?:[A-Za-z0-9._@+~!$%\\\-]{0,63}[A-Za-z0-9])"#
+        let boundary = #"(?:^|[\t-\r "']|\\[tnr])(?:"# + options + ")"
+        let separator = #"(?:[ \t]{1,64}|=)"#
+        let doubleQuoted =
+            "(?<=(?:" + boundary + separator + #"\\?"|"(?:"# + options + #")", ?")"# + name + #"?)(?!:\\?")"#
+        let singleQuoted = "(?<=(?:" + boundary + separator + "'|'(?:" + options + ")', ?')" + name + "?)(?!:')"
+        let bare = "(?<=" + boundary + "[ \t]{1,64}" + name + "?|" + boundary + "=" + name + ")"
+        return valueExpression(
+            key: "(?:" + doubleQuoted + "|" + singleQuoted + "|" + bare + ")(?=:)", tail: ":=?+" + blanks + openers)
+    }
+    static let curlUserOptionCredential = userOptionCredential("-u|--user|-U|--proxy-user")
+    static let authUserOptionCredential = userOptionCredential("--auth")
+    /// The word `curl` as a command: not right after an ASCII letter or digit, before a space, a tab,
+    /// `\`, a quote or the end.
+    static let curlWord = regex(#"(?<![A-Za-z0-9])curl(?=[ \t\\"']|\z)"#)
     static let optionKey = #"(?<![A-Za-z0-9_\-])--[A-Za-z0-9_\-]*?(?:"# + valueKey + "|" + headerKey + ")"
     static let optionTail =
         #"[ \t]++(?!"# + blanks + #"(?:-|=|:|\\u003[DdAa]|\uFF1D|\uFF1A|%3[DdAa]|%253[DdAa]))"# + blanks + openers
@@ -738,7 +756,8 @@ public enum RegexReferenceSanitizer {
         case open(String)
         case done(String)
         /// A URL's span (rule 1): the word rules see what it ends as a character none of them takes.
-        case url(String)
+        /// (With the text it replaced: rule 2's user options look for a `curl` word in the input.)
+        case url(String, original: String)
     }
 
     public static func redact(_ text: String) -> String {
@@ -795,7 +814,7 @@ public enum RegexReferenceSanitizer {
         }
         return pieces.map {
             switch $0 {
-            case .open(let text), .done(let text), .url(let text): return text
+            case .open(let text), .done(let text), .url(let text, _): return text
             }
         }.joined()
     }
@@ -852,7 +871,10 @@ public enum RegexReferenceSanitizer {
             if start > cursor {
                 pieces.append(.open(ns.substring(with: NSRange(location: cursor, length: start - cursor))))
             }
-            pieces.append(.url(ns.substring(with: match.range) + (host.isEmpty ? "[redacted-url]" : host)))
+            pieces.append(
+                .url(
+                    ns.substring(with: match.range) + (host.isEmpty ? "[redacted-url]" : host),
+                    original: ns.substring(with: NSRange(location: start, length: bodyEnd - start))))
             cursor = bodyEnd
         }
         if cursor < ns.length { pieces.append(.open(ns.substring(from: cursor))) }
@@ -977,7 +999,7 @@ public enum RegexReferenceSanitizer {
         }
         guard
             expression === valueCredential || expression === pairCredential || expression === optionCredential
-                || expression === userOptionCredential
+                || expression === curlUserOptionCredential || expression === authUserOptionCredential
         else { return nil }
         // Group 4 holds the opening backslashes, without the quote.
         if has(5) { return .escaped(match.range(at: 4).length) }
@@ -1060,7 +1082,7 @@ public enum RegexReferenceSanitizer {
         for piece in pieces {
             switch piece {
             case .open(let text): joined += text
-            case .done(let text), .url(let text):
+            case .done(let text), .url(let text, _):
                 joined += "\u{E000}"
                 done.append(text)
             }
@@ -1076,7 +1098,7 @@ public enum RegexReferenceSanitizer {
                         .open(ns.substring(with: NSRange(location: fragmentStart, length: index - fragmentStart))))
                 }
                 // (Only URLs are done at this stage.)
-                result.append(.url(done[doneIndex]))
+                result.append(.url(done[doneIndex], original: ""))
                 doneIndex += 1
                 fragmentStart = index + 1
             }
@@ -1084,6 +1106,31 @@ public enum RegexReferenceSanitizer {
                 result.append(.open(ns.substring(with: NSRange(location: fragmentStart, length: end - fragmentStart))))
             }
         }
+        // curl's options name a user and a password only after a `curl` word: the first in the input
+        // (a URL's text included, as the scanner reads it), at its place in `joined` (a URL's: its mark).
+        var original = ""
+        var starts: [(original: Int, joined: Int, isURL: Bool)] = []
+        var joinedLength = 0
+        for piece in pieces {
+            starts.append(
+                ((original as NSString).length, joinedLength, { if case .url = piece { true } else { false } }()))
+            switch piece {
+            case .open(let text):
+                original += text
+                joinedLength += (text as NSString).length
+            case .done(let text):
+                original += text
+                joinedLength += 1
+            case .url(_, let text):
+                original += text
+                joinedLength += 1
+            }
+        }
+        let curl = curlWord.firstMatch(in: original, range: NSRange(location: 0, length: (original as NSString).length))
+            .map { match -> Int in
+                let piece = starts.last { $0.original <= match.range.location }!
+                return piece.isURL ? piece.joined : piece.joined + match.range.location - piece.original
+            }
         var cursor = 0
         while cursor < ns.length {
             let range = NSRange(location: cursor, length: ns.length - cursor)
@@ -1099,7 +1146,8 @@ public enum RegexReferenceSanitizer {
                 (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
                 (optionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
                 (pairCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
-                (userOptionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
+                (curlUserOptionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
+                (authUserOptionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
                 (markupElementCredential, [1, 2]), (formPartCredential, [2]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
                 (doubledPercentHeaderCredential, [4, 6, 7]), (doubledPercentValueCredential, [4, 6, 7]),
@@ -1110,15 +1158,28 @@ public enum RegexReferenceSanitizer {
                 match: NSTextCheckingResult, groups: [Int], expression: NSRegularExpression?,
                 header: (place: HeaderPlace, emptyQuote: Bool)?
             )
-            let bounded = [pairCredential, markupElementCredential, formPartCredential, userOptionCredential]
+            let bounded = [
+                pairCredential, markupElementCredential, formPartCredential, curlUserOptionCredential,
+                authUserOptionCredential,
+            ]
+
             func found(_ expressions: [(NSRegularExpression, [Int])]) -> [Candidate] {
                 expressions.compactMap { expression, groups in
                     // A pair's name, a tag (and a header's context) is read back no further than the
                     // previous match's end, as the scanner reads them no further than the previous span's.
-                    expression.firstMatch(
-                        in: joined, options: bounded.contains { $0 === expression } ? [] : [.withTransparentBounds],
-                        range: range
-                    ).map { ($0, groups, expression, nil) }
+                    let options: NSRegularExpression.MatchingOptions =
+                        bounded.contains { $0 === expression } ? [] : [.withTransparentBounds]
+                    // curl's options count only after the first `curl` word: the first match after it
+                    // (all matched in the same range, so each sees the same bounds).
+                    if expression === curlUserOptionCredential {
+                        guard let curl else { return nil }
+                        return expression.matches(in: joined, options: options, range: range).first {
+                            $0.range.location > curl
+                        }.map { ($0, groups, expression, nil) }
+                    }
+                    return expression.firstMatch(in: joined, options: options, range: range).map {
+                        ($0, groups, expression, nil)
+                    }
                 }
             }
             let header = headerCredential(in: joined, range: range, cursor: cursor).map {
@@ -1183,7 +1244,7 @@ public enum RegexReferenceSanitizer {
             }
             // A key glued into a token: the token's head, the key and the value go as one secret.
             if expression !== markupElementCredential, expression !== formPartCredential,
-                expression !== userOptionCredential,
+                expression !== curlUserOptionCredential, expression !== authUserOptionCredential,
                 let head = gluedTokenStart(ns, keyStart: match.range.location, cursor: cursor, valueEnd: valueEnd)
             {
                 let start = min(head, matchStart)

@@ -23,19 +23,28 @@ extension LogCorpus {
         let blanks = pick([
             " ", " ", "=", "\t", "  ", "", " =",
             String(repeating: " ", count: Int.random(in: 63...65, using: &generator)),
+            // Argument lists (Python's `subprocess`, JSON arrays): the option in quotes, `,`, the quote.
+            "', '", "\", \"", "','", "', \"", "',  '",
         ])
         let quote = pick(["", "", "\"", "'", "`", "\\\""])
         let user = pick([
             "alice", "admin", "me@example.com", "1000", "0", "www-data", "svc.bot+ci", "api", "token", "DB_PASS",
             "Authorization", "a", "x_", "ab.", "sk_test_4eC39HqLyjWDarjtT1zdp7dc", "", "10", "user9",
-            string("abcdefgh0123456789._@+~-", 62...66), "[redacted-email]", "us er", "dXNlcg==",
+            string("abcdefgh0123456789._@+~-", 62...66), "[redacted-email]", "us er", "dXNlcg==", "alice%40corp.com",
+            "CORP\\jdoe", "$USER", "al!ce", "2024-01-01T10", "server", "dependency", "a\\", "#x",
         ])
         let password = pick([
             "hunter2", "", "p@ss w0rd", "1000", "s3cr3t\"", "{\"a\":1}", "https://a.io/x", "[redacted-secret]",
             string(Self.base64, 1...40), "x:y", "'q'", "$TOKEN",
         ])
         let close = quote == "\\\"" ? "\\\"" : pick([quote, "", quote])
-        return pick(["", "curl ", "curl -sS ", "\t", "http ", "docker run ", "ls "]) + option + blanks + quote + user
+        // curl's options count only after a `curl` word: contexts with one, without one, and with
+        // words that are no command (`curl.se`, `curl/8.5`); escaped white space before the option.
+        let context = pick([
+            "", "curl ", "curl -sS ", "\t", "http ", "docker run ", "ls ", "$ curl -v \\\n\t", "['curl', '",
+            "[\"curl\", \"", "curl\\t", "curl/8.5 ", "https://curl.se ", "date ", "\\n", "curl \\t", "\"", "curl'",
+        ])
+        return context + option + blanks + quote + user
             + pick([":", ":", ":=", ": ", "::", "%3A"]) + password + close
             + pick(["", " https://api.example.com/v1", " \\", " -X POST"])
     }

@@ -293,7 +293,9 @@ struct LogSanitizerLeakTests {
                 let separator = pick([" ", "=", "\t", "  "])
                 let url = "https://\(host)/v1/items"
                 let text =
-                    pick(["curl ", "$ curl -sS ", "\t", "http "]) + option + separator + open + user + ":" + m1 + close
+                    (option == "--auth"
+                        ? pick(["http ", "\t", "https "]) : pick(["curl ", "$ curl -sS ", "curl -v \\\n\t"]))
+                    + option + separator + open + user + ":" + m1 + close
                     + pick([" " + url, " \\\n\t" + url, ""])
                 return Fragment(text: text, secrets: [m1], hosts: text.contains(url) ? [host] : [])
             case .gluedJWT:

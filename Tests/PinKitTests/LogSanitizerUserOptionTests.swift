@@ -39,7 +39,21 @@ struct LogSanitizerUserOptionTests {
                 "curl -U proxy:[redacted-secret] -x http://p.example"
             ),
             ("http --auth me@example.com:hunter2 GET a.io", "http --auth [redacted-email]:[redacted-secret] GET a.io"),
-            ("docker run --user www-data:hunter2 img", "docker run --user www-data:[redacted-secret] img"),
+            ("curl --user www-data:hunter2 a.io", "curl --user www-data:[redacted-secret] a.io"),
+            // Found by the second hostile review: in a JSON string, an argument list, other user names.
+            (
+                #"{"msg":"$ curl -v \\\n\t-X GET \\\n\t-u user:hunter2 \\\n\t\"https://a.io/x\""}"#,
+                #"{"msg":"$ curl -v \\\n\t-X GET \\\n\t-u user:[redacted-secret] \\\n\t\"https://a.io\""}"#
+            ),
+            (
+                "Command '['curl', '-u', 'alice:hunter2', 'https://a.io/x']' returned non-zero exit status 22.",
+                "Command '['curl', '-u', 'alice:[redacted-secret]', 'https://a.io']' returned non-zero exit status 22."
+            ),
+            (#"command: ["curl", "-u", "alice:hunter2"]"#, #"command: ["curl", "-u", "alice:[redacted-secret]"]"#),
+            ("curl -u alice%40corp.com:hunter2", "curl -u [redacted-email]:[redacted-secret]"),
+            ("curl --ntlm -u 'CORP\\jdoe:hunter2' a.io", "curl --ntlm -u 'CORP\\jdoe:[redacted-secret]' a.io"),
+            ("curl -u :hunter2 https://dev.azure.com/org", "curl -u :[redacted-secret] https://dev.azure.com"),
+            (#"{"cmd":"curl -u \"alice:hunter2\""}"#, #"{"cmd":"curl -u \"alice:[redacted-secret]\""}"#),
         ]
     )
     func passwordGoes(_ input: String, _ expected: String) {
@@ -50,7 +64,9 @@ struct LogSanitizerUserOptionTests {
         var other = input
         for option in ["--proxy-user", "--user", "--auth", "-u", "-U"] {
             other = other.replacingOccurrences(of: option + " ", with: "-p ").replacingOccurrences(
-                of: option + "=", with: "-p=")
+                of: option + "=", with: "-p="
+            ).replacingOccurrences(of: "'\(option)'", with: "'-p'").replacingOccurrences(
+                of: "\"\(option)\"", with: "\"-p\"")
         }
         #expect(other != input)
         #expect(LogSanitizer.redact(other).contains("hunter2"), "\(other.debugDescription)")
@@ -60,12 +76,38 @@ struct LogSanitizerUserOptionTests {
         "what is no user option keeps its text",
         arguments: [
             "docker run -u 1000:1000 img", "time -u 10:15", "curl -uu alice:kept", "x-u alice:kept", "--users a:kept",
-            "curl -u ab.:kept", "curl -u :kept",
+            "curl -u ab.:kept",
+            // curl's options only after a `curl` word (the second hostile review's over-redactions).
+            "date -u 2024-01-01T10:00:00", "rsync -u server:/var/www/ ./b", "mvn -B -U dependency:tree",
+            "docker run -u root:root img", "nc -u statsd.local:8125", "see https://curl.se -u a:kept",
+            "UA curl/8.5.0 then -u a:kept",
         ]
     )
     func kept(_ input: String) {
         #expect(LogSanitizer.redact(input) == input)
         #expect(RegexReferenceSanitizer.redact(input) == input)
+    }
+
+    /// Found by the second hostile review: after a quoted user name, the same quote right after
+    /// the `:` closed the string, but was read as a value's opening quote that took what followed
+    /// (`-u 'alice:' https://a.io` lost the blank; Stripe's `-u "sk_…:" -d amount=1` the next
+    /// arguments).
+    @Test(
+        "a quoted user name with no password: the quote closes it, nothing after it goes",
+        arguments: [
+            ("curl -u 'alice:' https://a.io/x -d n=1", "curl -u 'alice:' https://a.io -d n=1"),
+            (
+                #"curl https://api.stripe.com/v1/charges -u "sk_test_4eC39HqLyjWDarjtT1zdp7dc:" -d amount=2000 -d "currency=usd""#,
+                #"curl https://api.stripe.com -u "[redacted-token]:" -d amount=2000 -d "currency=usd""#
+            ),
+            (#"{"cmd":"curl -u \"bob:\" -X POST"}"#, #"{"cmd":"curl -u \"bob:\" -X POST"}"#),
+        ]
+    )
+    func emptyQuotedPassword(_ input: String, _ expected: String) {
+        let once = LogSanitizer.redact(input)
+        #expect(once == expected)
+        #expect(LogSanitizer.redact(once) == once)
+        #expect(RegexReferenceSanitizer.redact(input) == once)
     }
 
     @Test("a user named by a key is that key's credential; a Stripe key as the user goes as a token")

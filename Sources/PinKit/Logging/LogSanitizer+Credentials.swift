@@ -457,80 +457,145 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// Whether the `:` at `colon` is the one between a user name and a password after an option
-    /// that names both (`curl -u alice:hunter2`, `--user`, `-U`, `--proxy-user`, HTTPie's `--auth`;
-    /// as Alamofire's `cURLDescription()` writes a request's credential): the name a run of 1 to
-    /// ``maximumUserName`` `[A-Za-z0-9._@+~-]` that ends in a letter or digit, not digits alone
-    /// (`docker run -u 1000:1000` is a user and a group), after an optional `"` or `'`, after 1 to
-    /// ``maximumUserName`` spaces or tabs or an `=`, after the option, at `bound` or after white
-    /// space. The password, the value after the `:`, is then read as a credential's after an empty
-    /// key, so the name is left to rules 3–7 (`-u me@a.io:x` → `-u [redacted-email]:[redacted-secret]`).
-    /// The pass asks only where no key ends at the `:` (a user named by a key, `-u token:x`, is that
-    /// key's credential) and a letter or digit is before it.
+    /// that names both: curl's `-u alice:hunter2`, `--user`, `-U`, `--proxy-user` (each only where
+    /// the word `curl` starts before the `:`, at `curl`: `date -u 10:00`, `nc -u host:8125`,
+    /// `mvn -U dependency:tree` and `docker run -u root:root` are no credential), or HTTPie's `--auth`; as Alamofire's
+    /// `cURLDescription()` writes a request's credential. The option stands at `bound`, after white
+    /// space, a quote or an escaped `\t`, `\n` or `\r` (a command in a JSON string); then 1 to
+    /// ``maximumUserName`` spaces or tabs or an `=`, and an optional quote (`"`, `\"` or `'`); or, in
+    /// an argument list, the option in quotes, a `,`, a space at most, the same quote
+    /// (`['curl', '-u', 'alice:x']`, `["curl", "-u", "alice:x"]`). Then the user name: empty (Azure
+    /// DevOps' `-u :token`; not right after `=`) or up to ``maximumUserName`` `[A-Za-z0-9._@+~!$%\-]` ending in a letter
+    /// or digit and not digits alone (a user and a group, `1000:1000`). The password, the value after
+    /// the `:`, is then read as a credential's after an empty key, so the name is left to rules 3–7
+    /// (`-u me@a.io:x` → `-u [redacted-email]:[redacted-secret]`); after a quote, the same quote right
+    /// after the `:` is no password but the string's end (`-u 'alice:'`). The pass asks only where no key
+    /// ends at the `:` (a user named by a key, `-u token:x`, is that key's credential) and the input
+    /// holds an option's start (``userOptionContext(end:)``).
     ///
-    /// Linear: it reads back from one `:` over a bounded run, blanks and names.
-    @inline(never) func userOptionPassword(colon: Int, bound: Int) -> Bool {
+    /// Linear: it reads back from one `:` over a bounded run, quotes, blanks and names.
+    @inline(never) func userOptionPassword(colon: Int, bound: Int, curl: Int) -> Bool {
         var u = colon
         var digits = true
         while u > bound, colon - u < Self.maximumUserName, case let byte = text.byte(u - 1),
             text.has(u - 1, Classes.alphanumeric) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
                 || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "~")
-                || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "$")
+                || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\")
         {
             if !(0x30...0x39).contains(byte) { digits = false }
             u -= 1
         }
-        guard u < colon, !digits, u > bound else { return false }
-        var p = u
-        if text.byte(p - 1) == UInt8(ascii: "\"") || text.byte(p - 1) == UInt8(ascii: "'") {
-            p -= 1
-            guard p > bound else { return false }
+        if u < colon {
+            guard !digits, text.has(colon - 1, Classes.alphanumeric) else { return false }
         }
-        if text.byte(p - 1) == UInt8(ascii: "=") {
+        guard u > bound else { return false }
+        var p = u
+        var quote: UInt8?
+        var list = false
+        let before = text.byte(p - 1)
+        if before == UInt8(ascii: "\"") || before == UInt8(ascii: "'") {
+            quote = before
             p -= 1
-        } else {
-            let blanksEnd = p
-            while p > bound, blanksEnd - p < Self.maximumUserName, text.byte(p - 1) == 0x20 || text.byte(p - 1) == 0x09
-            {
+            // An argument list: the option in the same quotes, then `,` and a space at most.
+            var q = p
+            if q > bound, text.byte(q - 1) == 0x20 { q -= 1 }
+            if q - 2 >= bound, text.byte(q - 1) == UInt8(ascii: ","), text.byte(q - 2) == before {
+                p = q - 2
+                list = true
+            } else if before == UInt8(ascii: "\""), p > bound, text.byte(p - 1) == UInt8(ascii: "\\") {
                 p -= 1
             }
-            guard p < blanksEnd else { return false }
         }
-        @inline(__always) func option(_ name: StaticString) -> Bool {
+        if !list {
+            guard p > bound else { return false }
+            if text.byte(p - 1) == UInt8(ascii: "=") {
+                // (An empty name right after `=` is none: the span pass passes over a `:` right
+                // after another trigger.)
+                guard u < colon || quote != nil else { return false }
+                p -= 1
+            } else {
+                let blanksEnd = p
+                while p > bound, blanksEnd - p < Self.maximumUserName,
+                    text.byte(p - 1) == 0x20 || text.byte(p - 1) == 0x09
+                {
+                    p -= 1
+                }
+                guard p < blanksEnd else { return false }
+            }
+        }
+        @inline(__always) func option(_ name: StaticString, afterCurl: Bool) -> Bool {
             let start = p - name.utf8CodeUnitCount
-            guard start >= bound, exactly(name, at: start, end: p) else { return false }
-            return start == bound || (0x09...0x0D).contains(text.byte(start - 1)) || text.byte(start - 1) == 0x20
+            guard start >= bound, !afterCurl || curl < colon, exactly(name, at: start, end: p) else { return false }
+            if list { return start > bound && text.byte(start - 1) == quote }
+            guard start > bound else { return true }
+            let byte = text.byte(start - 1)
+            if (0x09...0x0D).contains(byte) || byte == 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                return true
+            }
+            return (byte == UInt8(ascii: "t") || byte == UInt8(ascii: "n") || byte == UInt8(ascii: "r"))
+                && start - 2 >= bound && text.byte(start - 2) == UInt8(ascii: "\\")
+        }
+        // After a quote, the same quote right after the `:` closes the name's string: no password
+        // (`-u 'alice:'`, Stripe's `-u "sk_test_…:"`).
+        if let quote, colon + 1 < text.count {
+            let next = text.byte(colon + 1)
+            if next == quote
+                || (quote == UInt8(ascii: "\"") && next == UInt8(ascii: "\\") && colon + 2 < text.count
+                    && text.byte(colon + 2) == quote)
+            {
+                return false
+            }
         }
         // The option's last letter leaves one or two to compare.
         guard p - 2 >= bound else { return false }
         switch text.byte(p - 1) {
-        case UInt8(ascii: "r"): return option("--user") || option("--proxy-user")
-        case UInt8(ascii: "u"), UInt8(ascii: "U"):
-            return option("-u") || option("-U")
-        case UInt8(ascii: "h"): return option("--auth")
+        case UInt8(ascii: "r"): return option("--user", afterCurl: true) || option("--proxy-user", afterCurl: true)
+        case UInt8(ascii: "u"), UInt8(ascii: "U"): return option("-u", afterCurl: true) || option("-U", afterCurl: true)
+        case UInt8(ascii: "h"): return option("--auth", afterCurl: false)
         default: return false
         }
     }
 
-    /// Whether the input up to `end` holds what every user option starts with: `-u`, `-U` (also
-    /// inside `--user` and `--proxy-user`) or `--a` (`--auth`). One pass over its `-`s, made once
-    /// per input and only when a `:` may end a user name: most inputs with timestamps or JSON
-    /// members hold none, and their `:`s skip ``userOptionPassword(colon:bound:)``.
-    @inline(never) func holdsUserOption(end: Int) -> Bool {
+    /// What ``userOptionPassword(colon:bound:curl:)`` needs to know of the input up to `end`, found
+    /// once and only when a `:` may end a user name: nil when it holds no user option's start (`-u`,
+    /// `-U`, also inside `--user` and `--proxy-user`, or `--a`), the case of most inputs with
+    /// timestamps or JSON members; else where the first word `curl` starts (`curl` not right after
+    /// an ASCII letter or digit, and before a space, a tab, `\`, a quote or the end: a command, not
+    /// `curl.se` or `curl/8.5`), or `Int.max` when none does. One pass over the `-`s, and one over
+    /// the `c`s of an input that holds an option's start.
+    @inline(never) func userOptionContext(end: Int) -> Int? {
         var p = 0
+        var found = false
         while let dash = text.find(UInt8(ascii: "-"), from: p, to: end - 1) {
             let next = text.byte(dash + 1)
             if next | 0x20 == UInt8(ascii: "u")
                 || (next == UInt8(ascii: "-") && dash + 2 < end && text.byte(dash + 2) == UInt8(ascii: "a"))
             {
-                return true
+                found = true
+                break
             }
             p = dash + 1
         }
-        return false
+        guard found else { return nil }
+        p = 0
+        while let c = text.find(UInt8(ascii: "c"), from: p, to: end) {
+            if (c == 0 || !text.has(c - 1, Classes.alphanumeric)) && exactly("curl", at: c, end: end) {
+                guard c + 4 < end else { return c }
+                let after = text.byte(c + 4)
+                if after == 0x20 || after == 0x09 || after == UInt8(ascii: "\\") || after == UInt8(ascii: "\"")
+                    || after == UInt8(ascii: "'")
+                {
+                    return c
+                }
+            }
+            p = c + 1
+        }
+        return Int.max
     }
 
     /// The longest user name, and the most blanks between it and its option
-    /// (``userOptionPassword(colon:bound:)``).
+    /// (``userOptionPassword(colon:bound:curl:)``).
     static var maximumUserName: Int { 64 }
 
     /// A name–value pair's `value` key (any case) that ends at `end`, as HAR files, Kubernetes and

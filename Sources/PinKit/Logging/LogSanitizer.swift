@@ -206,12 +206,17 @@
 ///    before another option (`--password --host=db`) or at the end keeps what follows; a short
 ///    option (`-p x`) is none: too many take a value that is no secret.
 ///    An option that names a user and a password labels the password: curl's `-u`, `--user`,
-///    `-U`, `--proxy-user` or HTTPie's `--auth` (at the start or after white space, case as
-///    written), 1–64 spaces or tabs or an `=`, an optional `"` or `'`, a user name of 1–64
-///    `[A-Za-z0-9._@+~-]` ending in a letter or digit and not digits alone (`docker run -u
-///    1000:1000` is a user and a group), then `:`, where no key ends: what follows the `:` is as
-///    after a `=` → `[redacted-secret]`, the name left to rules 3–7 (`curl -u alice:[redacted-secret]`,
-///    `--auth [redacted-email]:[redacted-secret]`; Alamofire's `cURLDescription()` writes `-u`).
+///    `-U`, `--proxy-user` (where a word `curl` starts before the `:`: not right after an ASCII
+///    letter or digit, before a blank, `\`, a quote or the end; `date -u 10:00`, `nc -u h:8125` and
+///    `mvn -U dependency:tree` stay) or HTTPie's `--auth` (case as written; at the start, after
+///    white space, a quote or an escaped `\t`, `\n`, `\r`), 1–64 spaces or tabs or an `=`, an
+///    optional `"`, `\"` or `'`, or in an argument list the option in quotes, `,`, a space at most and
+///    the same quote (`['curl', '-u', 'alice:x']`); a user name, empty (not right after `=`) or of
+///    1–64 `[A-Za-z0-9._@+~!$%\-]` ending in a letter or digit and not digits alone (`1000:1000` is
+///    a user and a group), then `:`, where no key ends and, after a quote, not the same quote: what
+///    follows the `:` is as after a `=` → `[redacted-secret]`, the name left to rules 3–7
+///    (`curl -u alice:[redacted-secret]`, `--auth [redacted-email]:[redacted-secret]`; Alamofire's
+///    `cURLDescription()` writes `-u`).
 ///    A key glued to the end of a base64 run (rule 7's characters, `\/`, `%2F` and invisible
 ///    separators included; read back no further than the previous span, and not over the letters
 ///    of an escape, `\n`, `\u0026`, `\x0A`, that an odd run of backslashes writes right before
@@ -735,9 +740,10 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         var urlBound = 0
         var keyBound = 0
         var position = 0
-        // Whether the input holds a user option's start (`-u`, `-U`, `--a`): 0 not looked for yet,
-        // 1 no, 2 yes. Looked for once, at the first `:` that may end a user name.
-        var userOptions = 0
+        // What the user options need of the input (``CredentialRule/userOptionContext(end:)``): -2 not
+        // looked for yet, -1 no option's start in it, else where its first `curl` is. Looked for
+        // once, at the first `:` that may end a user name.
+        var userOptions = -2
         while let candidate = triggers.next(from: position, to: end, in: text) {
             let byte = text.byte(candidate)
             // The byte after rejects most URL candidates (a separator starts `:/`, `:\`, `%3` or `%2`, two
@@ -812,11 +818,11 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 // user:password`, Alamofire's `cURLDescription()`): an empty key at the `:`, so the
                 // name stays for rules 3–7 (an email, a token).
                 // (The input's answer first: once it is no, a `:` costs one compare here.)
-                if userOptions != 1, key == nil, byte == UInt8(ascii: ":"), candidate > keyBound,
-                    text.has(candidate - 1, LogSanitizer.Classes.alphanumeric)
-                {
-                    if userOptions == 0 { userOptions = credentials.holdsUserOption(end: end) ? 2 : 1 }
-                    if userOptions == 2, credentials.userOptionPassword(colon: candidate, bound: keyBound) {
+                if userOptions != -1, key == nil, byte == UInt8(ascii: ":"), candidate > keyBound {
+                    if userOptions == -2 { userOptions = credentials.userOptionContext(end: end) ?? -1 }
+                    if userOptions >= 0,
+                        credentials.userOptionPassword(colon: candidate, bound: keyBound, curl: userOptions)
+                    {
                         key = (candidate, .value)
                     }
                 }
