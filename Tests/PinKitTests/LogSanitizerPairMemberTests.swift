@@ -41,10 +41,8 @@ struct LogSanitizerPairMemberTests {
         ]
     )
     func membersBetween(_ input: String) {
-        let once = LogSanitizer.redact(input)
+        let once = LogSanitizerTests.checkedRedaction(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        #expect(LogSanitizer.redact(once) == once)
-        #expect(RegexReferenceSanitizer.redact(input) == once)
         // Without the look-back over members: a nested object right before the value stops it.
         let blocked = Self.insertStructure(before: input)
         #expect(LogSanitizer.redact(blocked).contains("hunter2"), "\(blocked.debugDescription)")
@@ -107,10 +105,8 @@ struct LogSanitizerPairMemberTests {
         ]
     )
     func linesOfTheirOwn(_ input: String) {
-        let once = LogSanitizer.redact(input)
+        let once = LogSanitizerTests.checkedRedaction(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        #expect(LogSanitizer.redact(once) == once)
-        #expect(RegexReferenceSanitizer.redact(input) == once)
         // Other pairs' values stay: only a credential's name labels one.
         for kept in ["debug", "fast"] where input.contains(kept) { #expect(once.contains(kept)) }
         let blocked = Self.indentedPastLimit(input)
@@ -147,10 +143,8 @@ struct LogSanitizerPairMemberTests {
         ]
     )
     func quotedStringsInUnquotedMembers(_ input: String) {
-        let once = LogSanitizer.redact(input)
+        let once = LogSanitizerTests.checkedRedaction(input)
         #expect(!once.contains("hunter2"), "\(once.debugDescription)")
-        #expect(LogSanitizer.redact(once) == once)
-        #expect(RegexReferenceSanitizer.redact(input) == once)
         if input.contains("DB_HOST") { #expect(once.contains("value: 'db'")) }
         // The name's closing quote of the other kind: no string, and the value stays.
         let blocked = Self.mismatchedNameQuote(input)
@@ -185,9 +179,7 @@ struct LogSanitizerPairMemberTests {
         ]
     )
     func gluedToPlaceholder(_ input: String) {
-        let once = LogSanitizer.redact(input)
-        #expect(LogSanitizer.redact(once) == once, "\(once.debugDescription)")
-        #expect(RegexReferenceSanitizer.redact(input) == once)
+        _ = LogSanitizerTests.checkedRedaction(input)
     }
 
     @Test("at the limits: four members, a key of 32 bytes and a string of 64 are passed")

@@ -151,6 +151,18 @@ struct LogSanitizerTests {
             "input: \(line.debugDescription)\n ours: \(ours.debugDescription)\n  ref: \(reference.debugDescription)")
     }
 
+    /// The redaction of `input`, after the two checks every focused sanitizer test makes: a second
+    /// pass changes nothing, and the regular-expression reference gives the same (recorded at the
+    /// caller's line).
+    static func checkedRedaction(_ input: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        let once = LogSanitizer.redact(input)
+        #expect(
+            LogSanitizer.redact(once) == once, "not idempotent: \(once.debugDescription)",
+            sourceLocation: sourceLocation)
+        #expect(RegexReferenceSanitizer.redact(input) == once, sourceLocation: sourceLocation)
+        return once
+    }
+
     /// The first mismatches of `count` lines that `line` makes from a corpus seeded with `seed`
     /// (the line's index passed too): where the scanner differs from the reference, where a second
     /// pass changes its output, and, with `engines`, where the previous engine differs from it.

@@ -57,10 +57,7 @@ struct LogSanitizerUserOptionTests {
         ]
     )
     func passwordGoes(_ input: String, _ expected: String) {
-        let once = LogSanitizer.redact(input)
-        #expect(once == expected)
-        #expect(LogSanitizer.redact(once) == once)
-        #expect(RegexReferenceSanitizer.redact(input) == once)
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
         var other = input
         for option in ["--proxy-user", "--user", "--auth", "-u", "-U"] {
             other = other.replacingOccurrences(of: option + " ", with: "-p ").replacingOccurrences(
@@ -104,10 +101,7 @@ struct LogSanitizerUserOptionTests {
         ]
     )
     func emptyQuotedPassword(_ input: String, _ expected: String) {
-        let once = LogSanitizer.redact(input)
-        #expect(once == expected)
-        #expect(LogSanitizer.redact(once) == once)
-        #expect(RegexReferenceSanitizer.redact(input) == once)
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
     }
 
     @Test("a user named by a key is that key's credential; a Stripe key as the user goes as a token")
