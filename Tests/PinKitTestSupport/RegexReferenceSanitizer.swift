@@ -148,15 +148,23 @@ public enum RegexReferenceSanitizer {
     /// Not a structure: quoted values (groups 4–11) or, for `unquoted`, group 12; a value opened by
     /// nginx's `\x22` (group 13) or `\x27` (group 14) runs to the same escape.
     static func values(unquoted: String) -> String {
-        #"(?!\{|\[(?!redacted-)|\()(?:(\\{1,15})"((?!\4"|\\{0,15}["'`]\uE000|[\r\n\uE000]|\z)(?:(?!(?<!\\)(?:\4\4\\\\)*+\4")"#
-            + stopBeforeURL + #"[^\r\n\uE000])*+(?:"# + stopBeforeURL
-            + #"(?=(?:\4\4\\\\)*+\4")(?:\4\4\\\\)*+)?+)|"# + stringPrefix + #"(")((?:"# + stopBeforeURL
-            + #"(?:[^"\r\n\\\uE000]|\\[^\r\n\uE000]))+)|"# + stringPrefix + #"(')((?:"# + stopBeforeURL
-            + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+)|(`)((?:"# + stopBeforeURL
+        #"(?!\{|\[(?!redacted-)|\()(?:(\\{1,15})""# + escapedQuotedValue(escapes: #"\4"#) + "|" + stringPrefix
+            + "(\")" + quotedValue("\"") + "|" + stringPrefix + "(')" + quotedValue("'") + #"|(`)((?:"# + stopBeforeURL
             + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`]|[uUbBrRfF]{1,2}["']|"# + spelledQuote + #"|\\'(?!\uE000))("#
             + unquoted + ")"
             + #"|\\[xX]22((?:(?!\\[xX]22)"# + stopBeforeURL + #"[^\r\n\uE000])+)|\\[xX]27((?:(?!\\[xX]27)"#
             + stopBeforeURL + #"[^\r\n\uE000])+)|"# + otherSpelledValue + ")"
+    }
+    /// A value (one group) after its opening `quote` (`"` or `'`): up to the same quote, not escaped.
+    static func quotedValue(_ quote: String) -> String {
+        "((?:" + stopBeforeURL + "(?:[^" + quote + #"\r\n\\\uE000]|\\[^\r\n\uE000]))+)"#
+    }
+    /// A value (one group) after an escaped opening `"` (after `escapes`, an expression matching
+    /// its backslashes): up to the same quote at the same depth.
+    static func escapedQuotedValue(escapes e: String) -> String {
+        #"((?!"# + e + #""|\\{0,15}["'`]\uE000|[\r\n\uE000]|\z)(?:(?!(?<!\\)(?:"# + e + e + #"\\\\)*+"# + e
+            + #"")"# + stopBeforeURL + #"[^\r\n\uE000])*+(?:"# + stopBeforeURL + #"(?=(?:"# + e + e + #"\\\\)*+"# + e
+            + #"")(?:"# + e + e + #"\\\\)*+)?+)"#
     }
     /// A value opened by a quote written in another escaping than nginx's (`sq`: `\u0022`, `&quot;`,
     /// …, or Python's `\'` not right before a URL) runs to the same spelling (its group follows `sq`).
@@ -401,25 +409,58 @@ public enum RegexReferenceSanitizer {
     /// ``curlWord``, starts before the `:`) or HTTPie's `--auth`; the option at the start or after
     /// white space, a quote or an escaped `\t`, `\n`, `\r`, then 1 to 64 spaces or tabs or an `=` and
     /// an optional `"`, `\"` or `'`, or (an argument list) the option in quotes, `,`, a space at most
-    /// and the same quote; then a user name, empty or 1 to 64 `[A-Za-z0-9._@+~!$%\-]` ending in a
-    /// letter or digit, not digits alone. (Where a key ends at the `:`, its credential starts earlier
-    /// and wins.)
-    static func userOptionCredential(_ options: String) -> NSRegularExpression {
-        // (Empty only after a blank or a quote: the scanner's span pass passes over a `:` right
-        // after `=`, another trigger. After a quote, no password is the same quote right after the
-        // `:`: it closes the name's string, `-u 'alice:'`.)
+    /// and the same quote, or (curl's `-u` and `-U`, `glued`) nothing; then a user name, empty or 1
+    /// to 64 `[A-Za-z0-9._@+~!$%\-]` ending in a letter or digit, not digits alone. After a bare name
+    /// the value is read as after any key; after a quote (before the name, or before a glued option)
+    /// it is the rest of that quote's string (`quote`: `"`, `'`, or `\"` for JSON's escaped one),
+    /// in group 1. (Where a key ends at the `:`, its credential starts earlier and wins.)
+    static func userOptionCredential(_ options: String, glued: Bool, quote: String?) -> NSRegularExpression {
         let name = #"(?![0-9]{1,64}:)(?:[A-Za-z0-9._@+~!$%\\\-]{0,63}[A-Za-z0-9])"#
-        let boundary = #"(?:^|[\t-\r "']|\\[tnr])(?:"# + options + ")"
+        let start = #"(?:^|[\t-\r "']|\\[tnr])"#
+        let boundary = start + "(?:" + options + ")"
         let separator = #"(?:[ \t]{1,64}|=)"#
-        let doubleQuoted =
-            "(?<=(?:" + boundary + separator + #"\\?"|"(?:"# + options + #")", ?")"# + name + #"?)(?!:\\?")"#
-        let singleQuoted = "(?<=(?:" + boundary + separator + "'|'(?:" + options + ")', ?')" + name + "?)(?!:')"
-        let bare = "(?<=" + boundary + "[ \t]{1,64}" + name + "?|" + boundary + "=" + name + ")"
-        return valueExpression(
-            key: "(?:" + doubleQuoted + "|" + singleQuoted + "|" + bare + ")(?=:)", tail: ":=?+" + blanks + openers)
+        guard let quote else {
+            // (Empty only after a blank or a quote: the scanner's span pass passes over a `:` right
+            // after `=`, another trigger.)
+            let gluedBare = glued ? "|" + #"(?:^|[\t-\r ]|\\[tnr])-[uU]"# + name + "?" : ""
+            let bare = "(?<=" + boundary + "[ \t]{1,64}" + name + "?|" + boundary + "=" + name + gluedBare + ")"
+            return valueExpression(key: bare + "(?=:)", tail: ":=?+" + blanks + openers)
+        }
+        // The opening quote: after the separator, in an argument list (the option's quote, `,`, a
+        // space at most), or before a glued option (a `"` not escaped).
+        let opening: String
+        let value: String
+        // (Glued: also the quote right after `-u`, mid-word as a shell reads it, `-u"alice:x y"`.)
+        let afterShort = glued ? "|" + start + "-[uU]" : ""
+        switch quote {
+        case "'":
+            opening = boundary + separator + "'|'(?:" + options + ")', ?'" + (glued ? "|'-[uU]" + afterShort + "'" : "")
+            value = quotedValue("'")
+        case "\"":
+            opening =
+                boundary + separator + #"""# + #"|"(?:"# + options + #")", ?""#
+                + (glued ? #"|(?:^|[^\\])"-[uU]"# + afterShort + #"""# : "")
+            value = quotedValue("\"")
+        default:
+            opening = boundary + separator + #"\\""# + (glued ? #"|\\"-[uU]"# + afterShort + #"\\""# : "")
+            value = escapedQuotedValue(escapes: #"\\"#)
+        }
+        // The same quote right after the `:` closes the name's string: no password (`-u 'alice:'`).
+        let closing = quote == "'" ? "(?!:')" : #"(?!:\\?")"#
+        return regex("(?<=(?:" + opening + ")" + name + "?)" + closing + ":" + value)
     }
-    static let curlUserOptionCredential = userOptionCredential("-u|--user|-U|--proxy-user")
-    static let authUserOptionCredential = userOptionCredential("--auth")
+    static let curlUserOptionCredential = userOptionCredential("-u|--user|-U|--proxy-user", glued: true, quote: nil)
+    static let authUserOptionCredential = userOptionCredential("--auth", glued: false, quote: nil)
+    /// The same after a quote (`"`, `'`, JSON's `\"`): the password in group 1.
+    static let quotedCurlUserOptionCredentials = ["\"", "'", #"\""#].map {
+        userOptionCredential("-u|--user|-U|--proxy-user", glued: true, quote: $0)
+    }
+    static let quotedAuthUserOptionCredentials = ["\"", "'", #"\""#].map {
+        userOptionCredential("--auth", glued: false, quote: $0)
+    }
+    static let userOptionCredentials =
+        [curlUserOptionCredential, authUserOptionCredential] + quotedCurlUserOptionCredentials
+        + quotedAuthUserOptionCredentials
     /// The word `curl` as a command: not right after an ASCII letter or digit, before a space, a tab,
     /// `\`, a quote or the end.
     static let curlWord = regex(#"(?<![A-Za-z0-9])curl(?=[ \t\\"']|\z)"#)
@@ -997,6 +1038,11 @@ public enum RegexReferenceSanitizer {
         {
             return .spelled(spelling(match, named: "dq", in: text))
         }
+        // A user option's quoted password (group 1): the quote its expression was made for.
+        for (index, quoted) in (quotedCurlUserOptionCredentials + quotedAuthUserOptionCredentials).enumerated()
+        where quoted === expression {
+            return [Resume.quoted("\""), .quoted("'"), .escaped(1)][index % 3]
+        }
         guard
             expression === valueCredential || expression === pairCredential || expression === optionCredential
                 || expression === curlUserOptionCredential || expression === authUserOptionCredential
@@ -1139,29 +1185,30 @@ public enum RegexReferenceSanitizer {
             // (A doubled key quote's expressions come first: at the same key they decide; then a
             // header's, `headerCredential(in:range:cursor:)`.)
             let first = [(doubledHeaderCredential, [2]), (doubledValueCredential, [2])]
-            let then = [
-                // (valueCredential's unquoted value holds the scheme token's `esc` group, 13: its
-                // `\x22` and `\x27` values are groups 14 and 15, and its other spelled quote's
-                // value 17.)
-                (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
-                (optionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
-                (pairCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
-                (curlUserOptionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
-                (authUserOptionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
-                (markupElementCredential, [1, 2]), (formPartCredential, [2]),
-                (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
-                (doubledPercentHeaderCredential, [4, 6, 7]), (doubledPercentValueCredential, [4, 6, 7]),
-                (emptyHeaderBeforeURL, []),
-                (emptyQuotesHeaderBeforeURL, []), (emptyQuotedBeforeURL, []), (emptyDoubledBeforeURL, []),
-            ]
+            let then =
+                [
+                    // (valueCredential's unquoted value holds the scheme token's `esc` group, 13: its
+                    // `\x22` and `\x27` values are groups 14 and 15, and its other spelled quote's
+                    // value 17.)
+                    (valueCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
+                    (optionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
+                    (pairCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
+                ] + (quotedCurlUserOptionCredentials + quotedAuthUserOptionCredentials).map { ($0, [1]) } + [
+                    // (After the quoted ones: at the same `:`, a quote before the name decides.)
+                    (curlUserOptionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
+                    (authUserOptionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
+                    (markupElementCredential, [1, 2]), (formPartCredential, [2]),
+                    (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
+                    (doubledPercentHeaderCredential, [4, 6, 7]), (doubledPercentValueCredential, [4, 6, 7]),
+                    (emptyHeaderBeforeURL, []),
+                    (emptyQuotesHeaderBeforeURL, []), (emptyQuotedBeforeURL, []), (emptyDoubledBeforeURL, []),
+                ]
             typealias Candidate = (
                 match: NSTextCheckingResult, groups: [Int], expression: NSRegularExpression?,
                 header: (place: HeaderPlace, emptyQuote: Bool)?
             )
-            let bounded = [
-                pairCredential, markupElementCredential, formPartCredential, curlUserOptionCredential,
-                authUserOptionCredential,
-            ]
+            let bounded =
+                [pairCredential, markupElementCredential, formPartCredential] + userOptionCredentials
 
             func found(_ expressions: [(NSRegularExpression, [Int])]) -> [Candidate] {
                 expressions.compactMap { expression, groups in
@@ -1171,7 +1218,9 @@ public enum RegexReferenceSanitizer {
                         bounded.contains { $0 === expression } ? [] : [.withTransparentBounds]
                     // curl's options count only after the first `curl` word: the first match after it
                     // (all matched in the same range, so each sees the same bounds).
-                    if expression === curlUserOptionCredential {
+                    if expression === curlUserOptionCredential
+                        || quotedCurlUserOptionCredentials.contains(where: { $0 === expression })
+                    {
                         guard let curl else { return nil }
                         return expression.matches(in: joined, options: options, range: range).first {
                             $0.range.location > curl
@@ -1244,7 +1293,7 @@ public enum RegexReferenceSanitizer {
             }
             // A key glued into a token: the token's head, the key and the value go as one secret.
             if expression !== markupElementCredential, expression !== formPartCredential,
-                expression !== curlUserOptionCredential, expression !== authUserOptionCredential,
+                !userOptionCredentials.contains(where: { $0 === expression }),
                 let head = gluedTokenStart(ns, keyStart: match.range.location, cursor: cursor, valueEnd: valueEnd)
             {
                 let start = min(head, matchStart)

@@ -35,7 +35,7 @@ extension LogCorpus {
         ])
         let password = pick([
             "hunter2", "", "p@ss w0rd", "1000", "s3cr3t\"", "{\"a\":1}", "https://a.io/x", "[redacted-secret]",
-            string(Self.base64, 1...40), "x:y", "'q'", "$TOKEN",
+            string(Self.base64, 1...40), "x:y", "'q'", "$TOKEN", "correct horse; battery", "a\\\" b",
         ])
         let close = quote == "\\\"" ? "\\\"" : pick([quote, "", quote])
         // curl's options count only after a `curl` word: contexts with one, without one, and with

@@ -104,6 +104,77 @@ struct LogSanitizerUserOptionTests {
         #expect(LogSanitizerTests.checkedRedaction(input) == expected)
     }
 
+    /// The attack (the nineteenth session's second hostile review): a password in quotes kept what
+    /// followed its first blank or `;` (`--user "bob:correct horse"` → `horse` survived), and a
+    /// short option glued to its name (`-ualice:hunter2`, also with the quote mid-word as a shell
+    /// reads it, `-u"alice:hunter2"`) kept the whole password. Each case's last line is the same
+    /// without what the rule reads (the quote before the name; the `curl` word that enables curl's
+    /// options), which keeps the secret.
+    @Test(
+        "a quoted password goes to its closing quote; a glued short option's password goes",
+        arguments: [
+            (
+                #"curl --user "bob:correct horse; battery" https://a.io/x"#,
+                #"curl --user "bob:[redacted-secret]" https://a.io"#, "horse",
+                #"curl --user bob:correct horse; battery" https://a.io/x"#
+            ),
+            (
+                "curl -u 'bob:pa ss;word' -X POST", "curl -u 'bob:[redacted-secret]' -X POST", "ss;word",
+                "curl -u bob:pa ss;word' -X POST"
+            ),
+            (
+                #"{"cmd":"curl -u \"bob:correct horse\" -X POST"}"#,
+                #"{"cmd":"curl -u \"bob:[redacted-secret]\" -X POST"}"#, "horse",
+                #"{"cmd":"curl -u bob:correct horse\" -X POST"}"#
+            ),
+            (
+                "Command '['curl', '-u', 'alice:correct horse', 'https://a.io/x']' returned 22.",
+                "Command '['curl', '-u', 'alice:[redacted-secret]', 'https://a.io']' returned 22.", "horse",
+                "Command '['curl', '-u', alice:correct horse', 'https://a.io/x']' returned 22."
+            ),
+            (
+                "curl -sS -ualice:hunter2 https://a.io/x", "curl -sS -ualice:[redacted-secret] https://a.io", "hunter2",
+                "tool -sS -ualice:hunter2 https://a.io/x"
+            ),
+            (
+                "curl -Uproxy:hunter2 -x p.example", "curl -Uproxy:[redacted-secret] -x p.example", "hunter2",
+                "tool -Uproxy:hunter2 -x p.example"
+            ),
+            (
+                #"curl -u"alice:correct horse" a.io"#, #"curl -u"alice:[redacted-secret]" a.io"#, "horse",
+                #"tool -u"alice:correct horse" a.io"#
+            ),
+            (
+                "curl -u'alice:hunter2' a.io", "curl -u'alice:[redacted-secret]' a.io", "hunter2",
+                "tool -u'alice:hunter2' a.io"
+            ),
+            (
+                #"["curl", "-ualice:correct horse"]"#, #"["curl", "-ualice:[redacted-secret]"]"#, "horse",
+                #"["tool", "-ualice:correct horse"]"#
+            ),
+            (
+                #"{"cmd":"curl\t-u\"bob:hunter2\""}"#, #"{"cmd":"curl\t-u\"bob:[redacted-secret]\""}"#, "hunter2",
+                #"{"cmd":"tool\t-u\"bob:hunter2\""}"#
+            ),
+        ]
+    )
+    func quotedAndGlued(_ input: String, _ expected: String, _ secret: String, _ unprotected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+        #expect(LogSanitizer.redact(unprotected).contains(secret), "\(unprotected.debugDescription)")
+    }
+
+    @Test(
+        "what is no glued user option keeps its text",
+        arguments: [
+            "ls -ualice:kept", "curl -uu", "curl x-ualice:kept", "curl -u1000:1000", "curl -ualice", "curl -u'alice:'",
+            #"curl -u"bob:" -d x"#, "curl -xualice:kept",
+        ]
+    )
+    func gluedKept(_ input: String) {
+        #expect(LogSanitizer.redact(input) == input)
+        #expect(RegexReferenceSanitizer.redact(input) == input)
+    }
+
     @Test("a user named by a key is that key's credential; a Stripe key as the user goes as a token")
     func userNames() {
         #expect(LogSanitizer.redact("curl -u DB_PASS:hunter2") == "curl -u DB_PASS:[redacted-secret]")

@@ -456,46 +456,132 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         return (key.start, nameEnd, valueStart)
     }
 
+    /// How a user option's password opens (``userOptionPassword(colon:bound:curl:)``): after a bare
+    /// name, or inside the string a quote before the name opened (`"`, `'`, or JSON's `\"`), which
+    /// the same quote closes: the password runs to it, blanks and `;` included (`--user "bob:correct
+    /// horse"`).
+    enum UserOptionOpening: Equatable {
+        case bare
+        case quoted(UInt8)
+        case escaped
+
+        /// The quote and its backslashes for ``CredentialRule/credential(key:separator:length:percent:stop:bound:opened:)``.
+        var opened: (quote: UInt8, escapes: Int)? {
+            switch self {
+            case .bare: return nil
+            case .quoted(let quote): return (quote, 0)
+            case .escaped: return (UInt8(ascii: "\""), 1)
+            }
+        }
+    }
+
     /// Whether the `:` at `colon` is the one between a user name and a password after an option
-    /// that names both: curl's `-u alice:hunter2`, `--user`, `-U`, `--proxy-user` (each only where
-    /// the word `curl` starts before the `:`, at `curl`: `date -u 10:00`, `nc -u host:8125`,
-    /// `mvn -U dependency:tree` and `docker run -u root:root` are no credential), or HTTPie's `--auth`; as Alamofire's
-    /// `cURLDescription()` writes a request's credential. The option stands at `bound`, after white
-    /// space, a quote or an escaped `\t`, `\n` or `\r` (a command in a JSON string); then 1 to
-    /// ``maximumUserName`` spaces or tabs or an `=`, and an optional quote (`"`, `\"` or `'`); or, in
-    /// an argument list, the option in quotes, a `,`, a space at most, the same quote
-    /// (`['curl', '-u', 'alice:x']`, `["curl", "-u", "alice:x"]`). Then the user name: empty (Azure
-    /// DevOps' `-u :token`; not right after `=`) or up to ``maximumUserName`` `[A-Za-z0-9._@+~!$%\-]` ending in a letter
-    /// or digit and not digits alone (a user and a group, `1000:1000`). The password, the value after
-    /// the `:`, is then read as a credential's after an empty key, so the name is left to rules 3–7
-    /// (`-u me@a.io:x` → `-u [redacted-email]:[redacted-secret]`); after a quote, the same quote right
-    /// after the `:` is no password but the string's end (`-u 'alice:'`). The pass asks only where no key
-    /// ends at the `:` (a user named by a key, `-u token:x`, is that key's credential) and the input
-    /// holds an option's start (``userOptionContext(end:)``).
+    /// that names both, and how the password opens: curl's `-u alice:hunter2`, `--user`, `-U`,
+    /// `--proxy-user`, and `-u` or `-U` glued to the name (`-ualice:hunter2`; each of curl's only
+    /// where the word `curl` starts before the `:`, at `curl`: `date -u 10:00`, `nc -u host:8125`,
+    /// `mvn -U dependency:tree` and `docker run -u root:root` are no credential), or HTTPie's
+    /// `--auth`; as Alamofire's `cURLDescription()` writes a request's credential. The option stands
+    /// at `bound`, after white space, a quote or an escaped `\t`, `\n` or `\r` (a command in a JSON
+    /// string); then 1 to ``maximumUserName`` spaces or tabs or an `=`, and an optional quote (`"`,
+    /// `\"` or `'`); or, in an argument list, the option in quotes, a `,`, a space at most, the same
+    /// quote (`['curl', '-u', 'alice:x']`, `["curl", "-u", "alice:x"]`); or nothing (glued: the
+    /// quote, if any, is the one before the option, `["curl", "-ualice:x"]`). Then the user name:
+    /// empty (Azure DevOps' `-u :token`; not right after `=`) or up to ``maximumUserName``
+    /// `[A-Za-z0-9._@+~!$%\-]` ending in a letter or digit and not digits alone (a user and a group,
+    /// `1000:1000`). The password, the value after the `:`, is then read as a credential's after an
+    /// empty key, so the name is left to rules 3–7 (`-u me@a.io:x` → `-u
+    /// [redacted-email]:[redacted-secret]`); after a quote, as the rest of that quote's string
+    /// (``UserOptionOpening``), which the same quote right after the `:` leaves empty (`-u
+    /// 'alice:'`). The pass asks only where no key ends at the `:` (a user named by a key, `-u
+    /// token:x`, is that key's credential) and the input holds an option's start
+    /// (``userOptionContext(end:)``).
     ///
     /// Linear: it reads back from one `:` over a bounded run, quotes, blanks and names.
-    @inline(never) func userOptionPassword(colon: Int, bound: Int, curl: Int) -> Bool {
+    @inline(never) func userOptionPassword(colon: Int, bound: Int, curl: Int) -> UserOptionOpening? {
+        // The run of name bytes before the `:` (two longer than a name: a glued option and its
+        // name), and the last byte in it that is not a digit.
         var u = colon
-        var digits = true
-        while u > bound, colon - u < Self.maximumUserName, case let byte = text.byte(u - 1),
+        var nonDigit = -1
+        while u > bound, colon - u < Self.maximumUserName + 2, case let byte = text.byte(u - 1),
             text.has(u - 1, Classes.alphanumeric) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
                 || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "~")
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "$")
                 || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\")
         {
-            if !(0x30...0x39).contains(byte) { digits = false }
+            if nonDigit < 0, !(0x30...0x39).contains(byte) { nonDigit = u - 1 }
             u -= 1
         }
-        if u < colon {
-            guard !digits, text.has(colon - 1, Classes.alphanumeric) else { return false }
+        // A name from `start` to the `:`: empty, or ending in a letter or digit and not digits alone.
+        @inline(__always) func nameFits(from start: Int) -> Bool {
+            start == colon
+                || (colon - start <= Self.maximumUserName && nonDigit >= start
+                    && text.has(colon - 1, Classes.alphanumeric))
         }
-        guard u > bound else { return false }
+        // The quote that opens the string before `q` (`"`, `\"` after a backslash, `'`), if any.
+        @inline(__always) func opening(before q: Int) -> UserOptionOpening {
+            guard q > bound else { return .bare }
+            switch text.byte(q - 1) {
+            case UInt8(ascii: "\""):
+                return q - 2 >= bound && text.byte(q - 2) == UInt8(ascii: "\\") ? .escaped : .quoted(UInt8(ascii: "\""))
+            case UInt8(ascii: "'"): return .quoted(UInt8(ascii: "'"))
+            default: return .bare
+            }
+        }
+        var found: UserOptionOpening?
+        if nameFits(from: u) { found = separatedUserOption(nameStart: u, colon: colon, bound: bound, curl: curl) }
+        if found == nil, curl < colon {
+            // Glued (curl's short options only): the first `-u` or `-U` in the run at a boundary, its
+            // name fitting; the quote before the run opens the password only for an option at its start.
+            var s = u
+            while s + 2 <= colon {
+                if text.byte(s) == UInt8(ascii: "-"), text.byte(s + 1) | 0x20 == UInt8(ascii: "u"),
+                    optionBoundary(before: s, bound: bound), nameFits(from: s + 2)
+                {
+                    found = s == u ? opening(before: u) : .bare
+                    break
+                }
+                s += 1
+            }
+        }
+        // After a quote, the same quote right after the `:` closes the name's string: no password
+        // (`-u 'alice:'`, Stripe's `-u "sk_test_…:"`).
+        guard let found, let opened = found.opened, colon + 1 < text.count else { return found }
+        let next = text.byte(colon + 1)
+        if next == opened.quote
+            || (opened.quote == UInt8(ascii: "\"") && next == UInt8(ascii: "\\") && colon + 2 < text.count
+                && text.byte(colon + 2) == opened.quote)
+        {
+            return nil
+        }
+        return found
+    }
+
+    /// Whether an option starting at `start` stands at a boundary: at `bound`, after white space,
+    /// a quote, or an escaped `\t`, `\n` or `\r`.
+    @inline(__always) func optionBoundary(before start: Int, bound: Int) -> Bool {
+        guard start > bound else { return true }
+        let byte = text.byte(start - 1)
+        if (0x09...0x0D).contains(byte) || byte == 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+            return true
+        }
+        return (byte == UInt8(ascii: "t") || byte == UInt8(ascii: "n") || byte == UInt8(ascii: "r"))
+            && start - 2 >= bound && text.byte(start - 2) == UInt8(ascii: "\\")
+    }
+
+    /// ``userOptionPassword(colon:bound:curl:)`` for an option apart from the name at `nameStart`
+    /// (blanks, `=` or an argument list's quotes between them): how the password opens, or nil.
+    @inline(__always) func separatedUserOption(nameStart u: Int, colon: Int, bound: Int, curl: Int)
+        -> UserOptionOpening?
+    {
+        guard u > bound else { return nil }
         var p = u
         var quote: UInt8?
+        var opening = UserOptionOpening.bare
         var list = false
         let before = text.byte(p - 1)
         if before == UInt8(ascii: "\"") || before == UInt8(ascii: "'") {
             quote = before
+            opening = .quoted(before)
             p -= 1
             // An argument list: the option in the same quotes, then `,` and a space at most.
             var q = p
@@ -505,14 +591,15 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 list = true
             } else if before == UInt8(ascii: "\""), p > bound, text.byte(p - 1) == UInt8(ascii: "\\") {
                 p -= 1
+                opening = .escaped
             }
         }
         if !list {
-            guard p > bound else { return false }
+            guard p > bound else { return nil }
             if text.byte(p - 1) == UInt8(ascii: "=") {
                 // (An empty name right after `=` is none: the span pass passes over a `:` right
                 // after another trigger.)
-                guard u < colon || quote != nil else { return false }
+                guard u < colon || quote != nil else { return nil }
                 p -= 1
             } else {
                 let blanksEnd = p
@@ -521,40 +608,33 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 {
                     p -= 1
                 }
-                guard p < blanksEnd else { return false }
+                if p == blanksEnd {
+                    // No blanks: the quote right after curl's `-u` or `-U`, mid-word as a shell
+                    // reads it (`-u"alice:x y"`, `-u'alice:x'`).
+                    guard quote != nil, curl < colon, p - 2 >= bound, text.byte(p - 2) == UInt8(ascii: "-"),
+                        text.byte(p - 1) | 0x20 == UInt8(ascii: "u"), optionBoundary(before: p - 2, bound: bound)
+                    else { return nil }
+                    return opening
+                }
             }
         }
         @inline(__always) func option(_ name: StaticString, afterCurl: Bool) -> Bool {
             let start = p - name.utf8CodeUnitCount
             guard start >= bound, !afterCurl || curl < colon, exactly(name, at: start, end: p) else { return false }
             if list { return start > bound && text.byte(start - 1) == quote }
-            guard start > bound else { return true }
-            let byte = text.byte(start - 1)
-            if (0x09...0x0D).contains(byte) || byte == 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                return true
-            }
-            return (byte == UInt8(ascii: "t") || byte == UInt8(ascii: "n") || byte == UInt8(ascii: "r"))
-                && start - 2 >= bound && text.byte(start - 2) == UInt8(ascii: "\\")
-        }
-        // After a quote, the same quote right after the `:` closes the name's string: no password
-        // (`-u 'alice:'`, Stripe's `-u "sk_test_…:"`).
-        if let quote, colon + 1 < text.count {
-            let next = text.byte(colon + 1)
-            if next == quote
-                || (quote == UInt8(ascii: "\"") && next == UInt8(ascii: "\\") && colon + 2 < text.count
-                    && text.byte(colon + 2) == quote)
-            {
-                return false
-            }
+            return optionBoundary(before: start, bound: bound)
         }
         // The option's last letter leaves one or two to compare.
-        guard p - 2 >= bound else { return false }
+        guard p - 2 >= bound else { return nil }
+        let found: Bool
         switch text.byte(p - 1) {
-        case UInt8(ascii: "r"): return option("--user", afterCurl: true) || option("--proxy-user", afterCurl: true)
-        case UInt8(ascii: "u"), UInt8(ascii: "U"): return option("-u", afterCurl: true) || option("-U", afterCurl: true)
-        case UInt8(ascii: "h"): return option("--auth", afterCurl: false)
-        default: return false
+        case UInt8(ascii: "r"): found = option("--user", afterCurl: true) || option("--proxy-user", afterCurl: true)
+        case UInt8(ascii: "u"), UInt8(ascii: "U"):
+            found = option("-u", afterCurl: true) || option("-U", afterCurl: true)
+        case UInt8(ascii: "h"): found = option("--auth", afterCurl: false)
+        default: found = false
         }
+        return found ? opening : nil
     }
 
     /// What ``userOptionPassword(colon:bound:curl:)`` needs to know of the input up to `end`, found
@@ -969,10 +1049,13 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// structure that does not close before it. Nil when the value is empty. `resume`: the value is
     /// a header's or a quoted one that stopped at that URL (not the one whose opening quote is the
     /// URL's context, which the URL's end closes), and goes on after it. `bound`: the previous
-    /// span's end (a header's context lies after it).
+    /// span's end (a header's context lies after it). `opened`: the value is the rest of a string a
+    /// quote (after `escapes` backslashes) opened before the key, a user option's password in quotes
+    /// (``userOptionPassword(colon:bound:curl:)``), so it starts right after the separator and runs
+    /// to the same quote.
     func credential(
         key: (start: Int, kind: Kind), separator: Int, length separatorLength: Int, percent: Bool, stop: Int,
-        bound: Int
+        bound: Int, opened: (quote: UInt8, escapes: Int)? = nil
     ) -> (span: LogSanitizer.Span?, resume: Resume?) {
         if percent {
             return (percentCredential(key: key, separator: separator, doubled: separatorLength == 5, stop: stop), nil)
@@ -987,43 +1070,6 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // Forwards: the `>` of `=>` (Ruby, PHP, Perl), [ \t]*, openers, an optional opening quote,
         // the value.
         var v = separator + separatorLength
-        if separatorLength == 1, v < end, v != stop, case let first = text.byte(separator),
-            first == UInt8(ascii: "=") || first == UInt8(ascii: ":"),
-            text.byte(v) == (first == UInt8(ascii: "=") ? UInt8(ascii: ">") : UInt8(ascii: "="))
-        {
-            // `=>` (Ruby, PHP, Perl) and `:=` (Go, make).
-            v += 1
-        }
-        v = text.blanksEnd(from: v, end: end, stop: stop)
-        // Openers the value sits in: `Optional(` (Swift's interpolation of an optional), a
-        // constructor before what a value opens with (`Some("`, `Ok(Secret("`: Rust's `{:?}`),
-        // Haskell's `Just` and blanks before one, `<`; blanks may follow each. Then a `{`, `[` (not
-        // a placeholder's) or `(` starts a structure: a JSON object or array, a Python dict, list
-        // or tuple, which goes whole.
-        while v < end, v != stop {
-            let byte = text.byte(v)
-            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "(")
-                || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: min(end, stop)))
-            {
-                // A header's structure after a quoted key (a JSON member, `{"Cookie":["a","b"]}`) ends
-                // at its closing bracket, as a value's does.
-                // So does a member of Go's header map (`map[Cookie:[sid=x] Host:[a.io]]`).
-                let toLineEnd =
-                    kind == .header && !keyQuoted(keyStart: keyStart, separator: separator)
-                    && !goMapMember(keyStart: keyStart, separator: separator, opener: v, bound: bound, end: end)
-                return (structure(keyStart: spanStart, toLineEnd: toLineEnd, opener: v, end: end, stop: stop), nil)
-            }
-            if byte == UInt8(ascii: "<") {
-                v += 1
-            } else if byte == UInt8(ascii: "O"), exactly("Optional(", at: v, end: end) {
-                v += 9
-            } else if text.has(v, Classes.upper), let after = constructorEnd(at: v, limit: min(end, stop)) {
-                v = after
-            } else {
-                break
-            }
-            v = text.blanksEnd(from: v, end: end, stop: stop)
-        }
         var quote: UInt8?
         // The backslashes of an escaped opening quote (`\"`, or `\\\"` in JSON escaped twice).
         var escapes = 0
@@ -1032,54 +1078,95 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         // `spelledQuoteLength(at:end:)`, Python's `\'` (not right before a URL, which the `'` is the
         // context of), and a doubled `""` or `''` after a key whose closing quote is doubled (CSV, SQL).
         var spelled: (opener: Int, length: Int)?
-        if v < end, v != stop {
-            let byte = text.byte(v)
-            let limit = min(end, stop)
-            if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "&"),
-                case let length = spelledQuoteLength(at: v, end: limit), length > 0
+        if let opened {
+            if opened.escapes > 0 { escapes = opened.escapes } else { quote = opened.quote }
+        } else {
+            if separatorLength == 1, v < end, v != stop, case let first = text.byte(separator),
+                first == UInt8(ascii: "=") || first == UInt8(ascii: ":"),
+                text.byte(v) == (first == UInt8(ascii: "=") ? UInt8(ascii: ">") : UInt8(ascii: "="))
             {
-                spelled = (v, length)
-                v += length
-            } else if byte == UInt8(ascii: "\\"), v + 2 < limit || (v + 2 == end && end < stop),
-                text.byte(v + 1) == UInt8(ascii: "'")
-            {
-                // (At the input's end too: a lone `\'` opens an empty value, left alone. Right before
-                // a URL it is that URL's context.)
-                spelled = (v, 2)
-                v += 2
-            } else if byte == UInt8(ascii: "\\"), case let run = backslashRun(from: v, limit: min(end, stop)),
-                run <= Self.maximumEscapes, v + run < end, v + run != stop, text.byte(v + run) == UInt8(ascii: "\"")
-            {
-                if kind == .header, emptyEscapedQuotes(at: v, run: run, limit: min(end, stop)),
-                    !keyQuoted(keyStart: keyStart, separator: separator)
+                // `=>` (Ruby, PHP, Perl) and `:=` (Go, make).
+                v += 1
+            }
+            v = text.blanksEnd(from: v, end: end, stop: stop)
+            // Openers the value sits in: `Optional(` (Swift's interpolation of an optional), a
+            // constructor before what a value opens with (`Some("`, `Ok(Secret("`: Rust's `{:?}`),
+            // Haskell's `Just` and blanks before one, `<`; blanks may follow each. Then a `{`, `[` (not
+            // a placeholder's) or `(` starts a structure: a JSON object or array, a Python dict, list
+            // or tuple, which goes whole.
+            while v < end, v != stop {
+                let byte = text.byte(v)
+                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "(")
+                    || (byte == UInt8(ascii: "[") && !exactly("[redacted-", at: v, end: min(end, stop)))
                 {
-                    // The same empty string escaped as JSON writes it (`{"h":"Cookie: \"\"sid=x"}`):
-                    // the unquoted value after it is the value.
-                    v += 2 * (run + 1)
-                } else {
-                    escapes = run
-                    v += run + 1
+                    // A header's structure after a quoted key (a JSON member, `{"Cookie":["a","b"]}`) ends
+                    // at its closing bracket, as a value's does.
+                    // So does a member of Go's header map (`map[Cookie:[sid=x] Host:[a.io]]`).
+                    let toLineEnd =
+                        kind == .header && !keyQuoted(keyStart: keyStart, separator: separator)
+                        && !goMapMember(keyStart: keyStart, separator: separator, opener: v, bound: bound, end: end)
+                    return (structure(keyStart: spanStart, toLineEnd: toLineEnd, opener: v, end: end, stop: stop), nil)
                 }
-            } else if let prefixed = stringPrefixQuote(at: v, limit: min(end, stop)) {
-                // A Python string prefix (`u'`, `b"`, `rb'`) belongs to the opening quote, and stays.
-                quote = text.byte(prefixed)
-                v = prefixed + 1
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`") {
-                if byte != UInt8(ascii: "`"), v + 2 < limit, text.byte(v + 1) == byte,
-                    keyDoubled(keyStart: keyStart, separator: separator, quote: byte)
+                if byte == UInt8(ascii: "<") {
+                    v += 1
+                } else if byte == UInt8(ascii: "O"), exactly("Optional(", at: v, end: end) {
+                    v += 9
+                } else if text.has(v, Classes.upper), let after = constructorEnd(at: v, limit: min(end, stop)) {
+                    v = after
+                } else {
+                    break
+                }
+                v = text.blanksEnd(from: v, end: end, stop: stop)
+            }
+            if v < end, v != stop {
+                let byte = text.byte(v)
+                let limit = min(end, stop)
+                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "&"),
+                    case let length = spelledQuoteLength(at: v, end: limit), length > 0
                 {
+                    spelled = (v, length)
+                    v += length
+                } else if byte == UInt8(ascii: "\\"), v + 2 < limit || (v + 2 == end && end < stop),
+                    text.byte(v + 1) == UInt8(ascii: "'")
+                {
+                    // (At the input's end too: a lone `\'` opens an empty value, left alone. Right before
+                    // a URL it is that URL's context.)
                     spelled = (v, 2)
                     v += 2
-                } else if kind == .header, v + 1 < end, v + 1 != stop, text.byte(v + 1) == byte,
-                    !keyQuoted(keyStart: keyStart, separator: separator)
+                } else if byte == UInt8(ascii: "\\"), case let run = backslashRun(from: v, limit: min(end, stop)),
+                    run <= Self.maximumEscapes, v + run < end, v + run != stop, text.byte(v + run) == UInt8(ascii: "\"")
                 {
-                    // An empty quoted string at the start of a header's value (``Cookie: ``sid=x``,
-                    // `Authorization: "" Basic x`) is not the value: the unquoted value after it is.
-                    // (After a quoted key, as in JSON's `"cookie":""`, an empty value stays empty.)
-                    v += 2
-                } else {
-                    quote = byte
-                    v += 1
+                    if kind == .header, emptyEscapedQuotes(at: v, run: run, limit: min(end, stop)),
+                        !keyQuoted(keyStart: keyStart, separator: separator)
+                    {
+                        // The same empty string escaped as JSON writes it (`{"h":"Cookie: \"\"sid=x"}`):
+                        // the unquoted value after it is the value.
+                        v += 2 * (run + 1)
+                    } else {
+                        escapes = run
+                        v += run + 1
+                    }
+                } else if let prefixed = stringPrefixQuote(at: v, limit: min(end, stop)) {
+                    // A Python string prefix (`u'`, `b"`, `rb'`) belongs to the opening quote, and stays.
+                    quote = text.byte(prefixed)
+                    v = prefixed + 1
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`") {
+                    if byte != UInt8(ascii: "`"), v + 2 < limit, text.byte(v + 1) == byte,
+                        keyDoubled(keyStart: keyStart, separator: separator, quote: byte)
+                    {
+                        spelled = (v, 2)
+                        v += 2
+                    } else if kind == .header, v + 1 < end, v + 1 != stop, text.byte(v + 1) == byte,
+                        !keyQuoted(keyStart: keyStart, separator: separator)
+                    {
+                        // An empty quoted string at the start of a header's value (``Cookie: ``sid=x``,
+                        // `Authorization: "" Basic x`) is not the value: the unquoted value after it is.
+                        // (After a quoted key, as in JSON's `"cookie":""`, an empty value stays empty.)
+                        v += 2
+                    } else {
+                        quote = byte
+                        v += 1
+                    }
                 }
             }
         }

@@ -788,6 +788,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             var separatorLength = 1
             var mayEnd = false
             var optionEnd = -1
+            // A user option's password in quotes: the string the quote before its name opened.
+            var opened: (quote: UInt8, escapes: Int)?
             if byte == UInt8(ascii: "-") {
                 // (Most are a lone `-` at a window's end: one load.)
                 guard candidate + 1 < end, text.byte(candidate + 1) == UInt8(ascii: "-") else {
@@ -818,20 +820,29 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 // user:password`, Alamofire's `cURLDescription()`): an empty key at the `:`, so the
                 // name stays for rules 3–7 (an email, a token).
                 // (The input's answer first: once it is no, a `:` costs one compare here.)
-                if userOptions != -1, key == nil, byte == UInt8(ascii: ":"), candidate > keyBound {
-                    if userOptions == -2 { userOptions = credentials.userOptionContext(end: end) ?? -1 }
-                    if userOptions >= 0,
-                        credentials.userOptionPassword(colon: candidate, bound: keyBound, curl: userOptions)
-                    {
-                        key = (candidate, .value)
-                    }
+                if userOptions != -1, key == nil, byte == UInt8(ascii: ":"), candidate > keyBound,
+                    let opening = userOption(colon: candidate, bound: keyBound, credentials, memo: &userOptions)
+                {
+                    key = (candidate, .value)
+                    opened = opening.opened
                 }
             }
-            if let key {
+            if var key {
                 lookAhead(urls, after: separator, separator: &aheadSeparator, span: &aheadSpan, search: &ahead)
-                let found = credentials.credential(
+                var found = credentials.credential(
                     key: key, separator: separator, length: separatorLength, percent: percent,
-                    stop: aheadSpan?.start ?? Int.max, bound: keyBound)
+                    stop: aheadSpan?.start ?? Int.max, bound: keyBound, opened: opened)
+                // A key whose value is nothing may still name a user before a quoted password
+                // (`-u "token: x y"`, where the key's value ends at the blanks before a URL).
+                if found.span == nil, found.resume == nil, userOptions != -1, key.start != candidate,
+                    byte == UInt8(ascii: ":"), candidate > keyBound,
+                    let opening = userOption(colon: candidate, bound: keyBound, credentials, memo: &userOptions)
+                {
+                    key = (candidate, .value)
+                    found = credentials.credential(
+                        key: key, separator: separator, length: separatorLength, percent: percent,
+                        stop: aheadSpan?.start ?? Int.max, bound: keyBound, opened: opening.opened)
+                }
                 if var credential = found.span {
                     // A key glued to the base64 run before it may be a word inside a token (rare:
                     // most keys follow a blank, a quote, `_` or `-`). A user option's empty key
@@ -904,6 +915,19 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             }
         }
         gap(from: cursor, to: end, state: &state)
+    }
+
+    /// Whether the `:` at `colon` ends a user option's name (``CredentialRule/userOptionPassword(colon:bound:curl:)``),
+    /// and how its password opens. `memo`: what the input holds of user options
+    /// (``CredentialRule/userOptionContext(end:)``), -2 until it is looked for, at the first `:` that
+    /// asks (then -1: no option's start in the input, else where its first `curl` is).
+    @inline(__always)
+    func userOption(colon: Int, bound: Int, _ credentials: CredentialRule<Counter>, memo: inout Int)
+        -> CredentialRule<Counter>.UserOptionOpening?
+    {
+        if memo == -2 { memo = credentials.userOptionContext(end: text.count) ?? -1 }
+        guard memo >= 0 else { return nil }
+        return credentials.userOptionPassword(colon: colon, bound: bound, curl: memo)
     }
 
     /// The next URL after a candidate where a value may start, unless it is known: no URL separator
