@@ -150,6 +150,11 @@ public enum AdversarialLogFamilies {
                 "user option look-back",
                 "--user" + String(repeating: " ", count: 64) + String(repeating: "u", count: 63) + ":"
             ),
+            // The twentieth session: every `-` at a boundary is an option's shape (a letter read),
+            // and after a command's word a password option (a span every 13 bytes); the input's
+            // words are read once.
+            ("short options repeated", "-p a -a b "), ("command options repeated", "sshpass -p a "),
+            ("glued command options", "mysql -pa -P 1 "),
             ("random upper-case hex", ""),
         ]
         return families

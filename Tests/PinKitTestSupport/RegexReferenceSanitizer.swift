@@ -461,6 +461,41 @@ public enum RegexReferenceSanitizer {
     static let userOptionCredentials =
         [curlUserOptionCredential, authUserOptionCredential] + quotedCurlUserOptionCredentials
         + quotedAuthUserOptionCredentials
+    /// A password in a command's short option (the scanner's `commandOption(from:end:words:)`):
+    /// `-` and the option's name at the start or after white space, a quote or (not `glued`) an
+    /// escaped `\t`, `\n`, `\r`; then spaces or tabs and no `-`, or (`glued`) no space or tab; then what
+    /// follows a separator (blanks, openers, the value), the same groups as ``valueCredential``. Each
+    /// counts only after the first of its command words (``commandPasswordOptions``).
+    static func commandPasswordCredential(_ option: String, glued: Bool) -> NSRegularExpression {
+        // (Glued, not after an escaped `\t`, `\n` or `\r`: a URL's scheme may start at its letter.)
+        let boundary = #"(?:^|(?<=[\t-\r "'])"# + (glued ? ")" : #"|(?<=\\[tnr]))"#)
+        let tail = glued ? #"(?![ \t])"# : #"[ \t]++(?!-)"#
+        return valueExpression(key: boundary + "-(?:" + option + ")", tail: tail + blanks + openers)
+    }
+    /// A command's word: not right after an `[A-Za-z0-9-]`, before a space, a tab, `\`, a quote or
+    /// the end.
+    static func commandWord(_ words: String) -> NSRegularExpression {
+        regex(#"(?<![A-Za-z0-9-])(?:"# + words + #")(?=[ \t\\"']|\z)"#)
+    }
+    /// Each command password option with the words of the commands it is a password of.
+    static let commandPasswordOptions: [(option: NSRegularExpression, words: NSRegularExpression)] = [
+        (commandPasswordCredential("p", glued: false), commandWord("sshpass|login")),
+        (
+            commandPasswordCredential("p", glued: true),
+            commandWord("sshpass|login|mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|7z|7za")
+        ),
+        (commandPasswordCredential("a", glued: false), commandWord("redis-cli")),
+        (commandPasswordCredential("w", glued: false), commandWord("ldap[A-Za-z0-9-]*")),
+        (commandPasswordCredential("w", glued: true), commandWord("ldap[A-Za-z0-9-]*")),
+        (commandPasswordCredential("P", glued: false), commandWord("zip|unzip")),
+        (commandPasswordCredential("k", glued: false), commandWord("openssl")),
+        (
+            commandPasswordCredential(
+                "storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass", glued: false),
+            commandWord("keytool|jarsigner")
+        ),
+    ]
+    static let commandPasswordCredentials = commandPasswordOptions.map(\.option)
     /// The word `curl` as a command: not right after an ASCII letter or digit, before a space, a tab,
     /// `\`, a quote or the end.
     static let curlWord = regex(#"(?<![A-Za-z0-9])curl(?=[ \t\\"']|\z)"#)
@@ -1046,6 +1081,7 @@ public enum RegexReferenceSanitizer {
         guard
             expression === valueCredential || expression === pairCredential || expression === optionCredential
                 || expression === curlUserOptionCredential || expression === authUserOptionCredential
+                || commandPasswordCredentials.contains(where: { $0 === expression })
         else { return nil }
         // Group 4 holds the opening backslashes, without the quote.
         if has(5) { return .escaped(match.range(at: 4).length) }
@@ -1172,11 +1208,16 @@ public enum RegexReferenceSanitizer {
                 joinedLength += 1
             }
         }
-        let curl = curlWord.firstMatch(in: original, range: NSRange(location: 0, length: (original as NSString).length))
-            .map { match -> Int in
-                let piece = starts.last { $0.original <= match.range.location }!
-                return piece.isURL ? piece.joined : piece.joined + match.range.location - piece.original
-            }
+        /// Where `word` first matches in the input, in the joined text.
+        func firstWord(_ word: NSRegularExpression) -> Int? {
+            word.firstMatch(in: original, range: NSRange(location: 0, length: (original as NSString).length))
+                .map { match -> Int in
+                    let piece = starts.last { $0.original <= match.range.location }!
+                    return piece.isURL ? piece.joined : piece.joined + match.range.location - piece.original
+                }
+        }
+        let curl = firstWord(curlWord)
+        let commandWords = Self.commandPasswordOptions.map { firstWord($0.words) }
         var cursor = 0
         while cursor < ns.length {
             let range = NSRange(location: cursor, length: ns.length - cursor)
@@ -1197,6 +1238,7 @@ public enum RegexReferenceSanitizer {
                     // (After the quoted ones: at the same `:`, a quote before the name decides.)
                     (curlUserOptionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
                     (authUserOptionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
+                ] + commandPasswordCredentials.map { ($0, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]) } + [
                     (markupElementCredential, [1, 2]), (formPartCredential, [2]),
                     (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
                     (doubledPercentHeaderCredential, [4, 6, 7]), (doubledPercentValueCredential, [4, 6, 7]),
@@ -1218,6 +1260,13 @@ public enum RegexReferenceSanitizer {
                         bounded.contains { $0 === expression } ? [] : [.withTransparentBounds]
                     // curl's options count only after the first `curl` word: the first match after it
                     // (all matched in the same range, so each sees the same bounds).
+                    // A command's password option only after the first of its words, the same way.
+                    if let index = commandPasswordCredentials.firstIndex(where: { $0 === expression }) {
+                        guard let word = commandWords[index] else { return nil }
+                        return expression.matches(in: joined, options: options, range: range).first {
+                            $0.range.location > word
+                        }.map { ($0, groups, expression, nil) }
+                    }
                     if expression === curlUserOptionCredential
                         || quotedCurlUserOptionCredentials.contains(where: { $0 === expression })
                     {
@@ -1294,6 +1343,7 @@ public enum RegexReferenceSanitizer {
             // A key glued into a token: the token's head, the key and the value go as one secret.
             if expression !== markupElementCredential, expression !== formPartCredential,
                 !userOptionCredentials.contains(where: { $0 === expression }),
+                !commandPasswordCredentials.contains(where: { $0 === expression }),
                 let head = gluedTokenStart(ns, keyStart: match.range.location, cursor: cursor, valueEnd: valueEnd)
             {
                 let start = min(head, matchStart)

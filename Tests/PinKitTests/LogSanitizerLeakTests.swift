@@ -32,6 +32,9 @@ struct LogSanitizerLeakTests {
         case pairLayouts
         /// The nineteenth session: a password after a user option (`curl -u user:password`).
         case userOptions
+        /// The twentieth session: a password in a command's short option (`sshpass -p x`, `docker
+        /// login -p x`, `mysqldump -px`), and a user option's quoted password with blanks.
+        case passwordOptions
     }
 
     struct Fragment {
@@ -56,6 +59,8 @@ struct LogSanitizerLeakTests {
         var layouts: LogCorpus
         /// The stream of the user options (``Family/userOptions``).
         var users: LogCorpus
+        /// The stream of the command options (``Family/passwordOptions``).
+        var commands: LogCorpus
 
         mutating func marker() -> String { "Q" + corpus.string("0123456789", 8...8) + "Z" }
         mutating func pick<T>(_ options: [T]) -> T { corpus.pick(options) }
@@ -298,6 +303,22 @@ struct LogSanitizerLeakTests {
                     + option + separator + open + user + ":" + m1 + close
                     + pick([" " + url, " \\\n\t" + url, ""])
                 return Fragment(text: text, secrets: [m1], hosts: text.contains(url) ? [host] : [])
+            case .passwordOptions:
+                let url = "https://\(host)/v1/items"
+                let (open, close) = pick([("", ""), ("\"", "\""), ("'", "'")])
+                let text = pick([
+                    "+ sshpass -p \(open)\(m1)\(close) ssh -p 22 deploy@\(host)",
+                    "docker login -u ci \(pick(["-p", "-p"])) \(open)\(m1)\(close) registry.example.com",
+                    "mysqldump -h \(host) -uroot -p\(open)\(m1)\(close) app > app.sql",
+                    "redis-cli -h \(host) -a \(open)\(m1)\(close) ping",
+                    "ldapsearch -x -D cn=admin,dc=example -w \(open)\(m1)\(close) -b dc=example",
+                    "keytool -importcert -storepass \(open)\(m1)\(close) -noprompt -alias x",
+                    "{\"cmd\":\"7z a -p\(m1) backup.7z\"}", "openssl enc -aes-256-cbc -k \(open)\(m1)\(close) -in f",
+                    "curl -u \"alice:\(m1) \(m2)\" \(url)", "curl -ualice:\(m1) \(url)",
+                ])
+                return Fragment(
+                    text: text, secrets: text.contains(m2) ? [m1, m2] : [m1],
+                    hosts: text.contains(url) ? [host] : [])
             case .gluedJWT:
                 let run = corpus.string(LogCorpus.base64url, 32...40)
                 let text = run + "eyJhbGciOi\(m1).eyJzdWIi\(m2).sig" + corpus.string(LogCorpus.base64url, 0...10)
@@ -318,7 +339,7 @@ struct LogSanitizerLeakTests {
                     Family.allCases.filter {
                         ![
                             .escapedSpaces, .keyInsideToken, .rawWindowsPathQuery, .nameValueApart, .newKeyWords,
-                            .pairLayouts, .userOptions,
+                            .pairLayouts, .userOptions, .passwordOptions,
                         ]
                         .contains(
                             $0)
@@ -339,6 +360,7 @@ struct LogSanitizerLeakTests {
             appendTail(.newKeyWords, percent: 20, from: \.keys, text: &text, fragments: &fragments)
             appendTail(.pairLayouts, percent: 20, from: \.layouts, text: &text, fragments: &fragments)
             appendTail(.userOptions, percent: 20, from: \.users, text: &text, fragments: &fragments)
+            appendTail(.passwordOptions, percent: 20, from: \.commands, text: &text, fragments: &fragments)
             return (text, fragments)
         }
 
@@ -423,7 +445,7 @@ struct LogSanitizerLeakTests {
             corpus: LogCorpus(seed: seed), escapes: LogCorpus(seed: seed ^ 0x16), glued: LogCorpus(seed: seed ^ 0x17),
             windows: LogCorpus(seed: seed ^ 0x18), pairs: LogCorpus(seed: seed ^ 0x19),
             keys: LogCorpus(seed: seed ^ 0x20), layouts: LogCorpus(seed: seed ^ 0x21),
-            users: LogCorpus(seed: seed ^ 0x22))
+            users: LogCorpus(seed: seed ^ 0x22), commands: LogCorpus(seed: seed ^ 0x23))
         var failures: [String] = []
         var legacyLeaks: [Family: Int] = [:]
         for index in 0..<lines {

@@ -157,6 +157,14 @@ let seeded: [(line: String, secret: String)] = [
             + " PHPSESSID=zq7SEEDphp curl -u alice:zq7SEEDcurl --user='bob:zq7SEEDuser' \t-U p:zq7SEEDproxy",
         "zq7SEED"
     ),
+    // A command's password option (after its word), a user option's quoted password with blanks,
+    // and curl's `-u` glued to the name.
+    (
+        "+ sshpass -p zq7SEEDssh ssh h; docker login -u ci -p 'zq7SEEDa zq7SEEDb' r.io; mysqldump -uroot -pzq7SEEDmy db"
+            + " redis-cli -a zq7SEEDredis ping; keytool -list -storepass zq7SEEDks; 7z a -pzq7SEED7z x.7z"
+            + #" curl --user "bob:zq7SEEDc zq7SEEDd" -ualice:zq7SEEDglued -u"al:zq7SEEDq zq7SEEDr""#,
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

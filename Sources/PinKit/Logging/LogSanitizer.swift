@@ -365,6 +365,10 @@
 ///   bytes, stopping at a `<` or `>` (so each byte for one `>`). A key ends in a letter, and a
 ///   start tag in a letter, digit or quote, so the triggers right after a rejected candidate are
 ///   stepped over at one or two examinations each, up to one that could start a URL separator.
+/// - A command's password option (`sshpass -p x`) is looked for ahead over the `-`s, each read
+///   over a bounded name and the blanks after it, once: the search moves only forward, from the
+///   pass's position; the input's command words are read once, in one pass, at the first option's
+///   shape (``CredentialRule/commandOption(from:end:words:)``).
 /// - A credential key glued to a base64 run reads that run back (to the previous span at most,
 ///   and the backslashes before it) and measures rule 7's match from its start forward, within
 ///   the credential's span; the credential's span then goes out whatever the answer, so the next
@@ -744,11 +748,25 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         // looked for yet, -1 no option's start in it, else where its first `curl` is. Looked for
         // once, at the first `:` that may end a user name.
         var userOptions = -2
-        while let candidate = triggers.next(from: position, to: end, in: text) {
+        // The next command password option (``CredentialRule/commandOption(from:end:words:)``), looked
+        // for ahead as the pass moves past it, and the input's command words (found once, when an
+        // option's shape asks).
+        var commandWords: CommandPasswordWords?
+        var command = credentials.commandOption(from: 0, end: end, words: &commandWords)
+        while true {
+            if let option = command, option.dash < position {
+                command = credentials.commandOption(from: position, end: end, words: &commandWords)
+            }
+            let trigger = triggers.next(from: position, to: end, in: text) ?? Int.max
+            // An option before the next trigger goes first (a span up to it took any before); at it, the
+            // trigger is its `-` (a window's last byte, whose next the window does not see).
+            let commandOption = command.flatMap { $0.dash <= trigger ? $0 : nil }
+            guard trigger < Int.max || commandOption != nil else { break }
+            let candidate = commandOption?.dash ?? trigger
             let byte = text.byte(candidate)
             // The byte after rejects most URL candidates (a separator starts `:/`, `:\`, `%3` or `%2`, two
             // bytes or more before the end): one table test for the pair, so one branch decides it.
-            if candidate + 2 < end,
+            if commandOption == nil, candidate + 2 < end,
                 (text.table[Int(byte)] &>> 2) & text.table[Int(text.byte(candidate + 1))]
                     & (LogSanitizer.Classes.afterColon | LogSanitizer.Classes.afterPercent) != 0,
                 case let length = urls.separatorLength(at: candidate, colon: byte == UInt8(ascii: ":"), end: end),
@@ -762,7 +780,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 continue
             }
             // A `>` ends no key: it may end an XML start tag that names one (`<password>x`).
-            if byte == UInt8(ascii: ">") {
+            if commandOption == nil, byte == UInt8(ascii: ">") {
                 // (The tag's last byte is its key's last letter or its attributes' letter, digit or
                 // quote: `->`, `=>` and ` > ` go at one table test.)
                 if candidate > keyBound,
@@ -790,7 +808,12 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             var optionEnd = -1
             // A user option's password in quotes: the string the quote before its name opened.
             var opened: (quote: UInt8, escapes: Int)?
-            if byte == UInt8(ascii: "-") {
+            if let commandOption {
+                // A command's password option: the option stays with its blanks, the value goes.
+                key = (candidate, .value)
+                separator = commandOption.nameEnd
+                separatorLength = commandOption.valueStart - commandOption.nameEnd
+            } else if byte == UInt8(ascii: "-") {
                 // (Most are a lone `-` at a window's end: one load.)
                 guard candidate + 1 < end, text.byte(candidate + 1) == UInt8(ascii: "-") else {
                     position = candidate + 1
@@ -828,7 +851,10 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 }
             }
             if var key {
-                lookAhead(urls, after: separator, separator: &aheadSeparator, span: &aheadSpan, search: &ahead)
+                // (A command option's value may be glued to it: a URL's scheme reads back to the `-`.)
+                lookAhead(
+                    urls, after: commandOption.map { $0.dash - 1 } ?? separator, separator: &aheadSeparator,
+                    span: &aheadSpan, search: &ahead)
                 var found = credentials.credential(
                     key: key, separator: separator, length: separatorLength, percent: percent,
                     stop: aheadSpan?.start ?? Int.max, bound: keyBound, opened: opened)
@@ -847,7 +873,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     // A key glued to the base64 run before it may be a word inside a token (rare:
                     // most keys follow a blank, a quote, `_` or `-`). A user option's empty key
                     // (at its separator) has no word: its user name is left to rules 3–7.
-                    if key.start > keyBound, key.start != separator,
+                    if commandOption == nil, key.start > keyBound, key.start != separator,
                         case let flags = text.table[Int(text.byte(key.start - 1))],
                         flags & (LogSanitizer.Classes.alphanumeric | LogSanitizer.Classes.high) != 0
                             || flags & (LogSanitizer.Classes.base64 | LogSanitizer.Classes.token)
@@ -1076,10 +1102,12 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
 
     /// Whether `first` and `second` start a word rule's match or a span without any byte
     /// ``mayMatchShort(from:to:spans:)`` tests alone: `au` in any case (`AUTH PLAIN x`, rule 3),
-    /// and for `spans` `--` (a long option named by a key, rule 2).
+    /// and for `spans` `--` (a long option named by a key, rule 2) or `-` and a letter (a command's
+    /// password option, `sshpass -p x`).
     @inline(__always) func mayStartPair(_ first: UInt8, _ second: UInt8, spans: Bool) -> Bool {
         (first | 0x20 == UInt8(ascii: "a") && second | 0x20 == UInt8(ascii: "u"))
-            || (spans && first == UInt8(ascii: "-") && second == UInt8(ascii: "-"))
+            || (spans && first == UInt8(ascii: "-")
+                && (second == UInt8(ascii: "-") || (second | 0x20) &- UInt8(ascii: "a") < 26))
     }
 
     /// The lanes of `bytes` where a pair of ``mayStartPair(_:_:spans:)`` starts, as bits (both its
@@ -1090,7 +1118,11 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         let u = ByteBlock.bits(lowered .== ByteBlock.Bytes(repeating: UInt8(ascii: "u"))) & range
         guard spans else { return a & u &>> 1 }
         let dashes = ByteBlock.bits(bytes .== ByteBlock.Bytes(repeating: UInt8(ascii: "-"))) & range
-        return a & u &>> 1 | dashes & dashes &>> 1
+        // A `-` before a `-` (a long option) or a letter (a command's password option, `-p`).
+        let letters =
+            ByteBlock.bits((lowered &- ByteBlock.Bytes(repeating: UInt8(ascii: "a"))) .< ByteBlock.Bytes(repeating: 26))
+            & range
+        return a & u &>> 1 | dashes & (dashes | letters) &>> 1
     }
 
     @inline(__always) mutating func emit(_ span: LogSanitizer.Span) {

@@ -1,0 +1,167 @@
+/// Rule 2's passwords in a command's short options, as a shell trace (`set -x`), a CI log or a
+/// process listing prints the command: `sshpass -p hunter2 ssh …`, `docker login -u bob -p hunter2`
+/// (also `podman`, `oc`, `cf`, `az login`), `mysqldump -uroot -phunter2 db`, `7z a -phunter2 x.7z`,
+/// `redis-cli -a hunter2`, `ldapsearch -x -w hunter2`, `zip -P hunter2 x.zip`, `openssl enc -k
+/// hunter2` and keytool's `-storepass hunter2`. Such an option names no key (`-p` is a port to `ssh`
+/// and a path to `mkdir`), so it counts only after the word of a command it is a password of
+/// (``CommandPasswordWords``), anywhere before it in the input, as curl's `-u` does
+/// (``CredentialRule/userOptionContext(end:)``).
+///
+/// The option stands at the input's start or after white space, a quote or an escaped `\t`, `\n` or
+/// `\r`; its value follows one or more spaces or tabs and does not start with `-` (another option),
+/// or, where the command reads one so, is glued to it (`-phunter2`; mysql's `-p` takes nothing
+/// else: `-p db` asks for the password and names the database), the option then not after an
+/// escaped `\t`, `\n` or `\r`. The value is read as after any
+/// key (a quoted one to its closing quote), and goes; the option stays.
+///
+/// Linear: one forward search over the `-`s (``CredentialRule/commandOption(from:end:words:)``),
+/// each read over a bounded option name and the blanks after it, which hold no `-`; the words are
+/// found once an input, in one pass over its words, and only when it holds an option's shape.
+extension CredentialRule {
+    /// A command password option found at `dash`: its name ends at `nameEnd` and its value starts
+    /// at `valueStart` (after the blanks, or at `nameEnd` when glued).
+    struct CommandOption {
+        let dash: Int
+        let nameEnd: Int
+        let valueStart: Int
+    }
+
+    /// The next command password option whose `-` lies at or after `from`, or nil. `words`: the
+    /// input's command words, found at the first option's shape (nil until then).
+    @inline(never) func commandOption(from: Int, end: Int, words: inout CommandPasswordWords?) -> CommandOption? {
+        var p = from
+        while let dash = text.find(UInt8(ascii: "-"), from: p, to: end - 1) {
+            p = dash + 1
+            guard optionBoundary(before: dash, bound: 0) else { continue }
+            let letter = text.byte(dash + 1)
+            var nameEnd = dash + 2
+            // The command words the option needs: glued to its value, and apart from it.
+            var glued = Int.max
+            var apart = Int.max
+            switch letter {
+            case UInt8(ascii: "p"), UInt8(ascii: "a"), UInt8(ascii: "w"), UInt8(ascii: "P"), UInt8(ascii: "k"):
+                if letter == UInt8(ascii: "k"), nameEnd < end, text.byte(nameEnd) == UInt8(ascii: "e") {
+                    fallthrough
+                }
+                if words == nil { words = commandPasswordWords(end: end) }
+                let found = words!
+                switch letter {
+                case UInt8(ascii: "p"): (apart, glued) = (found.passwordApart, found.passwordGlued)
+                case UInt8(ascii: "a"): apart = found.redis
+                case UInt8(ascii: "w"): (apart, glued) = (found.ldap, found.ldap)
+                case UInt8(ascii: "P"): apart = found.zip
+                default: apart = found.openssl
+                }
+            case UInt8(ascii: "s"), UInt8(ascii: "d"):
+                // keytool's and jarsigner's `-storepass`, `-keypass`, `-srcstorepass`, `-deststorepass`,
+                // `-srckeypass`, `-destkeypass`.
+                guard let length = keytoolPasswordOptionLength(at: dash + 1, end: end) else { continue }
+                nameEnd = dash + 1 + length
+                if words == nil { words = commandPasswordWords(end: end) }
+                apart = words!.keytool
+            default:
+                continue
+            }
+            guard nameEnd < end, min(apart, glued) < dash else { continue }
+            let next = text.byte(nameEnd)
+            if next == 0x20 || next == 0x09 {
+                guard apart < dash else { continue }
+                var v = nameEnd + 1
+                while v < end, text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
+                // (The blanks hold no `-`: the search goes on after them.)
+                p = v
+                guard v < end, text.byte(v) != UInt8(ascii: "-") else { continue }
+                return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: v)
+            }
+            // Glued only after a blank, a quote or at the start: after an escaped `\t`, `\n` or `\r`
+            // a URL's scheme may start at its letter and hold the option (`\t-phttps://…`).
+            guard glued < dash, dash == 0 || !text.has(dash - 1, Classes.letter) else { continue }
+            return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: nameEnd)
+        }
+        return nil
+    }
+
+    /// The length of keytool's password option name at `start` (after its `-`) followed by a space
+    /// or a tab, or nil.
+    @inline(__always) func keytoolPasswordOptionLength(at start: Int, end: Int) -> Int? {
+        for (name, length) in [
+            ("storepass", 9), ("keypass", 7), ("srcstorepass", 12), ("deststorepass", 13), ("srckeypass", 10),
+            ("destkeypass", 11),
+        ] as [(StaticString, Int)] {
+            if exactly(name, at: start, end: end), start + length < end,
+                text.byte(start + length) == 0x20 || text.byte(start + length) == 0x09
+            {
+                return length
+            }
+        }
+        return nil
+    }
+
+    /// Where the words of the commands whose short options take a password first start in the
+    /// input: a word is a run of `[A-Za-z0-9-]` not right after another such byte (a path's last
+    /// part counts: `/usr/bin/mysql`), before a space, a tab, `\`, a quote or the end. One pass.
+    @inline(never) func commandPasswordWords(end: Int) -> CommandPasswordWords {
+        var words = CommandPasswordWords()
+        var i = 0
+        while i < end {
+            guard text.has(i, Classes.alphanumeric) else {
+                i += 1
+                continue
+            }
+            let start = i
+            while i < end, text.has(i, Classes.alphanumeric) || text.byte(i) == UInt8(ascii: "-") { i += 1 }
+            if start > 0, text.byte(start - 1) == UInt8(ascii: "-") { continue }
+            if i < end {
+                let after = text.byte(i)
+                guard
+                    after == 0x20 || after == 0x09 || after == UInt8(ascii: "\\") || after == UInt8(ascii: "\"")
+                        || after == UInt8(ascii: "'")
+                else { continue }
+            }
+            words.note(word: start, length: i - start, in: self)
+        }
+        return words
+    }
+}
+
+/// Where an input's command words first start (``CredentialRule/commandPasswordWords(end:)``),
+/// `Int.max` where none does, for each option they give a password: `-p` apart from its value
+/// (`sshpass`, `login` of `docker`, `podman`, `oc`, `cf`, `az`), `-p` glued (those and `mysql`,
+/// `mysqldump`, `mysqladmin`, `mariadb`, `mariadb-dump`, `7z`, `7za`), `-a` (`redis-cli`), `-w`
+/// (`ldapsearch` and every `ldap…` word), `-P` (`zip`, `unzip`), `-k` (`openssl`), and keytool's
+/// (`keytool`, `jarsigner`).
+struct CommandPasswordWords {
+    var passwordApart = Int.max
+    var passwordGlued = Int.max
+    var redis = Int.max
+    var ldap = Int.max
+    var zip = Int.max
+    var openssl = Int.max
+    var keytool = Int.max
+
+    /// Counts the word of `length` bytes at `start` where it is a command's.
+    mutating func note<Counter>(word start: Int, length: Int, in rule: CredentialRule<Counter>) {
+        @inline(__always) func first(_ position: inout Int) { position = min(position, start) }
+        @inline(__always) func word(_ name: StaticString) -> Bool {
+            length == name.utf8CodeUnitCount && rule.exactly(name, at: start, end: start + length)
+        }
+        if word("sshpass") || word("login") {
+            first(&passwordApart)
+            first(&passwordGlued)
+        } else if word("mysql") || word("mysqldump") || word("mysqladmin") || word("mariadb")
+            || word("mariadb-dump") || word("7z") || word("7za")
+        {
+            first(&passwordGlued)
+        } else if word("redis-cli") {
+            first(&redis)
+        } else if length >= 4, rule.exactly("ldap", at: start, end: start + 4) {
+            first(&ldap)
+        } else if word("zip") || word("unzip") {
+            first(&zip)
+        } else if word("openssl") {
+            first(&openssl)
+        } else if word("keytool") || word("jarsigner") {
+            first(&keytool)
+        }
+    }
+}

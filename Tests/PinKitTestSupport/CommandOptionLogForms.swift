@@ -1,0 +1,39 @@
+/// Passwords in a command's short options (the twentieth session): `sshpass -p`, `docker login -p`,
+/// mysql's glued `-p`, `7z -p`, `redis-cli -a`, `ldapsearch -w`, `zip -P`, `openssl -k`, keytool's
+/// `-storepass`; and their near misses (the same options with no command word, or before it; a
+/// command word glued to a path or a dash; mysql's `-p` apart, which names the database; a value
+/// that is another option). The differential test `LogSanitizerCommandOptionTests` draws its lines
+/// from here (its own stream, so the corpus the benchmark measures stays as it was).
+extension LogCorpus {
+    /// A line of command options among credentials, URLs and words.
+    public mutating func commandOptionLine() -> String {
+        var parts: [String] = []
+        for _ in 0..<Int.random(in: 1...4, using: &generator) {
+            parts.append(
+                chance(60) ? commandOption() : chance(40) ? userOption() : chance(50) ? url() : pick(Self.words))
+        }
+        return parts.joined(separator: pick([" ", " \\\n\t", "\t", "", " \\\\\\n\\t", "\n", "\"", ", ", " | "]))
+    }
+
+    /// A command word (or none, or a near miss), an option and its blanks, and a value.
+    public mutating func commandOption() -> String {
+        let command = pick([
+            "sshpass ", "docker login -u bob ", "az login ", "mysql -u root ", "mysqldump -uroot ", "/usr/bin/mysql ",
+            "7z a ", "redis-cli -h r ", "ldapsearch -x ", "ldapmodify ", "zip -r ", "unzip ", "openssl enc ",
+            "keytool -list ", "jarsigner ", "", "", "ssh ", "mkdir ", "x-mysql ", "--login ", "mysql.", "login:",
+            "\"sshpass\", \"", "\\tsshpass\\t", "sshpass", "LOGIN ", "redis-cli\t",
+        ])
+        let option = pick([
+            "-p", "-p", "-a", "-w", "-P", "-k", "-storepass", "-keypass", "-srcstorepass", "-deststorepass",
+            "-srckeypass", "-destkeypass", "-pass", "-K", "-u", "--p", "-ks", "-keypas", "-storepassx",
+        ])
+        let blanks = pick([" ", " ", "", "\t", "  ", " \t", "\u{00A0}", "="])
+        let value = pick([
+            "hunter2", "'correct horse'", "\"a b; c\"", "\\\"x y\\\"", "-v", "--batch", "22", "", "[redacted-secret]",
+            "https://a.io/x", "\"https://a.io/x y\"", string(Self.base64, 1...40), "{\"a\":1}", "a:b", "$PASS",
+            "pass:hunter2",
+        ])
+        let before = pick(["", "", "+ ", "$ ", "\t", "\\n", "'", "\"", "x", "run: "])
+        return before + command + option + blanks + value + pick(["", " db", " ssh h", " -b dc=x", " \\", "'"])
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import PinKitTestSupport
+import Testing
+
+@testable import PinKit
+
+/// Rule 2's command options (the twentieth session): a password in a command's short option,
+/// `sshpass -p hunter2`, `docker login -p hunter2`, `mysqldump -phunter2`. The scanner and the
+/// regular-expression reference agree, a second pass changes nothing, and the same options of other
+/// commands (`ssh -p 22`, `mkdir -p`, `docker run -p 8080:80`) keep their text.
+@Suite("Log sanitizer: passwords in command options")
+struct LogSanitizerCommandOptionTests {
+    @Test("the scanner agrees with the reference on 20,000 lines of command options, and is idempotent")
+    func differentialCommandOptions() async {
+        let mismatches = await LogSanitizerTests.agreement(20_000, seed: 0x5EED_0022, engines: true) { corpus, _ in
+            corpus.commandOptionLine()
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    /// The attack: each of these kept its password (an option names no key). The last of each case
+    /// is the same line without the command's word (or with it after the option), which keeps the
+    /// password: the word is what makes the option a password's.
+    @Test(
+        "a password in a command's short option goes; the option stays",
+        arguments: [
+            (
+                "+ sshpass -p hunter2 ssh deploy@10.0.0.5", "+ sshpass -p [redacted-secret] ssh [redacted-email]",
+                "+ ssh -p hunter2 deploy@10.0.0.5"
+            ),
+            (
+                "docker login -u ci -p hunter2 registry.example.com",
+                "docker login -u ci -p [redacted-secret] registry.example.com",
+                "docker logout -u ci -p hunter2 registry.example.com"
+            ),
+            (
+                "mysqldump -h db -uroot -phunter2 app > app.sql",
+                "mysqldump -h db -uroot -p[redacted-secret] app > app.sql",
+                "pg_dump -h db -uroot -phunter2 app > app.sql"
+            ),
+            ("mysql -u root -p'hunter2' app", "mysql -u root -p'[redacted-secret]' app", "-p'hunter2' mysql -u root"),
+            ("7z a -phunter2 backup.7z dir", "7z a -p[redacted-secret] backup.7z dir", "tar a -phunter2 backup.7z dir"),
+            (
+                "redis-cli -h r.local -a hunter2 ping", "redis-cli -h r.local -a [redacted-secret] ping",
+                "ls -h r.local -a hunter2 ping"
+            ),
+            (
+                "ldapsearch -x -D cn=admin -w hunter2 -b dc=example",
+                "ldapsearch -x -D cn=admin -w [redacted-secret] -b dc=example",
+                "grep -x -D cn=admin -w hunter2 -b dc=example"
+            ),
+            ("zip -P hunter2 out.zip f", "zip -P [redacted-secret] out.zip f", "tar -P hunter2 out.zip f"),
+            (
+                "openssl enc -aes-256-cbc -k hunter2 -in f", "openssl enc -aes-256-cbc -k [redacted-secret] -in f",
+                "gpg -k hunter2 -in f"
+            ),
+            (
+                "keytool -importcert -storepass hunter2 -keypass hunter2 -alias pin",
+                "keytool -importcert -storepass [redacted-secret] -keypass [redacted-secret] -alias pin",
+                "tool -importcert -storepass hunter2 -keypass hunter2 -alias pin"
+            ),
+            (
+                #"{"cmd":"sshpass -p \"correct horse\" ssh h"}"#, #"{"cmd":"sshpass -p \"[redacted-secret]\" ssh h"}"#,
+                #"{"cmd":"ssh -p \"correct horse\" h"}"#
+            ),
+            (
+                "az login -u bob@example.com -p hunter2 --tenant t",
+                "az login -u [redacted-email] -p [redacted-secret] --tenant t",
+                "az account -u bob@example.com -p hunter2 --tenant t"
+            ),
+        ]
+    )
+    func passwordGoes(_ input: String, _ expected: String, _ unprotected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+        #expect(
+            LogSanitizer.redact(unprotected).contains("hunter2") || LogSanitizer.redact(unprotected).contains("horse"))
+    }
+
+    @Test(
+        "what is no command's password option keeps its text",
+        arguments: [
+            "mkdir -p /tmp/x", "ssh -p 2222 deploy@h", "docker run -p 8080:80 img", "mysql -u root -p app",
+            "mysql -u root -p -e 'select 1'", "sshpass -p -f file", "7z x -p archive.7z", "redis-cli -a",
+            "x-mysql -phunter", "--login -p kept", "mysql.-pkept", "login: -p kept", "zip -Pkept", "openssl -kkept",
+            "keytool -storepassx kept", "keytool -storepass -v", "-p kept sshpass", "LOGIN -p kept",
+        ]
+    )
+    func kept(_ input: String) {
+        #expect(LogSanitizer.redact(input) == input)
+        #expect(RegexReferenceSanitizer.redact(input) == input)
+    }
+}
