@@ -575,6 +575,8 @@ protocol WindowTriggers {
     /// A window's last byte is one when it is a `-` (the byte after it lies in the next window), and
     /// with `memchr` every `-` is: the caller reads the byte after a `-` candidate.
     static var dashPairs: Bool { get }
+    /// The lanes of `bytes` that hold one of ``values``.
+    static func lanes(_ bytes: ByteBlock.Bytes) -> ByteBlock.Lanes
 }
 
 extension WindowTriggers {
@@ -605,6 +607,15 @@ enum SpanTriggers: WindowTriggers {
         (UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: "\\"), 0xEF, UInt8(ascii: ">"))
     }
     static var dashPairs: Bool { true }
+
+    /// `:` (0x3A) and `>` (0x3E) differ in one bit (0x04): both are the bytes that are 0x3E with it
+    /// set, one compare for the two.
+    @inline(__always) static func lanes(_ bytes: ByteBlock.Bytes) -> ByteBlock.Lanes {
+        typealias V = ByteBlock.Bytes
+        return ((bytes | V(repeating: 0x04)) .== V(repeating: UInt8(ascii: ">")))
+            .| (bytes .== V(repeating: UInt8(ascii: "="))) .| (bytes .== V(repeating: UInt8(ascii: "%")))
+            .| (bytes .== V(repeating: UInt8(ascii: "\\"))) .| (bytes .== V(repeating: 0xEF))
+    }
 }
 
 /// What the URL look-ahead for a credential's value meets: `:` and `%` (a URL separator's start).
