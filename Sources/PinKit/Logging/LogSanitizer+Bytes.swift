@@ -94,11 +94,17 @@ extension LogSanitizer {
         /// `table[keyPairs + prev] & table[keyPairs + last] >> 16` is not zero exactly then.
         static var keyPairs: Int { 256 }
 
+        /// After the class table and ``keyPairs``, rule 1's plain-byte tables as bytes (1: plain),
+        /// `table + plainBytes` as `UInt8`s: a URL's authority's (``urlPlain``), then its path's (those
+        /// and `/ ? # % @`), so a URL body reaches them through the table it already holds (each
+        /// global of its own cost a `swift_once` a call).
+        static var plainBytes: Int { 512 }
+
         /// Allocated once and never freed or written after initialisation, so sharing it is safe.
-        /// The byte classes, then ``keyPairs``.
+        /// The byte classes, then ``keyPairs``, then ``plainBytes``.
         nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
-            let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 512)
-            table.initialize(repeating: 0, count: 512)
+            let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 512 + 128)
+            table.initialize(repeating: 0, count: 512 + 128)
             func mark(_ characters: String, _ flag: UInt32) {
                 for byte in characters.utf8 { table[Int(byte)] |= flag }
             }
@@ -159,6 +165,12 @@ extension LogSanitizer {
             pairs("t", after: "e")
             pairs("y", after: "e")
             pairs("s", after: "ls")
+            let plain = UnsafeMutableRawPointer(table + plainBytes).assumingMemoryBound(to: UInt8.self)
+            for byte in 0..<256 where table[byte] & urlPlain != 0 {
+                plain[byte] = 1
+                plain[256 + byte] = 1
+            }
+            for byte in "/?#%@".utf8 { plain[256 + Int(byte)] = 1 }
             return UnsafePointer(table)
         }()
     }

@@ -244,7 +244,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
         var angles = 0
         // Most of a URL is letters, digits and punctuation that decide nothing: one table look each.
         // After the authority, `/ ? # % @` decide nothing either, so a path is mostly one run.
-        var plain = URLRule.authorityPlain
+        var plain = authorityPlain
         scan: while p < end {
             // (A loop of its own: its back edge carries `p` alone, where the scan's own carried
             // the whole state through register moves each byte.)
@@ -266,10 +266,10 @@ struct URLRule<Counter: LogSanitizerCounting> {
             case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
                 // (Only in the authority: the path's table takes them as plain.)
                 body.authorityEnd = p
-                plain = URLRule.pathPlain
+                plain = pathPlain
             case UInt8(ascii: "%"):
                 percentInAuthority(at: p, end: end, body: &body)
-                if body.authorityEnd != Int.max { plain = URLRule.pathPlain }
+                if body.authorityEnd != Int.max { plain = pathPlain }
             case UInt8(ascii: "@"):
                 body.hostStart = p + 1
             case UInt8(ascii: "("): parentheses += 1
@@ -294,7 +294,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
                 let inPath = body.authorityEnd != Int.max
                 if !inPath {
                     body.authorityEnd = p
-                    plain = URLRule.pathPlain
+                    plain = pathPlain
                 }
                 if p + 1 < end, text.has(p + 1, Classes.quote),
                     SanitizerScan.closes(text, quoteAt: p + 1, end: end, stop: Int.max)
@@ -339,9 +339,11 @@ struct URLRule<Counter: LogSanitizerCounting> {
     }
 
     /// 1 for the bytes that decide nothing in a URL's authority in running text (``Classes/urlPlain``)…
-    static var authorityPlain: UnsafePointer<UInt8> { URLPlainBytes.authority }
+    var authorityPlain: UnsafePointer<UInt8> {
+        UnsafeRawPointer(text.table + Classes.plainBytes).assumingMemoryBound(to: UInt8.self)
+    }
     /// …and in its path, query and fragment: those and `/ ? # % @`.
-    static var pathPlain: UnsafePointer<UInt8> { URLPlainBytes.path }
+    var pathPlain: UnsafePointer<UInt8> { authorityPlain + 256 }
 
     /// In running text, white space (escaped tabs, `\t`, too) right after `bearer` or `bearer:`
     /// (not inside a word) in a URL's path, query or fragment does not end the URL:
@@ -404,11 +406,10 @@ struct URLRule<Counter: LogSanitizerCounting> {
     }
 }
 
-/// The tables of ``URLRule/authorityPlain`` and ``URLRule/pathPlain``: allocated once and never
-/// freed or written after initialisation, so sharing them is safe.
+/// Byte tables of rule 1's look-ahead and rule 2's (``URLRule/authorityPlain`` and
+/// ``URLRule/pathPlain`` live after ``LogSanitizer/Classes/table``): allocated once and never freed
+/// or written after initialisation, so sharing them is safe.
 enum URLPlainBytes {
-    nonisolated(unsafe) static let authority = table(extra: "")
-    nonisolated(unsafe) static let path = table(extra: "/?#%@")
     /// 1 for what may lie between an escape and the `&` that lets a URL go on after it
     /// (``EscapeRun``): ASCII letters and digits, `.`, `_`, `~`, `/`, `\` and `-`.
     nonisolated(unsafe) static let escapeRun = bytes("._~/\\-")
@@ -425,14 +426,6 @@ enum URLPlainBytes {
         return UnsafePointer(table)
     }
 
-    static func table(extra: String) -> UnsafePointer<UInt8> {
-        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
-        for byte in 0..<256 {
-            table[byte] = LogSanitizer.Classes.table[byte] & LogSanitizer.Classes.urlPlain != 0 ? 1 : 0
-        }
-        for byte in extra.utf8 { table[Int(byte)] = 1 }
-        return UnsafePointer(table)
-    }
 }
 
 /// Rule 1's look-ahead at an escaped line break or tab (`\r`, `\n`, `\t`) in a URL in running text:
