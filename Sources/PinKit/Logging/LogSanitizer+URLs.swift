@@ -146,6 +146,9 @@ struct URLRule<Counter: LogSanitizerCounting> {
         var p = start
         // The authority: each byte may also end it or move the host's start.
         while p < end, body.authorityEnd == Int.max {
+            // (The bytes the `switch` below takes as plain go sixteen at a time.)
+            p = quotedStopStart(from: p, end: end, quote: quote, authority: true)
+            guard p < end else { break }
             let byte = text.byte(p)
             switch byte {
             case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): body.authorityEnd = p
@@ -173,6 +176,8 @@ struct URLRule<Counter: LogSanitizerCounting> {
         // The rest: only a quote, a backslash or a line break decides anything (one or two
         // comparisons a byte for the others).
         while p < end {
+            p = quotedStopStart(from: p, end: end, quote: quote, authority: false)
+            guard p < end else { break }
             let byte = text.byte(p)
             if byte != quote, byte != UInt8(ascii: "\\"), byte > 0x0D {
                 p += 1
@@ -183,6 +188,42 @@ struct URLRule<Counter: LogSanitizerCounting> {
         }
         body.end = p
         return body
+    }
+
+    /// In a quoted body, the first position in `[start, end)` whose byte decides something, or
+    /// `end`: `quote`, `\\` or a byte up to CR (0x0D), and in the `authority` also `/ ? # @ %`
+    /// (those ``quotedBody(from:end:quote:escaped:)`` steps over one at a time). Sixteen bytes a
+    /// step while a block fits before `end`, then the block that ends at `end` with its lanes
+    /// before the position left out (or `start` itself in an input under sixteen bytes: the
+    /// caller's byte loop takes them). Each byte is read once a call, the last block's at most
+    /// once more.
+    @inline(__always) func quotedStopStart(from start: Int, end: Int, quote: UInt8, authority: Bool) -> Int {
+        typealias V = ByteBlock.Bytes
+        let quotes = V(repeating: quote)
+        @inline(__always) func stops(_ bytes: V) -> ByteBlock.Lanes {
+            var lanes =
+                (bytes .== quotes) .| (bytes .== V(repeating: UInt8(ascii: "\\")))
+                .| (bytes .< V(repeating: 0x0E))
+            if authority {
+                lanes .|= (bytes .== V(repeating: UInt8(ascii: "/"))) .| (bytes .== V(repeating: UInt8(ascii: "?")))
+                    .| (bytes .== V(repeating: UInt8(ascii: "#"))) .| (bytes .== V(repeating: UInt8(ascii: "@")))
+                    .| (bytes .== V(repeating: UInt8(ascii: "%")))
+            }
+            return lanes
+        }
+        guard end >= 16, let base = text.input.baseAddress else { return start }
+        var p = start
+        while p &+ 16 <= end {
+            text.counter.tick(16)
+            if let lane = ByteBlock.firstLane(stops(ByteBlock.load(base, p))) { return p &+ lane }
+            p &+= 16
+        }
+        guard p < end else { return end }
+        let block = end &- 16
+        text.counter.tick(16)
+        let lanes = stops(ByteBlock.load(base, block)) .& ByteBlock.lanes(from: p &- block, to: 16)
+        if let lane = ByteBlock.firstLane(lanes) { return block &+ lane }
+        return end
     }
 
     /// At a quote, backslash or line break at `p` in a quoted body: the position after it (after a
