@@ -369,6 +369,11 @@
 ///   over a bounded name and the blanks after it, once: the search moves only forward, from the
 ///   pass's position; the input's command words are read once, in one pass, at the first option's
 ///   shape (``CredentialRule/commandOption(from:end:words:)``).
+/// - A header value's bytes and a quoted URL body's that decide nothing (no quote, `\`, line
+///   break, nor in the authority `/ ? # @ %`) are stepped over sixteen at a time
+///   (`headerStopStart`, `quotedStopStart`): each once, but those of the last sixteen before the
+///   scan's limit, which the block ending there reads again at each byte among them that decides
+///   something (sixteen times at most).
 /// - A credential key glued to a base64 run reads that run back (to the previous span at most,
 ///   and the backslashes before it) and measures rule 7's match from its start forward, within
 ///   the credential's span; the credential's span then goes out whatever the answer, so the next
