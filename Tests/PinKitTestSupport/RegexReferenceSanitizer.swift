@@ -462,13 +462,12 @@ public enum RegexReferenceSanitizer {
         [curlUserOptionCredential, authUserOptionCredential] + quotedCurlUserOptionCredentials
         + quotedAuthUserOptionCredentials
     /// A password in a command's short option (the scanner's `commandOption(from:end:words:)`):
-    /// `-` and the option's name at the start or after white space, a quote or (not `glued`) an
-    /// escaped `\t`, `\n`, `\r`; then spaces or tabs and no `-`, or (`glued`) no space or tab; then what
+    /// `-` and the option's name at the start or after a byte up to a space or a quote (`"`, `'`);
+    /// then spaces or tabs and no `-`, or (`glued`) no space or tab; then what
     /// follows a separator (blanks, openers, the value), the same groups as ``valueCredential``. Each
     /// counts only after the first of its command words (``commandPasswordOptions``).
     static func commandPasswordCredential(_ option: String, glued: Bool) -> NSRegularExpression {
-        // (Glued, not after an escaped `\t`, `\n` or `\r`: a URL's scheme may start at its letter.)
-        let boundary = #"(?:^|(?<=[\t-\r "'])"# + (glued ? ")" : #"|(?<=\\[tnr]))"#)
+        let boundary = #"(?:^|(?<=[\x00-\x20"']))"#
         let tail = glued ? #"(?![ \t])"# : #"[ \t]++(?!-)"#
         return valueExpression(key: boundary + "-(?:" + option + ")", tail: tail + blanks + openers)
     }

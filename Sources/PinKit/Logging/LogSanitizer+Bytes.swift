@@ -14,6 +14,12 @@ protocol LogSanitizerCounting {
 }
 
 extension LogSanitizer {
+    /// Whether a command's short option may follow `byte` (``CredentialRule/commandOption(at:end:words:)``):
+    /// white space or another control byte, `"` or `'`.
+    @inline(__always) static func isOptionBoundary(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+    }
+
     struct Uncounted: LogSanitizerCounting {
         @inline(__always) func tick(_ count: Int) {}
     }
@@ -501,6 +507,12 @@ enum ByteBlock {
     }
 
     /// The lanes as bits 0–15, lane `i` as bit `i`.
+    /// The lanes of `bytes` that hold an ASCII byte above `@` (the letters, `[ \ ] ^ _` and the
+    /// backtick, `{ | } ~` and DEL), as bits: one signed compare (the bytes from 0x80 are negative).
+    @inline(__always) static func letterBits(_ bytes: Bytes) -> UInt64 {
+        bits(unsafeBitCast(bytes, to: SIMD16<Int8>.self) .> SIMD16<Int8>(repeating: 0x40))
+    }
+
     @inline(__always) static func bits(_ lanes: Lanes) -> UInt64 {
         #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
             let mask = _mm_movemask_epi8(unsafeBitCast(lanes, to: __m128i.self))

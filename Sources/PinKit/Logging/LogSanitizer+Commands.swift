@@ -7,16 +7,19 @@
 /// (``CommandPasswordWords``), anywhere before it in the input, as curl's `-u` does
 /// (``CredentialRule/userOptionContext(end:)``).
 ///
-/// The option stands at the input's start or after white space, a quote or an escaped `\t`, `\n` or
-/// `\r`; its value follows one or more spaces or tabs and does not start with `-` (another option),
-/// or, where the command reads one so, is glued to it (`-phunter2`; mysql's `-p` takes nothing
-/// else: `-p db` asks for the password and names the database), the option then not after an
-/// escaped `\t`, `\n` or `\r`. The value is read as after any
+/// The option stands at the input's start or after white space (or another control byte), `"` or
+/// `'` (``LogSanitizer/isOptionBoundary(_:)``; not after an escaped `\t`, which the span pass's
+/// window would have to read a byte further back for); its value follows one or more spaces or
+/// tabs and does not start with `-` (another option), or, where the command reads one so, is
+/// glued to it (`-phunter2`; mysql's `-p` takes nothing else: `-p db` asks for the password and
+/// names the database). The value is read as after any
 /// key (a quoted one to its closing quote), and goes; the option stays.
 ///
-/// Linear: one forward search over the `-`s (``CredentialRule/commandOption(from:end:words:)``),
-/// each read over a bounded option name and the blanks after it, which hold no `-`; the words are
-/// found once an input, in one pass over its words, and only when it holds an option's shape.
+/// Linear: the span pass's window finder marks a `-` before a letter (``WindowTriggers/dashPairs``),
+/// and each is read over a bounded option name and the blanks after it
+/// (``CredentialRule/commandOption(at:end:words:)``; blanks hold no `-`, so no byte is read for two);
+/// the words are found once an input, in one pass over its words, and only when it holds an
+/// option's shape.
 extension CredentialRule {
     /// A command password option found at `dash`: its name ends at `nameEnd` and its value starts
     /// at `valueStart` (after the blanks, or at `nameEnd` when glued).
@@ -26,59 +29,50 @@ extension CredentialRule {
         let valueStart: Int
     }
 
-    /// The next command password option whose `-` lies at or after `from`, or nil. `words`: the
-    /// input's command words, found at the first option's shape (nil until then).
-    @inline(never) func commandOption(from: Int, end: Int, words: inout CommandPasswordWords?) -> CommandOption? {
-        var p = from
-        while let dash = text.find(UInt8(ascii: "-"), from: p, to: end - 1) {
-            p = dash + 1
-            guard optionBoundary(before: dash, bound: 0) else { continue }
-            let letter = text.byte(dash + 1)
-            var nameEnd = dash + 2
-            // The command words the option needs: glued to its value, and apart from it.
-            var glued = Int.max
-            var apart = Int.max
+    /// The command password option whose `-` is at `dash` (a byte lies after it), or nil. `words`:
+    /// the input's command words, found at the first option's shape (nil until then).
+    @inline(never) func commandOption(at dash: Int, end: Int, words: inout CommandPasswordWords?) -> CommandOption? {
+        guard dash == 0 || LogSanitizer.isOptionBoundary(text.byte(dash - 1)) else { return nil }
+        let letter = text.byte(dash + 1)
+        var nameEnd = dash + 2
+        // The command words the option needs: glued to its value, and apart from it.
+        var glued = Int.max
+        var apart = Int.max
+        switch letter {
+        case UInt8(ascii: "p"), UInt8(ascii: "a"), UInt8(ascii: "w"), UInt8(ascii: "P"), UInt8(ascii: "k"):
+            if letter == UInt8(ascii: "k"), nameEnd < end, text.byte(nameEnd) == UInt8(ascii: "e") {
+                fallthrough
+            }
+            if words == nil { words = commandPasswordWords(end: end) }
+            let found = words!
             switch letter {
-            case UInt8(ascii: "p"), UInt8(ascii: "a"), UInt8(ascii: "w"), UInt8(ascii: "P"), UInt8(ascii: "k"):
-                if letter == UInt8(ascii: "k"), nameEnd < end, text.byte(nameEnd) == UInt8(ascii: "e") {
-                    fallthrough
-                }
-                if words == nil { words = commandPasswordWords(end: end) }
-                let found = words!
-                switch letter {
-                case UInt8(ascii: "p"): (apart, glued) = (found.passwordApart, found.passwordGlued)
-                case UInt8(ascii: "a"): apart = found.redis
-                case UInt8(ascii: "w"): (apart, glued) = (found.ldap, found.ldap)
-                case UInt8(ascii: "P"): apart = found.zip
-                default: apart = found.openssl
-                }
-            case UInt8(ascii: "s"), UInt8(ascii: "d"):
-                // keytool's and jarsigner's `-storepass`, `-keypass`, `-srcstorepass`, `-deststorepass`,
-                // `-srckeypass`, `-destkeypass`.
-                guard let length = keytoolPasswordOptionLength(at: dash + 1, end: end) else { continue }
-                nameEnd = dash + 1 + length
-                if words == nil { words = commandPasswordWords(end: end) }
-                apart = words!.keytool
-            default:
-                continue
+            case UInt8(ascii: "p"): (apart, glued) = (found.passwordApart, found.passwordGlued)
+            case UInt8(ascii: "a"): apart = found.redis
+            case UInt8(ascii: "w"): (apart, glued) = (found.ldap, found.ldap)
+            case UInt8(ascii: "P"): apart = found.zip
+            default: apart = found.openssl
             }
-            guard nameEnd < end, min(apart, glued) < dash else { continue }
-            let next = text.byte(nameEnd)
-            if next == 0x20 || next == 0x09 {
-                guard apart < dash else { continue }
-                var v = nameEnd + 1
-                while v < end, text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
-                // (The blanks hold no `-`: the search goes on after them.)
-                p = v
-                guard v < end, text.byte(v) != UInt8(ascii: "-") else { continue }
-                return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: v)
-            }
-            // Glued only after a blank, a quote or at the start: after an escaped `\t`, `\n` or `\r`
-            // a URL's scheme may start at its letter and hold the option (`\t-phttps://…`).
-            guard glued < dash, dash == 0 || !text.has(dash - 1, Classes.letter) else { continue }
-            return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: nameEnd)
+        case UInt8(ascii: "s"), UInt8(ascii: "d"):
+            // keytool's and jarsigner's `-storepass`, `-keypass`, `-srcstorepass`, `-deststorepass`,
+            // `-srckeypass`, `-destkeypass`.
+            guard let length = keytoolPasswordOptionLength(at: dash + 1, end: end) else { return nil }
+            nameEnd = dash + 1 + length
+            if words == nil { words = commandPasswordWords(end: end) }
+            apart = words!.keytool
+        default:
+            return nil
         }
-        return nil
+        guard nameEnd < end, min(apart, glued) < dash else { return nil }
+        let next = text.byte(nameEnd)
+        if next == 0x20 || next == 0x09 {
+            guard apart < dash else { return nil }
+            var v = nameEnd + 1
+            while v < end, text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
+            guard v < end, text.byte(v) != UInt8(ascii: "-") else { return nil }
+            return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: v)
+        }
+        guard glued < dash else { return nil }
+        return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: nameEnd)
     }
 
     /// The length of keytool's password option name at `start` (after its `-`) followed by a space

@@ -605,7 +605,8 @@ enum SanitizerScan {
 protocol WindowTriggers {
     /// The bytes (a byte may repeat: a repeated one is compared and searched for once).
     static var values: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) { get }
-    /// Whether the first `-` of each `--` is a trigger too (a long command-line option's start).
+    /// Whether the first `-` of each `--` is a trigger too (a long command-line option's start), and
+    /// a `-` before an ASCII byte above `@` (a letter: a command's short option, `sshpass -p x`).
     /// A window's last byte is one when it is a `-` (the byte after it lies in the next window), and
     /// with `memchr` every `-` is: the caller reads the byte after a `-` candidate.
     static var dashPairs: Bool { get }
@@ -741,13 +742,18 @@ struct WindowFinder<Triggers: WindowTriggers> {
         let fourth = ByteBlock.bits(Triggers.lanes(blocks.3))
         let triggers = first | second &<< 16 | third &<< 32 | fourth &<< 48
         guard Triggers.dashPairs else { return triggers }
-        // The bytes already loaded, compared once more: a `-` whose next byte is one (the last
-        // byte's next lies outside: it counts when it is a `-`).
+        // The bytes already loaded, compared once more: a `-` whose next byte is one or above `@`
+        // (a letter: a command's password option, `-p`; the last byte's next lies outside: it
+        // counts when it is a `-`). Most windows hold no `-`: one test.
         let dash = ByteBlock.Bytes(repeating: UInt8(ascii: "-"))
         let dashes =
             ByteBlock.bits(blocks.0 .== dash) | ByteBlock.bits(blocks.1 .== dash) &<< 16
             | ByteBlock.bits(blocks.2 .== dash) &<< 32 | ByteBlock.bits(blocks.3 .== dash) &<< 48
-        return triggers | dashes & (dashes &>> 1 | 1 &<< 63)
+        guard dashes != 0 else { return triggers }
+        let letters =
+            ByteBlock.letterBits(blocks.0) | ByteBlock.letterBits(blocks.1) &<< 16
+            | ByteBlock.letterBits(blocks.2) &<< 32 | ByteBlock.letterBits(blocks.3) &<< 48
+        return triggers | dashes & ((dashes | letters) &>> 1 | 1 &<< 63)
     }
 
     /// Tests the window that holds `start` (below `end`): the 64 bytes from `start`, or the last 64
@@ -777,13 +783,17 @@ struct WindowFinder<Triggers: WindowTriggers> {
             for index in 0..<end where isTrigger(input.byte(index)) { bits |= 1 &<< UInt64(index) }
             if Triggers.dashPairs {
                 for index in 0..<end &- 1
-                where input.byte(index) == UInt8(ascii: "-") && input.byte(index &+ 1) == UInt8(ascii: "-") {
+                where input.byte(index) == UInt8(ascii: "-")
+                    && (input.byte(index &+ 1) == UInt8(ascii: "-")
+                        || (0x41...0x7F).contains(input.byte(index &+ 1)))
+                {
                     bits |= 1 &<< UInt64(index)
                 }
             }
             return bits
         }
         var dashes: UInt64 = 0
+        var letters: UInt64 = 0
         let dash = ByteBlock.Bytes(repeating: UInt8(ascii: "-"))
         var index = 0
         while true {
@@ -791,8 +801,13 @@ struct WindowFinder<Triggers: WindowTriggers> {
             input.counter.tick(16)
             let bytes = ByteBlock.load(base, block)
             bits |= ByteBlock.bits(Triggers.lanes(bytes)) &<< UInt64(block)
-            if Triggers.dashPairs { dashes |= ByteBlock.bits(bytes .== dash) &<< UInt64(block) }
-            if block == end &- 16 { return Triggers.dashPairs ? bits | dashes & dashes &>> 1 : bits }
+            if Triggers.dashPairs {
+                dashes |= ByteBlock.bits(bytes .== dash) &<< UInt64(block)
+                letters |= ByteBlock.letterBits(bytes) &<< UInt64(block)
+            }
+            if block == end &- 16 {
+                return Triggers.dashPairs ? bits | dashes & (dashes | letters) &>> 1 : bits
+            }
             index &+= 16
         }
     }

@@ -365,10 +365,10 @@
 ///   bytes, stopping at a `<` or `>` (so each byte for one `>`). A key ends in a letter, and a
 ///   start tag in a letter, digit or quote, so the triggers right after a rejected candidate are
 ///   stepped over at one or two examinations each, up to one that could start a URL separator.
-/// - A command's password option (`sshpass -p x`) is looked for ahead over the `-`s, each read
-///   over a bounded name and the blanks after it, once: the search moves only forward, from the
-///   pass's position; the input's command words are read once, in one pass, at the first option's
-///   shape (``CredentialRule/commandOption(from:end:words:)``).
+/// - A command's password option (`sshpass -p x`) is a `-` before a letter the span pass's window
+///   marks, read over a bounded name and the blanks after it (which hold no `-`); the input's
+///   command words are read once, in one pass, at the first option's shape
+///   (``CredentialRule/commandOption(at:end:words:)``).
 /// - A header value's bytes and a quoted URL body's that decide nothing (no quote, `\`, line
 ///   break, nor in the authority `/ ? # @ %`) are stepped over sixteen at a time
 ///   (`headerStopStart`, `quotedStopStart`): each once, but those of the last sixteen before the
@@ -753,25 +753,14 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         // looked for yet, -1 no option's start in it, else where its first `curl` is. Looked for
         // once, at the first `:` that may end a user name.
         var userOptions = -2
-        // The next command password option (``CredentialRule/commandOption(from:end:words:)``), looked
-        // for ahead as the pass moves past it, and the input's command words (found once, when an
-        // option's shape asks).
+        // The input's command words (``CredentialRule/commandOption(at:end:words:)``), found once,
+        // when an option's shape asks.
         var commandWords: CommandPasswordWords?
-        var command = credentials.commandOption(from: 0, end: end, words: &commandWords)
-        while true {
-            if let option = command, option.dash < position {
-                command = credentials.commandOption(from: position, end: end, words: &commandWords)
-            }
-            let trigger = triggers.next(from: position, to: end, in: text) ?? Int.max
-            // An option before the next trigger goes first (a span up to it took any before); at it, the
-            // trigger is its `-` (a window's last byte, whose next the window does not see).
-            let commandOption = command.flatMap { $0.dash <= trigger ? $0 : nil }
-            guard trigger < Int.max || commandOption != nil else { break }
-            let candidate = commandOption?.dash ?? trigger
+        while let candidate = triggers.next(from: position, to: end, in: text) {
             let byte = text.byte(candidate)
             // The byte after rejects most URL candidates (a separator starts `:/`, `:\`, `%3` or `%2`, two
             // bytes or more before the end): one table test for the pair, so one branch decides it.
-            if commandOption == nil, candidate + 2 < end,
+            if candidate + 2 < end,
                 (text.table[Int(byte)] &>> 2) & text.table[Int(text.byte(candidate + 1))]
                     & (LogSanitizer.Classes.afterColon | LogSanitizer.Classes.afterPercent) != 0,
                 case let length = urls.separatorLength(at: candidate, colon: byte == UInt8(ascii: ":"), end: end),
@@ -785,7 +774,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 continue
             }
             // A `>` ends no key: it may end an XML start tag that names one (`<password>x`).
-            if commandOption == nil, byte == UInt8(ascii: ">") {
+            if byte == UInt8(ascii: ">") {
                 // (The tag's last byte is its key's last letter or its attributes' letter, digit or
                 // quote: `->`, `=>` and ` > ` go at one table test.)
                 if candidate > keyBound,
@@ -813,25 +802,35 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             var optionEnd = -1
             // A user option's password in quotes: the string the quote before its name opened.
             var opened: (quote: UInt8, escapes: Int)?
-            if let commandOption {
-                // A command's password option: the option stays with its blanks, the value goes.
-                key = (candidate, .value)
-                separator = commandOption.nameEnd
-                separatorLength = commandOption.valueStart - commandOption.nameEnd
-            } else if byte == UInt8(ascii: "-") {
-                // (Most are a lone `-` at a window's end: one load.)
-                guard candidate + 1 < end, text.byte(candidate + 1) == UInt8(ascii: "-") else {
+            // A command's password option (`sshpass -p x`): the option stays with its blanks.
+            var isCommand = false
+            if byte == UInt8(ascii: "-") {
+                guard candidate + 1 < end else {
                     position = candidate + 1
                     continue
                 }
-                let option = credentials.option(at: candidate, end: end)
-                // The span starts at the `--`, kept with the name: no later rule takes the dashes (a
-                // bearer token after `Bearer `).
-                if option.keyStart != nil { key = (candidate, .value) }
-                separator = option.nameEnd
-                separatorLength = option.valueStart - option.nameEnd
-                // No `--` in the option's name starts another (each is right after a name's byte).
-                optionEnd = option.nameEnd
+                if text.byte(candidate + 1) != UInt8(ascii: "-") {
+                    // (Most are inside a word, a date or a token: the byte before rejects them here.)
+                    guard candidate == 0 || LogSanitizer.isOptionBoundary(text.byte(candidate - 1)),
+                        let option = credentials.commandOption(at: candidate, end: end, words: &commandWords)
+                    else {
+                        position = candidate + 1
+                        continue
+                    }
+                    isCommand = true
+                    key = (candidate, .value)
+                    separator = option.nameEnd
+                    separatorLength = option.valueStart - option.nameEnd
+                } else {
+                    let option = credentials.option(at: candidate, end: end)
+                    // The span starts at the `--`, kept with the name: no later rule takes the dashes (a
+                    // bearer token after `Bearer `).
+                    if option.keyStart != nil { key = (candidate, .value) }
+                    separator = option.nameEnd
+                    separatorLength = option.valueStart - option.nameEnd
+                    // No `--` in the option's name starts another (each is right after a name's byte).
+                    optionEnd = option.nameEnd
+                }
             } else {
                 // A `%` separates a key only as `%3D` or `%3A` (percent-encoded `=`, `:`), a `\` only as
                 // `\u003d` or `\u003a` (JSON-escaped, as Gson writes `=`), a 0xEF only as a full-width
@@ -858,7 +857,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
             if var key {
                 // (A command option's value may be glued to it: a URL's scheme reads back to the `-`.)
                 lookAhead(
-                    urls, after: commandOption.map { $0.dash - 1 } ?? separator, separator: &aheadSeparator,
+                    urls, after: isCommand ? candidate - 1 : separator, separator: &aheadSeparator,
                     span: &aheadSpan, search: &ahead)
                 var found = credentials.credential(
                     key: key, separator: separator, length: separatorLength, percent: percent,
@@ -878,7 +877,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     // A key glued to the base64 run before it may be a word inside a token (rare:
                     // most keys follow a blank, a quote, `_` or `-`). A user option's empty key
                     // (at its separator) has no word: its user name is left to rules 3–7.
-                    if commandOption == nil, key.start > keyBound, key.start != separator,
+                    if !isCommand, key.start > keyBound, key.start != separator,
                         case let flags = text.table[Int(text.byte(key.start - 1))],
                         flags & (LogSanitizer.Classes.alphanumeric | LogSanitizer.Classes.high) != 0
                             || flags & (LogSanitizer.Classes.base64 | LogSanitizer.Classes.token)
