@@ -21,17 +21,18 @@ extension LogCorpus {
             "sshpass ", "docker login -u bob ", "az login ", "mysql -u root ", "mysqldump -uroot ", "/usr/bin/mysql ",
             "7z a ", "redis-cli -h r ", "ldapsearch -x ", "ldapmodify ", "zip -r ", "unzip ", "openssl enc ",
             "keytool -list ", "jarsigner ", "", "", "ssh ", "mkdir ", "x-mysql ", "--login ", "mysql.", "login:",
-            "\"sshpass\", \"", "\\tsshpass\\t", "sshpass", "LOGIN ", "redis-cli\t",
+            "\"sshpass\", \"", "\\tsshpass\\t", "sshpass", "LOGIN ", "redis-cli\t", "mongosh -u admin ", "mysqlsh ",
+            "http ", "https POST a.io ", "smbclient //srv/x ", "sqlcmd -S db ", "httpie ", "mongo",
         ])
         let option = pick([
             "-p", "-p", "-a", "-w", "-P", "-k", "-storepass", "-keypass", "-srcstorepass", "-deststorepass",
-            "-srckeypass", "-destkeypass", "-pass", "-K", "-u", "--p", "-ks", "-keypas", "-storepassx",
+            "-srckeypass", "-destkeypass", "-pass", "-K", "-u", "--p", "-ks", "-keypas", "-storepassx", "-U", "-Ux",
         ])
         let blanks = pick([" ", " ", "", "\t", "  ", " \t", "\u{00A0}", "="])
         let value = pick([
             "hunter2", "'correct horse'", "\"a b; c\"", "\\\"x y\\\"", "-v", "--batch", "22", "", "[redacted-secret]",
             "https://a.io/x", "\"https://a.io/x y\"", string(Self.base64, 1...40), "{\"a\":1}", "a:b", "$PASS",
-            "pass:hunter2",
+            "pass:hunter2", "bob%hunter2", "bob:hunter2",
         ])
         let before = pick(["", "", "+ ", "$ ", "\t", "\\n", "'", "\"", "x", "run: "])
         return before + command + option + blanks + value + pick(["", " db", " ssh h", " -b dc=x", " \\", "'"])

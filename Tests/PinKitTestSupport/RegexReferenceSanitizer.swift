@@ -478,15 +478,16 @@ public enum RegexReferenceSanitizer {
     }
     /// Each command password option with the words of the commands it is a password of.
     static let commandPasswordOptions: [(option: NSRegularExpression, words: NSRegularExpression)] = [
-        (commandPasswordCredential("p", glued: false), commandWord("sshpass|login")),
+        (commandPasswordCredential("p", glued: false), commandWord("sshpass|login|mongo[A-Za-z0-9-]*")),
         (
             commandPasswordCredential("p", glued: true),
-            commandWord("sshpass|login|mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|7z|7za")
+            commandWord("sshpass|login|mysql[A-Za-z0-9-]*|mariadb[A-Za-z0-9-]*|7z|7za")
         ),
-        (commandPasswordCredential("a", glued: false), commandWord("redis-cli")),
+        (commandPasswordCredential("a", glued: false), commandWord("redis-cli|https?")),
+        (commandPasswordCredential("U", glued: false), commandWord("smbclient")),
         (commandPasswordCredential("w", glued: false), commandWord("ldap[A-Za-z0-9-]*")),
         (commandPasswordCredential("w", glued: true), commandWord("ldap[A-Za-z0-9-]*")),
-        (commandPasswordCredential("P", glued: false), commandWord("zip|unzip")),
+        (commandPasswordCredential("P", glued: false), commandWord("zip|unzip|sqlcmd|bcp")),
         (commandPasswordCredential("k", glued: false), commandWord("openssl")),
         (
             commandPasswordCredential(

@@ -64,6 +64,21 @@ struct LogSanitizerCommandOptionTests {
                 #"{"cmd":"ssh -p \"correct horse\" h"}"#
             ),
             (
+                "mongosh -u admin -p hunter2 --authenticationDatabase admin",
+                "mongosh -u admin -p [redacted-secret] --authenticationDatabase admin",
+                "mkdir -u admin -p hunter2 --authenticationDatabase admin"
+            ),
+            ("mysqlsh -uroot -phunter2 db", "mysqlsh -uroot -p[redacted-secret] db", "mytool -uroot -phunter2 db"),
+            ("http -a bob:hunter2 POST a.io", "http -a [redacted-secret] POST a.io", "git -a bob:hunter2 POST a.io"),
+            (
+                "smbclient //srv/share -U bob%hunter2", "smbclient //srv/share -U [redacted-secret]",
+                "rsync //srv/share -U bob%hunter2"
+            ),
+            (
+                "sqlcmd -S db -U sa -P hunter2 -Q x", "sqlcmd -S db -U sa -P [redacted-secret] -Q x",
+                "sqlite -S db -U sa -P hunter2 -Q x"
+            ),
+            (
                 "az login -u bob@example.com -p hunter2 --tenant t",
                 "az login -u [redacted-email] -p [redacted-secret] --tenant t",
                 "az account -u bob@example.com -p hunter2 --tenant t"
@@ -83,6 +98,7 @@ struct LogSanitizerCommandOptionTests {
             "mysql -u root -p -e 'select 1'", "sshpass -p -f file", "7z x -p archive.7z", "redis-cli -a",
             "x-mysql -phunter", "--login -p kept", "mysql.-pkept", "login: -p kept", "zip -Pkept", "openssl -kkept",
             "keytool -storepassx kept", "keytool -storepass -v", "-p kept sshpass", "LOGIN -p kept",
+            "git commit -a -m kept", "see https://a.io -a kept", "curl -U proxy -x kept", "httpie -a kept",
         ]
     )
     func kept(_ input: String) {

@@ -39,7 +39,8 @@ extension CredentialRule {
         var glued = Int.max
         var apart = Int.max
         switch letter {
-        case UInt8(ascii: "p"), UInt8(ascii: "a"), UInt8(ascii: "w"), UInt8(ascii: "P"), UInt8(ascii: "k"):
+        case UInt8(ascii: "p"), UInt8(ascii: "a"), UInt8(ascii: "w"), UInt8(ascii: "P"), UInt8(ascii: "k"),
+            UInt8(ascii: "U"):
             if letter == UInt8(ascii: "k"), nameEnd < end, text.byte(nameEnd) == UInt8(ascii: "e") {
                 fallthrough
             }
@@ -48,6 +49,7 @@ extension CredentialRule {
             switch letter {
             case UInt8(ascii: "p"): (apart, glued) = (found.passwordApart, found.passwordGlued)
             case UInt8(ascii: "a"): apart = found.redis
+            case UInt8(ascii: "U"): apart = found.smbclient
             case UInt8(ascii: "w"): (apart, glued) = (found.ldap, found.ldap)
             case UInt8(ascii: "P"): apart = found.zip
             default: apart = found.openssl
@@ -120,14 +122,16 @@ extension CredentialRule {
 
 /// Where an input's command words first start (``CredentialRule/commandPasswordWords(end:)``),
 /// `Int.max` where none does, for each option they give a password: `-p` apart from its value
-/// (`sshpass`, `login` of `docker`, `podman`, `oc`, `cf`, `az`), `-p` glued (those and `mysql`,
-/// `mysqldump`, `mysqladmin`, `mariadb`, `mariadb-dump`, `7z`, `7za`), `-a` (`redis-cli`), `-w`
-/// (`ldapsearch` and every `ldap…` word), `-P` (`zip`, `unzip`), `-k` (`openssl`), and keytool's
-/// (`keytool`, `jarsigner`).
+/// (`sshpass`, `login` of `docker`, `podman`, `oc`, `cf`, `az`; every `mongo…` word: `mongosh`,
+/// `mongodump`), `-p` glued (`sshpass`, `login`, every `mysql…` and `mariadb…` word, `7z`, `7za`),
+/// `-a` (`redis-cli`; HTTPie's `http`, `https`: `-a user:password`), `-U` (`smbclient`:
+/// `user%password`), `-w` (`ldapsearch` and every `ldap…` word), `-P` (`zip`, `unzip`, `sqlcmd`,
+/// `bcp`), `-k` (`openssl`), and keytool's (`keytool`, `jarsigner`).
 struct CommandPasswordWords {
     var passwordApart = Int.max
     var passwordGlued = Int.max
     var redis = Int.max
+    var smbclient = Int.max
     var ldap = Int.max
     var zip = Int.max
     var openssl = Int.max
@@ -139,19 +143,24 @@ struct CommandPasswordWords {
         @inline(__always) func word(_ name: StaticString) -> Bool {
             length == name.utf8CodeUnitCount && rule.exactly(name, at: start, end: start + length)
         }
+        @inline(__always) func prefix(_ name: StaticString) -> Bool {
+            length >= name.utf8CodeUnitCount && rule.exactly(name, at: start, end: start + length)
+        }
         if word("sshpass") || word("login") {
             first(&passwordApart)
             first(&passwordGlued)
-        } else if word("mysql") || word("mysqldump") || word("mysqladmin") || word("mariadb")
-            || word("mariadb-dump") || word("7z") || word("7za")
-        {
+        } else if prefix("mongo") {
+            first(&passwordApart)
+        } else if prefix("mysql") || prefix("mariadb") || word("7z") || word("7za") {
             first(&passwordGlued)
-        } else if word("redis-cli") {
+        } else if word("redis-cli") || word("http") || word("https") {
             first(&redis)
-        } else if length >= 4, rule.exactly("ldap", at: start, end: start + 4) {
+        } else if prefix("ldap") {
             first(&ldap)
-        } else if word("zip") || word("unzip") {
+        } else if word("zip") || word("unzip") || word("sqlcmd") || word("bcp") {
             first(&zip)
+        } else if word("smbclient") {
+            first(&smbclient)
         } else if word("openssl") {
             first(&openssl)
         } else if word("keytool") || word("jarsigner") {
