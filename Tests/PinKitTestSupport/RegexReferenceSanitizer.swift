@@ -467,38 +467,55 @@ public enum RegexReferenceSanitizer {
     /// follows a separator (blanks, openers, the value), the same groups as ``valueCredential``. Each
     /// counts only after the first of its command words (``commandPasswordOptions``).
     static func commandPasswordCredential(_ option: String, glued: Bool) -> NSRegularExpression {
-        let boundary = #"(?:^|(?<=[\x00-\x20"']))"#
-        let tail = glued ? #"(?![ \t])"# : #"[ \t]++(?!-)"#
-        return valueExpression(key: boundary + "-(?:" + option + ")", tail: tail + blanks + openers)
+        let name = "-(?:" + option + ")"
+        // (An option in quotes of its own is an argument of a list: ``commandPasswordListCredential``.)
+        let boundary = #"(?:^|(?<=[\x00-\x20])|(?<=")(?!"# + name + #"")|(?<=')(?!"# + name + "'))"
+        let tail = glued ? #"(?![ \t]|\\t)"# : #"(?:[ \t]|\\t)++(?!-)"#
+        return valueExpression(key: boundary + name, tail: tail + blanks + openers)
     }
-    /// A command's word: not right after an `[A-Za-z0-9-]`, before a space, a tab, `\`, a quote or
-    /// the end.
+    /// The same option in quotes of its own (`quote`), an argument of a list (`["sshpass", "-p",
+    /// "x"]`, `'-p' 'x'`): `,` and a space at most, or spaces and tabs, then the value in the same
+    /// quotes, not starting with `-`.
+    static func commandPasswordListCredential(_ option: String, quote: String) -> NSRegularExpression {
+        valueExpression(
+            key: "(?<=" + quote + ")-(?:" + option + ")" + quote,
+            tail: "(?:, ?|[ \t]++)(?=" + quote + "(?!-))" + blanks + openers)
+    }
+    /// A command's word: not right after an `[A-Za-z0-9-]`, `]` (a placeholder), `@`, `//` or `\/`
+    /// (a host), before a space, a tab, `\`, a quote or the end.
     static func commandWord(_ words: String) -> NSRegularExpression {
-        regex(#"(?<![A-Za-z0-9-])(?:"# + words + #")(?=[ \t\\"']|\z)"#)
+        regex(#"(?<![A-Za-z0-9\]@-])(?<!//)(?<!\\/)(?:"# + words + #")(?=[ \t\\"']|\z)"#)
     }
+    /// `login` after a registry client's name and one space (`docker login`; not `user login failed`).
+    static let registryLogin =
+        #"(?<=(?<![A-Za-z0-9-])(?:docker|podman|nerdctl|buildah|skopeo|oc|cf|az|registry) )login"#
     /// Each command password option with the words of the commands it is a password of.
-    static let commandPasswordOptions: [(option: NSRegularExpression, words: NSRegularExpression)] = [
-        (commandPasswordCredential("p", glued: false), commandWord("sshpass|login|mongo[A-Za-z0-9-]*")),
-        (
-            commandPasswordCredential("p", glued: true),
-            commandWord("sshpass|login|mysql[A-Za-z0-9-]*|mariadb[A-Za-z0-9-]*|7z|7za")
-        ),
-        (commandPasswordCredential("a", glued: false), commandWord("redis-cli|https?")),
-        (commandPasswordCredential("U", glued: false), commandWord("smbclient")),
-        (commandPasswordCredential("w", glued: false), commandWord("ldap[A-Za-z0-9-]*")),
-        (commandPasswordCredential("w", glued: true), commandWord("ldap[A-Za-z0-9-]*")),
-        (commandPasswordCredential("P", glued: false), commandWord("zip|unzip|sqlcmd|bcp")),
-        (commandPasswordCredential("k", glued: false), commandWord("openssl")),
-        (
-            commandPasswordCredential(
-                "storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass", glued: false),
-            commandWord("keytool|jarsigner")
-        ),
-    ]
+    static let commandPasswordOptions: [(option: NSRegularExpression, words: NSRegularExpression)] = {
+        /// An option's expressions: apart from its value (and in a list), glued, or both.
+        func entries(_ option: String, _ words: String, apart: Bool = true, glued: Bool = false)
+            -> [(option: NSRegularExpression, words: NSRegularExpression)]
+        {
+            let word = commandWord(words)
+            var entries: [(option: NSRegularExpression, words: NSRegularExpression)] = []
+            if apart {
+                entries.append((commandPasswordCredential(option, glued: false), word))
+                for quote in ["\"", "'"] { entries.append((commandPasswordListCredential(option, quote: quote), word)) }
+            }
+            if glued { entries.append((commandPasswordCredential(option, glued: true), word)) }
+            return entries
+        }
+        return entries("p", "sshpass|" + registryLogin + "|mongo[A-Za-z0-9-]*")
+            + entries(
+                "p", "sshpass|" + registryLogin + "|mysql[A-Za-z0-9-]*|mariadb[A-Za-z0-9-]*|7z|7za", apart: false,
+                glued: true)
+            + entries("a", "redis-cli|https?") + entries("U", "smbclient")
+            + entries("w", "ldap[A-Za-z0-9-]*", glued: true) + entries("P", "zip|unzip|sqlcmd|bcp")
+            + entries("k", "openssl")
+            + entries("storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass", "keytool|jarsigner")
+    }()
     static let commandPasswordCredentials = commandPasswordOptions.map(\.option)
-    /// The word `curl` as a command: not right after an ASCII letter or digit, before a space, a tab,
-    /// `\`, a quote or the end.
-    static let curlWord = regex(#"(?<![A-Za-z0-9])curl(?=[ \t\\"']|\z)"#)
+    /// The word `curl` as a command (``commandWord(_:)``).
+    static let curlWord = commandWord("curl")
     static let optionKey = #"(?<![A-Za-z0-9_\-])--[A-Za-z0-9_\-]*?(?:"# + valueKey + "|" + headerKey + ")"
     static let optionTail =
         #"[ \t]++(?!"# + blanks + #"(?:-|=|:|\\u003[DdAa]|\uFF1D|\uFF1A|%3[DdAa]|%253[DdAa]))"# + blanks + openers
@@ -1261,11 +1278,16 @@ public enum RegexReferenceSanitizer {
                     // curl's options count only after the first `curl` word: the first match after it
                     // (all matched in the same range, so each sees the same bounds).
                     // A command's password option only after the first of its words, the same way.
+                    // (Searched from after the word: a match before it, whose value may run past the
+                    // word, does not hide one after it.)
                     if let index = commandPasswordCredentials.firstIndex(where: { $0 === expression }) {
                         guard let word = commandWords[index] else { return nil }
-                        return expression.matches(in: joined, options: options, range: range).first {
-                            $0.range.location > word
-                        }.map { ($0, groups, expression, nil) }
+                        let from = max(range.location, word + 1)
+                        guard from < NSMaxRange(range) else { return nil }
+                        return expression.firstMatch(
+                            in: joined, options: options,
+                            range: NSRange(location: from, length: NSMaxRange(range) - from)
+                        ).map { ($0, groups, expression, nil) }
                     }
                     if expression === curlUserOptionCredential
                         || quotedCurlUserOptionCredentials.contains(where: { $0 === expression })

@@ -91,6 +91,43 @@ struct LogSanitizerCommandOptionTests {
             LogSanitizer.redact(unprotected).contains("hunter2") || LogSanitizer.redact(unprotected).contains("horse"))
     }
 
+    /// Found by the twentieth session's hostile review: an argument list's option in quotes of its
+    /// own took the `, ` after it as its value and kept the password; an escaped tab (a command in a
+    /// JSON string) between the option and its value kept the value.
+    @Test(
+        "an argument list's quoted option and an escaped tab before the value",
+        arguments: [
+            (#"["sshpass", "-p", "hunter2"]"#, #"["sshpass", "-p", "[redacted-secret]"]"#),
+            ("sshpass '-p' 'correct horse' ssh h", "sshpass '-p' '[redacted-secret]' ssh h"),
+            (#"{"cmd":"redis-cli -a\thunter2"}"#, #"{"cmd":"redis-cli -a\t[redacted-secret]"}"#),
+            (#"{"cmd":"sshpass -p\t"hunter 2" ssh"}"#, #"{"cmd":"sshpass -p\t"[redacted-secret]" ssh"}"#),
+            (#"["mysql", "-p", "app"]"#, #"["mysql", "-p", "app"]"#),
+        ]
+    )
+    func listsAndEscapedTabs(_ input: String, _ expected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+    }
+
+    /// Found by the twentieth session's hostile review: a second pass found a command's word the
+    /// first did not, where a later rule's placeholder (`[redacted-uuid]sshpass`) or a URL's kept
+    /// host (`jdbc:mysql://mysql:3306/app` → `jdbc:mysql://mysql`) came to stand before a blank; and
+    /// `login` in prose enabled `-p` (`user login failed … ssh -p 2222`). Each line is redacted the
+    /// same by a second pass and by the reference.
+    @Test(
+        "a placeholder or a URL's host before a command's word, and `login` in prose",
+        arguments: [
+            ("550e8400-e29b-41d4-a716-446655440000sshpass -p x", "[redacted-uuid]sshpass -p x"),
+            ("550e8400-e29b-41d4-a716-446655440000curl -u a:x", "[redacted-uuid]curl -u a:x"),
+            ("jdbc:mysql://mysql:3306/app -uroot -phunter2", "jdbc:mysql://mysql -uroot -phunter2"),
+            ("https://login/x -p kept", "https://login -p kept"), ("see https://curl/x -u a:kept", "see https://curl -u a:kept"),
+            ("user login failed; retry: ssh -p 2222 h", "user login failed; retry: ssh -p 2222 h"),
+            ("podman login -p hunter2 quay.io", "podman login -p [redacted-secret] quay.io"),
+        ]
+    )
+    func wordsAPassAgainFinds(_ input: String, _ expected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+    }
+
     @Test(
         "what is no command's password option keeps its text",
         arguments: [

@@ -316,7 +316,8 @@ struct LogSanitizerLeakTests {
                     "{\"cmd\":\"7z a -p\(m1) backup.7z\"}", "openssl enc -aes-256-cbc -k \(open)\(m1)\(close) -in f",
                     "curl -u \"alice:\(m1) \(m2)\" \(url)", "curl -ualice:\(m1) \(url)",
                     "mongosh -u admin -p \(open)\(m1)\(close) --quiet", "http -a bob:\(m1) POST \(url)",
-                    "smbclient //srv/share -U bob%\(m1)",
+                    "smbclient //srv/share -U bob%\(m1)", "[\"sshpass\", \"-p\", \"\(m1)\", \"ssh\"]",
+                    "{\"cmd\":\"redis-cli -a\\t\(m1)\"}",
                 ])
                 return Fragment(
                     text: text, secrets: text.contains(m2) ? [m1, m2] : [m1],

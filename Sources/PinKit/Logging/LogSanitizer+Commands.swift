@@ -9,10 +9,12 @@
 ///
 /// The option stands at the input's start or after white space (or another control byte), `"` or
 /// `'` (``LogSanitizer/isOptionBoundary(_:)``; not after an escaped `\t`, which the span pass's
-/// window would have to read a byte further back for); its value follows one or more spaces or
-/// tabs and does not start with `-` (another option), or, where the command reads one so, is
-/// glued to it (`-phunter2`; mysql's `-p` takes nothing else: `-p db` asks for the password and
-/// names the database). The value is read as after any
+/// window would have to read a byte further back for); its value follows one or more spaces, tabs
+/// or escaped tabs (`\t`) and does not start with `-` (another option), or, where the command
+/// reads one so, is glued to it (`-phunter2`; mysql's `-p` takes nothing else: `-p db` asks for
+/// the password and names the database); or, the option in quotes of its own (an argument list,
+/// `["sshpass", "-p", "x"]`), the value is the next argument in the same quotes. A command's word
+/// is not right after `-`, `]`, `@`, `//` or `\/` (an option's name, a placeholder, a host). The value is read as after any
 /// key (a quoted one to its closing quote), and goes; the option stays.
 ///
 /// Linear: the span pass's window finder marks a `-` before a letter (``WindowTriggers/dashPairs``),
@@ -65,12 +67,38 @@ extension CredentialRule {
             return nil
         }
         guard nameEnd < end, min(apart, glued) < dash else { return nil }
-        let next = text.byte(nameEnd)
-        if next == 0x20 || next == 0x09 {
+        // The option in quotes of its own, an argument of a list (`["sshpass", "-p", "x"]`) or of a
+        // shell (`'-p' 'x'`): the value is the next argument, in the same quotes (`,` and a space at
+        // most, or blanks, between).
+        if dash > 0, case let quote = text.byte(dash - 1),
+            quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"), text.byte(nameEnd) == quote
+        {
             guard apart < dash else { return nil }
             var v = nameEnd + 1
-            while v < end, text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
-            guard v < end, text.byte(v) != UInt8(ascii: "-") else { return nil }
+            if v < end, text.byte(v) == UInt8(ascii: ",") {
+                v += 1
+                if v < end, text.byte(v) == 0x20 { v += 1 }
+            } else {
+                while v < end, text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
+                guard v > nameEnd + 1 else { return nil }
+            }
+            guard v + 1 < end, text.byte(v) == quote, text.byte(v + 1) != UInt8(ascii: "-") else { return nil }
+            return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: v)
+        }
+        // Apart: spaces, tabs and escaped tabs (`\t`, a command in a JSON string), then no `-`.
+        var v = nameEnd
+        while v < end {
+            let byte = text.byte(v)
+            if byte == 0x20 || byte == 0x09 {
+                v += 1
+            } else if byte == UInt8(ascii: "\\"), v + 1 < end, text.byte(v + 1) == UInt8(ascii: "t") {
+                v += 2
+            } else {
+                break
+            }
+        }
+        if v > nameEnd {
+            guard apart < dash, v < end, text.byte(v) != UInt8(ascii: "-") else { return nil }
             return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: v)
         }
         guard glued < dash else { return nil }
@@ -99,6 +127,8 @@ extension CredentialRule {
     @inline(never) func commandPasswordWords(end: Int) -> CommandPasswordWords {
         var words = CommandPasswordWords()
         var i = 0
+        // The word before, when one space alone lies between (`docker login`).
+        var previous = -1..<(-1)
         while i < end {
             guard text.has(i, Classes.alphanumeric) else {
                 i += 1
@@ -106,7 +136,9 @@ extension CredentialRule {
             }
             let start = i
             while i < end, text.has(i, Classes.alphanumeric) || text.byte(i) == UInt8(ascii: "-") { i += 1 }
-            if start > 0, text.byte(start - 1) == UInt8(ascii: "-") { continue }
+            let word = start..<i
+            defer { previous = i < end && text.byte(i) == 0x20 ? word : -1..<(-1) }
+            guard commandWordMayStart(at: start) else { continue }
             if i < end {
                 let after = text.byte(i)
                 guard
@@ -114,9 +146,22 @@ extension CredentialRule {
                         || after == UInt8(ascii: "'")
                 else { continue }
             }
-            words.note(word: start, length: i - start, in: self)
+            words.note(
+                word: start, length: i - start, after: previous.upperBound == start - 1 ? previous : nil, in: self)
         }
         return words
+    }
+
+    /// Whether a command's word may start at `start`: not right after `-` (an option's name), `]` (a
+    /// later rule's placeholder: `[redacted-uuid]sshpass` must read as the input did), `@` or a URL's
+    /// `//` or `\/` (a host, which a URL's span keeps in a second pass with a blank after it).
+    @inline(__always) func commandWordMayStart(at start: Int) -> Bool {
+        guard start > 0 else { return true }
+        let before = text.byte(start - 1)
+        if before == UInt8(ascii: "-") || before == UInt8(ascii: "]") || before == UInt8(ascii: "@") { return false }
+        return
+            !(before == UInt8(ascii: "/") && start >= 2
+            && (text.byte(start - 2) == UInt8(ascii: "/") || text.byte(start - 2) == UInt8(ascii: "\\")))
     }
 }
 
@@ -128,6 +173,17 @@ extension CredentialRule {
 /// `user%password`), `-w` (`ldapsearch` and every `ldap…` word), `-P` (`zip`, `unzip`, `sqlcmd`,
 /// `bcp`), `-k` (`openssl`), and keytool's (`keytool`, `jarsigner`).
 struct CommandPasswordWords {
+    /// Whether the word at `range` names a client whose `login` takes `-p`: `docker`, `podman`,
+    /// `nerdctl`, `buildah`, `skopeo`, `oc`, `cf`, `az`, and helm's `registry`. (A `login` in prose,
+    /// `user login failed`, enables nothing: `ssh -p 2222` after it keeps its port.)
+    static func isRegistryClient<Counter>(_ range: Range<Int>, _ rule: CredentialRule<Counter>) -> Bool {
+        for name in ["docker", "podman", "nerdctl", "buildah", "skopeo", "oc", "cf", "az", "registry"] as [StaticString]
+        where range.count == name.utf8CodeUnitCount && rule.exactly(name, at: range.lowerBound, end: range.upperBound) {
+            return true
+        }
+        return false
+    }
+
     var passwordApart = Int.max
     var passwordGlued = Int.max
     var redis = Int.max
@@ -137,8 +193,9 @@ struct CommandPasswordWords {
     var openssl = Int.max
     var keytool = Int.max
 
-    /// Counts the word of `length` bytes at `start` where it is a command's.
-    mutating func note<Counter>(word start: Int, length: Int, in rule: CredentialRule<Counter>) {
+    /// Counts the word of `length` bytes at `start` where it is a command's; `after`: the word one
+    /// space before it, if any (`login` counts only after a registry client's name).
+    mutating func note<Counter>(word start: Int, length: Int, after: Range<Int>?, in rule: CredentialRule<Counter>) {
         @inline(__always) func first(_ position: inout Int) { position = min(position, start) }
         @inline(__always) func word(_ name: StaticString) -> Bool {
             length == name.utf8CodeUnitCount && rule.exactly(name, at: start, end: start + length)
@@ -146,7 +203,7 @@ struct CommandPasswordWords {
         @inline(__always) func prefix(_ name: StaticString) -> Bool {
             length >= name.utf8CodeUnitCount && rule.exactly(name, at: start, end: start + length)
         }
-        if word("sshpass") || word("login") {
+        if word("sshpass") || (word("login") && after.map { Self.isRegistryClient($0, rule) } == true) {
             first(&passwordApart)
             first(&passwordGlued)
         } else if prefix("mongo") {

@@ -641,8 +641,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// once and only when a `:` may end a user name: nil when it holds no user option's start (`-u`,
     /// `-U`, also inside `--user` and `--proxy-user`, or `--a`), the case of most inputs with
     /// timestamps or JSON members; else where the first word `curl` starts (`curl` not right after
-    /// an ASCII letter or digit, and before a space, a tab, `\`, a quote or the end: a command, not
-    /// `curl.se` or `curl/8.5`), or `Int.max` when none does. One pass over the `-`s, and one over
+    /// an ASCII letter or digit, nor where no command's word starts, ``commandWordMayStart(at:)``:
+    /// after `-`, a placeholder's `]` or a host's `@`, `//`, `\/`; and before a space, a tab, `\`,
+    /// a quote or the end: a command, not `curl.se` or `curl/8.5`), or `Int.max` when none does. One pass over the `-`s, and one over
     /// the `c`s of an input that holds an option's start.
     @inline(never) func userOptionContext(end: Int) -> Int? {
         var p = 0
@@ -660,7 +661,9 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         guard found else { return nil }
         p = 0
         while let c = text.find(UInt8(ascii: "c"), from: p, to: end) {
-            if (c == 0 || !text.has(c - 1, Classes.alphanumeric)) && exactly("curl", at: c, end: end) {
+            if (c == 0 || (!text.has(c - 1, Classes.alphanumeric) && commandWordMayStart(at: c)))
+                && exactly("curl", at: c, end: end)
+            {
                 guard c + 4 < end else { return c }
                 let after = text.byte(c + 4)
                 if after == 0x20 || after == 0x09 || after == UInt8(ascii: "\\") || after == UInt8(ascii: "\"")
