@@ -119,7 +119,8 @@ struct LogSanitizerCommandOptionTests {
             ("550e8400-e29b-41d4-a716-446655440000sshpass -p x", "[redacted-uuid]sshpass -p x"),
             ("550e8400-e29b-41d4-a716-446655440000curl -u a:x", "[redacted-uuid]curl -u a:x"),
             ("jdbc:mysql://mysql:3306/app -uroot -phunter2", "jdbc:mysql://mysql -uroot -phunter2"),
-            ("https://login/x -p kept", "https://login -p kept"), ("see https://curl/x -u a:kept", "see https://curl -u a:kept"),
+            ("https://login/x -p kept", "https://login -p kept"),
+            ("see https://curl/x -u a:kept", "see https://curl -u a:kept"),
             ("user login failed; retry: ssh -p 2222 h", "user login failed; retry: ssh -p 2222 h"),
             ("podman login -p hunter2 quay.io", "podman login -p [redacted-secret] quay.io"),
         ]
