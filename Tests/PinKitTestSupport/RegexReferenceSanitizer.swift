@@ -1307,10 +1307,23 @@ public enum RegexReferenceSanitizer {
             }
             let candidates = found(first) + (header ?? []) + found(then)
             guard
-                let (match, groups, expression, headerMatch) = candidates.min(by: {
+                let earliest = candidates.min(by: {
                     $0.match.range.location < $1.match.range.location
                 })
             else { break }
+            // A user option's quoted password at a key's own separator wins over the key's value
+            // (`curl -u "token:x y"`: curl reads the user `token` and the password `x y`).
+            let quotedUserOptions = quotedCurlUserOptionCredentials + quotedAuthUserOptionCredentials
+            // (Where the key's value starts; a match with no value, an empty one before a URL, ends there.)
+            let keyValueStart =
+                earliest.groups.map { earliest.match.range(at: $0).location }.filter { $0 != NSNotFound }.min()
+                ?? NSMaxRange(earliest.match.range)
+            let (match, groups, expression, headerMatch) =
+                candidates.first { candidate in
+                    quotedUserOptions.contains { $0 === candidate.expression }
+                        && candidate.match.range.location > earliest.match.range.location
+                        && candidate.match.range.location < keyValueStart
+                } ?? earliest
             var resume = resumeKind(match, expression, joined, cursor: cursor, header: headerMatch)
             var valueEnd = match.range.location + match.range.length
             // A header in a string: its quote or escaped line break goes with the key, kept (no later

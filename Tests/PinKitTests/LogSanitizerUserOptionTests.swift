@@ -140,6 +140,11 @@ struct LogSanitizerUserOptionTests {
                 "curl -Uproxy:hunter2 -x p.example", "curl -Uproxy:[redacted-secret] -x p.example", "hunter2",
                 "tool -Uproxy:hunter2 -x p.example"
             ),
+            // The user name a key (the review's finding: the key's unquoted value won, `horse` stayed).
+            (
+                #"curl -u "token:correct horse" https://a.io/x"#, #"curl -u "token:[redacted-secret]" https://a.io"#,
+                "horse", #"tool -u "token:correct horse" https://a.io/x"#
+            ),
             (
                 #"curl -u"alice:correct horse" a.io"#, #"curl -u"alice:[redacted-secret]" a.io"#, "horse",
                 #"tool -u"alice:correct horse" a.io"#

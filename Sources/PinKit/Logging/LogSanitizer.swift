@@ -854,14 +854,33 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     opened = opening.opened
                 }
             }
+            // A user option's quoted password at a key's own `:` wins over the key's value when it is
+            // not empty (`curl -u "token:x y"`: curl reads the user `token` and the password `x y`).
+            var quotedUserOption: (quote: UInt8, escapes: Int)?
+            if let found = key, found.start != candidate, byte == UInt8(ascii: ":"), userOptions != -1,
+                candidate > keyBound,
+                let opening = userOption(colon: candidate, bound: keyBound, credentials, memo: &userOptions),
+                opening != .bare
+            {
+                quotedUserOption = opening.opened
+            }
             if var key {
                 // (A command option's value may be glued to it: a URL's scheme reads back to the `-`.)
                 lookAhead(
                     urls, after: isCommand ? candidate - 1 : separator, separator: &aheadSeparator,
                     span: &aheadSpan, search: &ahead)
-                var found = credentials.credential(
-                    key: key, separator: separator, length: separatorLength, percent: percent,
-                    stop: aheadSpan?.start ?? Int.max, bound: keyBound, opened: opened)
+                var found: (span: LogSanitizer.Span?, resume: CredentialRule<Counter>.Resume?) = (nil, nil)
+                if let quotedUserOption {
+                    found = credentials.credential(
+                        key: (candidate, .value), separator: separator, length: separatorLength, percent: percent,
+                        stop: aheadSpan?.start ?? Int.max, bound: keyBound, opened: quotedUserOption)
+                    if found.span != nil || found.resume != nil { key = (candidate, .value) }
+                }
+                if key.start != candidate || quotedUserOption == nil, found.span == nil, found.resume == nil {
+                    found = credentials.credential(
+                        key: key, separator: separator, length: separatorLength, percent: percent,
+                        stop: aheadSpan?.start ?? Int.max, bound: keyBound, opened: opened)
+                }
                 // A key whose value is nothing may still name a user before a quoted password
                 // (`-u "token: x y"`, where the key's value ends at the blanks before a URL).
                 if found.span == nil, found.resume == nil, userOptions != -1, key.start != candidate,
