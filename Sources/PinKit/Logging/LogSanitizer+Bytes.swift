@@ -271,6 +271,30 @@ struct SanitizerInput<Counter: LogSanitizerCounting> {
         return index
     }
 
+    /// The first position in `[start, limit)` whose byte `stops` marks, or `limit`: sixteen bytes a
+    /// step while a block fits before `limit`, then the block that ends at `limit` with its lanes
+    /// before the position left out (or `start` itself in an input under sixteen bytes: the
+    /// caller's byte loop takes them). Each byte is read once a call, the last block's at most once
+    /// more. (A header value's and a quoted URL body's scans step over the bytes that decide
+    /// nothing with it.)
+    @inline(__always) func firstStop(
+        from start: Int, limit: Int, _ stops: (ByteBlock.Bytes) -> ByteBlock.Lanes
+    ) -> Int {
+        guard limit >= 16, let base = input.baseAddress else { return start }
+        var p = start
+        while p &+ 16 <= limit {
+            counter.tick(16)
+            if let lane = ByteBlock.firstLane(stops(ByteBlock.load(base, p))) { return p &+ lane }
+            p &+= 16
+        }
+        guard p < limit else { return limit }
+        let block = limit &- 16
+        counter.tick(16)
+        let lanes = stops(ByteBlock.load(base, block)) .& ByteBlock.lanes(from: p &- block, to: 16)
+        if let lane = ByteBlock.firstLane(lanes) { return block &+ lane }
+        return limit
+    }
+
     // MARK: Unicode white space and invisible separators (UTF-8)
 
     /// The length of the Unicode space (U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029,

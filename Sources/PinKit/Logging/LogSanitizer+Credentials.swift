@@ -1999,10 +1999,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// The first position in `[start, limit)` whose byte is a quote (`"`, `'`, backtick), `\`, LF or
-    /// CR, or `limit`: sixteen bytes a step while a block fits before `limit`, then the block that
-    /// ends at `limit` with its lanes before the position left out (or `limit` itself when fewer
-    /// than sixteen bytes lie before it: the caller's byte loop takes them). Each byte is read once
-    /// a call, the last block's at most once more (at most fifteen bytes a call read again).
+    /// CR, or `limit` (``SanitizerInput/firstStop(from:limit:_:)``).
     @inline(__always) func headerStopStart(from start: Int, limit: Int) -> Int {
         typealias V = ByteBlock.Bytes
         @inline(__always) func stops(_ bytes: V) -> ByteBlock.Lanes {
@@ -2010,19 +2007,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 .| (bytes .== V(repeating: UInt8(ascii: "`"))) .| (bytes .== V(repeating: UInt8(ascii: "\\")))
                 .| (bytes .== V(repeating: 0x0A)) .| (bytes .== V(repeating: 0x0D))
         }
-        guard limit >= 16, let base = text.input.baseAddress else { return start }
-        var p = start
-        while p &+ 16 <= limit {
-            text.counter.tick(16)
-            if let lane = ByteBlock.firstLane(stops(ByteBlock.load(base, p))) { return p &+ lane }
-            p &+= 16
-        }
-        guard p < limit else { return limit }
-        let block = limit &- 16
-        text.counter.tick(16)
-        let lanes = stops(ByteBlock.load(base, block)) .& ByteBlock.lanes(from: p &- block, to: 16)
-        if let lane = ByteBlock.firstLane(lanes) { return block &+ lane }
-        return limit
+        return text.firstStop(from: start, limit: limit, stops)
     }
 
     /// Whether the `\` at `p` starts an escaped line break (`\r\n`, `\r` or `\n`, or nginx's

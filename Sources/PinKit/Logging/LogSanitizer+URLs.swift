@@ -192,11 +192,8 @@ struct URLRule<Counter: LogSanitizerCounting> {
 
     /// In a quoted body, the first position in `[start, end)` whose byte decides something, or
     /// `end`: `quote`, `\\` or a byte up to CR (0x0D), and in the `authority` also `/ ? # @ %`
-    /// (those ``quotedBody(from:end:quote:escaped:)`` steps over one at a time). Sixteen bytes a
-    /// step while a block fits before `end`, then the block that ends at `end` with its lanes
-    /// before the position left out (or `start` itself in an input under sixteen bytes: the
-    /// caller's byte loop takes them). Each byte is read once a call, the last block's at most
-    /// once more.
+    /// (those ``quotedBody(from:end:quote:escaped:)`` steps over one at a time;
+    /// ``SanitizerInput/firstStop(from:limit:_:)``).
     @inline(__always) func quotedStopStart(from start: Int, end: Int, quote: UInt8, authority: Bool) -> Int {
         typealias V = ByteBlock.Bytes
         let quotes = V(repeating: quote)
@@ -211,19 +208,7 @@ struct URLRule<Counter: LogSanitizerCounting> {
             }
             return lanes
         }
-        guard end >= 16, let base = text.input.baseAddress else { return start }
-        var p = start
-        while p &+ 16 <= end {
-            text.counter.tick(16)
-            if let lane = ByteBlock.firstLane(stops(ByteBlock.load(base, p))) { return p &+ lane }
-            p &+= 16
-        }
-        guard p < end else { return end }
-        let block = end &- 16
-        text.counter.tick(16)
-        let lanes = stops(ByteBlock.load(base, block)) .& ByteBlock.lanes(from: p &- block, to: 16)
-        if let lane = ByteBlock.firstLane(lanes) { return block &+ lane }
-        return end
+        return text.firstStop(from: start, limit: end, stops)
     }
 
     /// At a quote, backslash or line break at `p` in a quoted body: the position after it (after a
