@@ -405,7 +405,8 @@ public enum RegexReferenceSanitizer {
     /// separator (blanks, openers, the value). The same groups as ``valueCredential``.
     static let optionCredential = valueExpression(key: optionKey, tail: optionTail)
     /// A password after a user option (the scanner's `userOptionPassword(colon:bound:curl:)`): an
-    /// empty key at the `:` after curl's `-u`, `--user`, `-U`, `--proxy-user` (where a `curl` word,
+    /// empty key at the `:` after curl's `-u`, `--user`, `-U`, `--proxy-user` (`-u` and `-U` also
+    /// after curl's flags in the same word, ``curlShortUserOption``; where a `curl` word,
     /// ``curlWord``, starts before the `:`) or HTTPie's `--auth`; the option at the start or after
     /// white space, a quote or an escaped `\t`, `\n`, `\r`, then 1 to 64 spaces or tabs or an `=` and
     /// an optional `"`, `\"` or `'`, or (an argument list) the option in quotes, `,`, a space at most
@@ -422,7 +423,7 @@ public enum RegexReferenceSanitizer {
         guard let quote else {
             // (Empty only after a blank or a quote: the scanner's span pass passes over a `:` right
             // after `=`, another trigger.)
-            let gluedBare = glued ? "|" + #"(?:^|[\t-\r ]|\\[tnr])-[uU]"# + name + "?" : ""
+            let gluedBare = glued ? "|" + #"(?:^|[\t-\r ]|\\[tnr])"# + curlShortUserOption + name + "?" : ""
             let bare = "(?<=" + boundary + "[ \t]{1,64}" + name + "?|" + boundary + "=" + name + gluedBare + ")"
             return valueExpression(key: bare + "(?=:)", tail: ":=?+" + blanks + openers)
         }
@@ -431,29 +432,38 @@ public enum RegexReferenceSanitizer {
         let opening: String
         let value: String
         // (Glued: also the quote right after `-u`, mid-word as a shell reads it, `-u"alice:x y"`.)
-        let afterShort = glued ? "|" + start + "-[uU]" : ""
+        let afterShort = glued ? "|" + start + curlShortUserOption : ""
         switch quote {
         case "'":
-            opening = boundary + separator + "'|'(?:" + options + ")', ?'" + (glued ? "|'-[uU]" + afterShort + "'" : "")
+            opening =
+                boundary + separator + "'|'(?:" + options + ")', ?'"
+                + (glued ? "|'" + curlShortUserOption + afterShort + "'" : "")
             value = quotedValue("'")
         case "\"":
             opening =
                 boundary + separator + #"""# + #"|"(?:"# + options + #")", ?""#
-                + (glued ? #"|(?:^|[^\\])"-[uU]"# + afterShort + #"""# : "")
+                + (glued ? #"|(?:^|[^\\])""# + curlShortUserOption + afterShort + #"""# : "")
             value = quotedValue("\"")
         default:
-            opening = boundary + separator + #"\\""# + (glued ? #"|\\"-[uU]"# + afterShort + #"\\""# : "")
+            opening =
+                boundary + separator + #"\\""#
+                + (glued ? #"|\\""# + curlShortUserOption + afterShort + #"\\""# : "")
             value = escapedQuotedValue(escapes: #"\\"#)
         }
         // The same quote right after the `:` closes the name's string: no password (`-u 'alice:'`).
         let closing = quote == "'" ? "(?!:')" : #"(?!:\\?")"#
         return regex("(?<=(?:" + opening + ")" + name + "?)" + closing + ":" + value)
     }
-    static let curlUserOptionCredential = userOptionCredential("-u|--user|-U|--proxy-user", glued: true, quote: nil)
+    /// curl's short user options, `-u` and `-U`, also after up to 8 of curl's flags in the same word
+    /// (`-su`, `-fsSLu`; the scanner's `isCurlFlag(_:)`), and its long ones.
+    static let curlShortUserOption = "-[aBfgGiIjJklLMnNOpqRsSvVZ]{0,8}[uU]"
+    static let curlUserOptions = curlShortUserOption + "|--user|--proxy-user"
+    static let curlShortUserOptionExpression = regex(curlShortUserOption)
+    static let curlUserOptionCredential = userOptionCredential(curlUserOptions, glued: true, quote: nil)
     static let authUserOptionCredential = userOptionCredential("--auth", glued: false, quote: nil)
     /// The same after a quote (`"`, `'`, JSON's `\"`): the password in group 1.
     static let quotedCurlUserOptionCredentials = ["\"", "'", #"\""#].map {
-        userOptionCredential("-u|--user|-U|--proxy-user", glued: true, quote: $0)
+        userOptionCredential(curlUserOptions, glued: true, quote: $0)
     }
     static let quotedAuthUserOptionCredentials = ["\"", "'", #"\""#].map {
         userOptionCredential("--auth", glued: false, quote: $0)
@@ -1281,11 +1291,12 @@ public enum RegexReferenceSanitizer {
         }
         let curl = firstWord(curlWord)
         // Expressions that cannot match in `joined`, by a literal every match holds (a prefilter that
-        // only saves time): a user option's `-u`, `-U` or `--auth`, the URL mark before which a
-        // value is empty.
+        // only saves time): a user option's `-u`, `-U` (flags before them included) or `--auth`, the
+        // URL mark before which a value is empty.
         func holds(_ literal: String) -> Bool { ns.range(of: literal, options: .literal).location != NSNotFound }
         let hopeless = identities(
-            (holds("-u") || holds("-U") ? [] : [curlUserOptionCredential] + quotedCurlUserOptionCredentials)
+            (curlShortUserOptionExpression.firstMatch(in: joined, range: NSRange(location: 0, length: ns.length)) != nil
+                ? [] : [curlUserOptionCredential] + quotedCurlUserOptionCredentials)
                 + (holds("--auth") ? [] : [authUserOptionCredential] + quotedAuthUserOptionCredentials)
                 + (holds("\u{E000}")
                     ? []

@@ -1,5 +1,6 @@
 /// Passwords after an option that names a user and a password (the nineteenth session): curl's
-/// `-u user:password`, `--user`, `-U`, `--proxy-user`, HTTPie's `--auth`, as Alamofire's
+/// `-u user:password`, `--user`, `-U`, `--proxy-user` (flags combined before, `-su`: the
+/// twenty-first), HTTPie's `--auth`, as Alamofire's
 /// `cURLDescription()` and CI logs write them; and their near misses (a user and a group in
 /// digits, another option, a name at and past the rule's 64 bytes, blanks at and past 64). The
 /// differential test `LogSanitizerUserOptionTests` draws its lines from here (its own stream, so
@@ -19,6 +20,9 @@ extension LogCorpus {
     public mutating func userOption() -> String {
         let option = pick([
             "-u", "-u", "--user", "-U", "--proxy-user", "--auth", "-a", "-uu", "--users", "x-u", "--User", "-p",
+            // curl's flags combined before `-u` or `-U` (the twenty-first session), at and past 8, and
+            // options that take an argument, which do not combine (`-xu`, `-ou`).
+            "-su", "-sSu", "-fsSLU", "-ksu", "-vu", "-xu", "-ou", "-Hu", "-s9u", "-sssssssSu", "-ssssssssSu", "-su-",
         ])
         let blanks = pick([
             " ", " ", "=", "\t", "  ", "", " =",

@@ -315,6 +315,8 @@ struct LogSanitizerLeakTests {
                     "keytool -importcert -storepass \(open)\(m1)\(close) -noprompt -alias x",
                     "{\"cmd\":\"7z a -p\(m1) backup.7z\"}", "openssl enc -aes-256-cbc -k \(open)\(m1)\(close) -in f",
                     "curl -u \"alice:\(m1) \(m2)\" \(url)", "curl -ualice:\(m1) \(url)",
+                    "+ curl -fsSLu ci:\(m1) \(url)", "curl -su \(open)admin:\(m1)\(close) \(url)",
+                    "curl -ksSualice:\(m1) \(url)",
                     "mongosh -u admin -p \(open)\(m1)\(close) --quiet", "http -a bob:\(m1) POST \(url)",
                     "smbclient //srv/share -U bob%\(m1)", "[\"sshpass\", \"-p\", \"\(m1)\", \"ssh\"]",
                     "{\"cmd\":\"redis-cli -a\\t\(m1)\"}",

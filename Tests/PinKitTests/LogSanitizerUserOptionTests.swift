@@ -180,6 +180,53 @@ struct LogSanitizerUserOptionTests {
         #expect(RegexReferenceSanitizer.redact(input) == input)
     }
 
+    /// The attack (the twentieth session's hostile review, closed in the twenty-first): curl's
+    /// flags combined with `-u` in one word (`curl -su alice:x`, `set -x` traces of scripts) kept
+    /// the password. Each case's last line has an option that takes an argument in the flags'
+    /// place (`-x`, `-o`: curl reads the rest of the word as its value, and no user option), which
+    /// keeps the secret: the protection is the flags' reading.
+    @Test(
+        "a password after curl's flags combined with -u or -U goes",
+        arguments: [
+            (
+                "+ curl -su alice:hunter2 https://a.io/x", "+ curl -su alice:[redacted-secret] https://a.io",
+                "+ curl -xu alice:hunter2 https://a.io/x"
+            ),
+            (
+                #"curl -fsSLu "bob:hunter2" a.io"#, #"curl -fsSLu "bob:[redacted-secret]" a.io"#,
+                #"curl -fsSxu "bob:hunter2" a.io"#
+            ),
+            ("curl -ksualice:hunter2 a.io", "curl -ksualice:[redacted-secret] a.io", "curl -xualice:hunter2 a.io"),
+            ("curl -sU proxy:hunter2 -x p", "curl -sU proxy:[redacted-secret] -x p", "curl -oU proxy:hunter2 -x p"),
+            (
+                "['curl', '-sSu', 'alice:hunter2']", "['curl', '-sSu', 'alice:[redacted-secret]']",
+                "['curl', '-sou', 'alice:hunter2']"
+            ),
+            (#"curl -su"alice:hunter2" a"#, #"curl -su"alice:[redacted-secret]" a"#, #"curl -Hu"alice:hunter2" a"#),
+            (
+                "curl -ssssssssu a:hunter2", "curl -ssssssssu a:[redacted-secret]",
+                "curl -sssssssssu a:hunter2"
+            ),
+        ]
+    )
+    func combinedFlags(_ input: String, _ expected: String, _ unprotected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+        #expect(LogSanitizer.redact(unprotected).contains("hunter2"), "\(unprotected.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(unprotected) == LogSanitizer.redact(unprotected))
+    }
+
+    @Test(
+        "what no flags combine into a user option keeps its text",
+        arguments: [
+            "curl -xu alice:kept", "curl -ou out:kept", "curl -s9u a:kept", "curl --su alice:kept",
+            "sudo -su postgres:kept", "curl -sux alice:kept", "curl -su 1000:1000", "curl -abcu a:kept",
+        ]
+    )
+    func combinedKept(_ input: String) {
+        #expect(LogSanitizer.redact(input) == input)
+        #expect(RegexReferenceSanitizer.redact(input) == input)
+    }
+
     @Test("a user named by a key is that key's credential; a Stripe key as the user goes as a token")
     func userNames() {
         #expect(LogSanitizer.redact("curl -u DB_PASS:hunter2") == "curl -u DB_PASS:[redacted-secret]")

@@ -498,11 +498,12 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     ///
     /// Linear: it reads back from one `:` over a bounded run, quotes, blanks and names.
     @inline(never) func userOptionPassword(colon: Int, bound: Int, curl: Int) -> UserOptionOpening? {
-        // The run of name bytes before the `:` (two longer than a name: a glued option and its
-        // name), and the last byte in it that is not a digit.
+        // The run of name bytes before the `:` (longer than a name by a glued option, its flags
+        // included, `-sSu`), and the last byte in it that is not a digit.
         var u = colon
         var nonDigit = -1
-        while u > bound, colon - u < Self.maximumUserName + 2, case let byte = text.byte(u - 1),
+        while u > bound, colon - u < Self.maximumUserName + 2 + Self.maximumCombinedFlags,
+            case let byte = text.byte(u - 1),
             text.has(u - 1, Classes.alphanumeric) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
                 || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "~")
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "$")
@@ -530,12 +531,13 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var found: UserOptionOpening?
         if nameFits(from: u) { found = separatedUserOption(nameStart: u, colon: colon, bound: bound, curl: curl) }
         if found == nil, curl < colon {
-            // Glued (curl's short options only): the first `-u` or `-U` in the run at a boundary, its
-            // name fitting; the quote before the run opens the password only for an option at its start.
+            // Glued (curl's short options only): the first `-u` or `-U` in the run at a boundary, flags
+            // combined before it (`-sualice:x`), its name fitting; the quote before the run opens the
+            // password only for an option at its start.
             var s = u
             while s + 2 <= colon {
-                if text.byte(s) == UInt8(ascii: "-"), text.byte(s + 1) | 0x20 == UInt8(ascii: "u"),
-                    optionBoundary(before: s, bound: bound), nameFits(from: s + 2)
+                if text.byte(s) == UInt8(ascii: "-"), optionBoundary(before: s, bound: bound),
+                    let letter = curlUserOptionLetter(afterDash: s, end: colon), nameFits(from: letter + 1)
                 {
                     found = s == u ? opening(before: u) : .bare
                     break
@@ -566,6 +568,44 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         }
         return (byte == UInt8(ascii: "t") || byte == UInt8(ascii: "n") || byte == UInt8(ascii: "r"))
             && start - 2 >= bound && text.byte(start - 2) == UInt8(ascii: "\\")
+    }
+
+    /// The most of curl's flags combined before `-u` or `-U` in one word (`-fsSLu`: four).
+    static var maximumCombinedFlags: Int { 8 }
+
+    /// Whether `byte` names one of curl's short options that take no argument (`-s`, `-S`, `-k`,
+    /// `-L`, `-f`, `-v`, …; not a digit or `#`). Combined before `-u` or `-U` in one word, each is
+    /// a flag and the letter after them names the user option (`curl -su alice:x`); an option that
+    /// takes an argument (`-x`, `-o`, `-H`, `-u` itself) takes the rest of the word instead
+    /// (`-xualice:x` is a proxy, `-uu alice:x` the user `u`), so none of those may stand before it.
+    @inline(__always) static func isCurlFlag(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a"), UInt8(ascii: "B"), UInt8(ascii: "f"), UInt8(ascii: "g"), UInt8(ascii: "G"),
+            UInt8(ascii: "i"), UInt8(ascii: "I"), UInt8(ascii: "j"), UInt8(ascii: "J"), UInt8(ascii: "k"),
+            UInt8(ascii: "l"), UInt8(ascii: "L"), UInt8(ascii: "M"), UInt8(ascii: "n"), UInt8(ascii: "N"),
+            UInt8(ascii: "O"), UInt8(ascii: "p"), UInt8(ascii: "q"), UInt8(ascii: "R"), UInt8(ascii: "s"),
+            UInt8(ascii: "S"), UInt8(ascii: "v"), UInt8(ascii: "V"), UInt8(ascii: "Z"):
+            return true
+        default: return false
+        }
+    }
+
+    /// Where curl's short user option whose letter (`u` or `U`) is at `letter` starts: its `-`,
+    /// right before the letter or before up to ``maximumCombinedFlags`` of curl's flags
+    /// (``isCurlFlag(_:)``), not before `bound`; else nil. Linear: a bounded walk back.
+    @inline(__always) func curlUserOptionStart(letter: Int, bound: Int) -> Int? {
+        guard letter - 1 >= bound, text.byte(letter) | 0x20 == UInt8(ascii: "u") else { return nil }
+        var d = letter - 1
+        while d > bound, letter - d <= Self.maximumCombinedFlags, Self.isCurlFlag(text.byte(d)) { d -= 1 }
+        return text.byte(d) == UInt8(ascii: "-") ? d : nil
+    }
+
+    /// The letter (`u` or `U`) of curl's short user option whose `-` is at `dash`, after up to
+    /// ``maximumCombinedFlags`` of curl's flags, before `end`; else nil. Linear: a bounded walk on.
+    @inline(__always) func curlUserOptionLetter(afterDash dash: Int, end: Int) -> Int? {
+        var l = dash + 1
+        while l < end, l - dash <= Self.maximumCombinedFlags, Self.isCurlFlag(text.byte(l)) { l += 1 }
+        return l < end && text.byte(l) | 0x20 == UInt8(ascii: "u") ? l : nil
     }
 
     /// ``userOptionPassword(colon:bound:curl:)`` for an option apart from the name at `nameStart`
@@ -611,18 +651,22 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
                 if p == blanksEnd {
                     // No blanks: the quote right after curl's `-u` or `-U`, mid-word as a shell
                     // reads it (`-u"alice:x y"`, `-u'alice:x'`).
-                    guard quote != nil, curl < colon, p - 2 >= bound, text.byte(p - 2) == UInt8(ascii: "-"),
-                        text.byte(p - 1) | 0x20 == UInt8(ascii: "u"), optionBoundary(before: p - 2, bound: bound)
+                    guard quote != nil, curl < colon, let dash = curlUserOptionStart(letter: p - 1, bound: bound),
+                        optionBoundary(before: dash, bound: bound)
                     else { return nil }
                     return opening
                 }
             }
         }
+        // The option starting at `start` stands after its boundary, or in its list's quote.
+        @inline(__always) func stands(at start: Int) -> Bool {
+            if list { return start > bound && text.byte(start - 1) == quote }
+            return optionBoundary(before: start, bound: bound)
+        }
         @inline(__always) func option(_ name: StaticString, afterCurl: Bool) -> Bool {
             let start = p - name.utf8CodeUnitCount
             guard start >= bound, !afterCurl || curl < colon, exactly(name, at: start, end: p) else { return false }
-            if list { return start > bound && text.byte(start - 1) == quote }
-            return optionBoundary(before: start, bound: bound)
+            return stands(at: start)
         }
         // The option's last letter leaves one or two to compare.
         guard p - 2 >= bound else { return nil }
@@ -630,7 +674,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         switch text.byte(p - 1) {
         case UInt8(ascii: "r"): found = option("--user", afterCurl: true) || option("--proxy-user", afterCurl: true)
         case UInt8(ascii: "u"), UInt8(ascii: "U"):
-            found = option("-u", afterCurl: true) || option("-U", afterCurl: true)
+            // `-u`, `-U`, or either after curl's flags in the same word (`-su`, `-ksSU`).
+            found = curl < colon && curlUserOptionStart(letter: p - 1, bound: bound).map(stands(at:)) == true
         case UInt8(ascii: "h"): found = option("--auth", afterCurl: false)
         default: found = false
         }
@@ -639,7 +684,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// What ``userOptionPassword(colon:bound:curl:)`` needs to know of the input up to `end`, found
     /// once and only when a `:` may end a user name: nil when it holds no user option's start (`-u`,
-    /// `-U`, also inside `--user` and `--proxy-user`, or `--a`), the case of most inputs with
+    /// `-U`, also inside `--user` and `--proxy-user`; `--a`; curl's flags and `u` or `U` after a
+    /// boundary, ``curlUserOptionLetter(afterDash:end:)``), the case of most inputs with
     /// timestamps or JSON members; else where the first word `curl` starts (`curl` not right after
     /// an ASCII letter or digit, nor where no command's word starts, ``commandWordMayStart(at:)``:
     /// after `-`, a placeholder's `]` or a host's `@`, `//`, `\/`; and before a space, a tab, `\`,
@@ -652,6 +698,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             let next = text.byte(dash + 1)
             if next | 0x20 == UInt8(ascii: "u")
                 || (next == UInt8(ascii: "-") && dash + 2 < end && text.byte(dash + 2) == UInt8(ascii: "a"))
+                || (Self.isCurlFlag(next) && optionBoundary(before: dash, bound: 0)
+                    && curlUserOptionLetter(afterDash: dash, end: end) != nil)
             {
                 found = true
                 break
