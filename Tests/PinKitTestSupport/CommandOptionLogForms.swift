@@ -1,6 +1,6 @@
 /// Passwords in a command's short options (the twentieth session): `sshpass -p`, `docker login -p`,
 /// mysql's glued `-p`, `7z -p`, `redis-cli -a`, `ldapsearch -w`, `zip -P`, `openssl -k`, keytool's
-/// `-storepass`; and their near misses (the same options with no command word, or before it; a
+/// `-storepass`, flags combined before `-w` and `-P` (`-xw`, `-rP`); and their near misses (the same options with no command word, or before it; a
 /// command word glued to a path or a dash; mysql's `-p` apart, which names the database; a value
 /// that is another option). The differential test `LogSanitizerCommandOptionTests` draws its lines
 /// from here (its own stream, so the corpus the benchmark measures stays as it was).
@@ -27,6 +27,10 @@ extension LogCorpus {
         let option = pick([
             "-p", "-p", "-a", "-w", "-P", "-k", "-storepass", "-keypass", "-srcstorepass", "-deststorepass",
             "-srckeypass", "-destkeypass", "-pass", "-K", "-u", "--p", "-ks", "-keypas", "-storepassx", "-U", "-Ux",
+            // Flags combined before ldap's `-w` and zip's `-P` (the twenty-first session), at and past
+            // 8, and flags that take an argument or belong to the other command.
+            "-xw", "-xLLLw", "-ZZxw", "-rP", "-r9P", "-qoP", "-DxW", "-bP", "-xP", "-rw", "-xxxxxxxxw", "-xxxxxxxxxw",
+            "-pP", "-aP", "-kP",
         ])
         let blanks = pick([" ", " ", "", "\t", "  ", " \t", "\u{00A0}", "="])
         let value = pick([

@@ -519,7 +519,10 @@ public enum RegexReferenceSanitizer {
                 "p", "sshpass|" + registryLogin + "|mysql[A-Za-z0-9-]*|mariadb[A-Za-z0-9-]*|7z|7za", apart: false,
                 glued: true)
             + entries("a", "redis-cli|https?") + entries("U", "smbclient")
-            + entries("w", "ldap[A-Za-z0-9-]*", glued: true) + entries("P", "zip|unzip|sqlcmd|bcp")
+            // ldap's `-w` and zip's `-P` also after flags of the same command in one word (`-xw`,
+            // `-rP`; the scanner's `isLDAPFlag(_:)`, `isZipFlag(_:)`).
+            + entries("[AcCLMnNrtuvWxZ]{0,8}w", "ldap[A-Za-z0-9-]*", glued: true)
+            + entries("[0-9AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz]{0,8}P", "zip|unzip|sqlcmd|bcp")
             + entries("k", "openssl")
             + entries("storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass", "keytool|jarsigner")
     }()

@@ -129,6 +129,50 @@ struct LogSanitizerCommandOptionTests {
         #expect(LogSanitizerTests.checkedRedaction(input) == expected)
     }
 
+    /// The attack (the twentieth session's hostile review, closed in the twenty-first): flags
+    /// combined with ldap's `-w` or zip's `-P` in one word (`ldapsearch -xw x`, the common `zip -rP
+    /// x`) kept the password. Each case's last line has a flag that takes an argument in the flags'
+    /// place (ldap's `-D`, zip's `-b`; the rest of the word is its value, no password option),
+    /// which keeps the secret: the protection is the flags' reading.
+    @Test(
+        "a password after flags combined with ldap's -w or zip's -P goes",
+        arguments: [
+            (
+                "+ ldapsearch -xw hunter2 -b dc=example", "+ ldapsearch -xw [redacted-secret] -b dc=example",
+                "+ ldapsearch -Dw hunter2 -b dc=example"
+            ),
+            ("ldapsearch -xLLLw hunter2", "ldapsearch -xLLLw [redacted-secret]", "ldapsearch -xLLDw hunter2"),
+            ("ldapwhoami -xwhunter2", "ldapwhoami -xw[redacted-secret]", "ldapwhoami -Dwhunter2"),
+            ("zip -rP hunter2 backup.zip data", "zip -rP [redacted-secret] backup.zip data", "zip -bP hunter2 b.zip"),
+            ("zip -r9P 'correct horse' b.zip", "zip -r9P '[redacted-secret]' b.zip", "zip -r9bP 'correct horse' b.zip"),
+            ("unzip -qoP hunter2 b.zip", "unzip -qoP [redacted-secret] b.zip", "unzip -qdP hunter2 b.zip"),
+            (
+                #"["zip", "-rP", "hunter2", "b.zip"]"#, #"["zip", "-rP", "[redacted-secret]", "b.zip"]"#,
+                #"["zip", "-xP", "hunter2"]"#
+            ),
+            ("zip -rrrrrrrrP hunter2 b.zip", "zip -rrrrrrrrP [redacted-secret] b.zip", "zip -rrrrrrrrrP hunter2 b.zip"),
+        ]
+    )
+    func combinedFlags(_ input: String, _ expected: String, _ unprotected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+        let kept = LogSanitizer.redact(unprotected)
+        #expect(kept.contains("hunter2") || kept.contains("horse"), "\(kept.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(unprotected) == kept)
+    }
+
+    @Test(
+        "no combined flags: mysql's -p comes first, other commands' flags stay",
+        arguments: [
+            ("mysql -uroot -pPassw0rd db", "mysql -uroot -p[redacted-secret] db"),
+            ("tar -xzP kept", "tar -xzP kept"), ("ssh -vw kept", "ssh -vw kept"),
+            ("zip -rP -x kept", "zip -rP -x kept"),
+            ("ldapsearch -xW -b dc=x", "ldapsearch -xW -b dc=x"), ("zip --rP kept", "zip --rP kept"),
+        ]
+    )
+    func combinedKept(_ input: String, _ expected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+    }
+
     @Test(
         "what is no command's password option keeps its text",
         arguments: [

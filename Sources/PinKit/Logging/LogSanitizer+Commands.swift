@@ -35,8 +35,22 @@ extension CredentialRule {
     /// the input's command words, found at the first option's shape (nil until then).
     @inline(never) func commandOption(at dash: Int, end: Int, words: inout CommandPasswordWords?) -> CommandOption? {
         guard dash == 0 || LogSanitizer.isOptionBoundary(text.byte(dash - 1)) else { return nil }
-        let letter = text.byte(dash + 1)
-        var nameEnd = dash + 2
+        if let option = commandOption(dash: dash, letter: dash + 1, end: end, words: &words) { return option }
+        // Else flags combined before ldap's `-w` or zip's `-P` in one word (`ldapsearch -xw x`, `zip
+        // -rP x`; `mysql -pPass` is mysql's `-p` first).
+        guard let combined = combinedPasswordLetter(afterDash: dash, end: end) else { return nil }
+        return commandOption(dash: dash, letter: combined, end: end, words: &words)
+    }
+
+    /// ``commandOption(at:end:words:)`` with the option's letter at `letterIndex` (right after the
+    /// `-`, or after flags combined with it).
+    @inline(__always) func commandOption(
+        dash: Int, letter letterIndex: Int, end: Int, words: inout CommandPasswordWords?
+    )
+        -> CommandOption?
+    {
+        let letter = text.byte(letterIndex)
+        var nameEnd = letterIndex + 1
         // The command words the option needs: glued to its value, and apart from it.
         var glued = Int.max
         var apart = Int.max
@@ -59,8 +73,8 @@ extension CredentialRule {
         case UInt8(ascii: "s"), UInt8(ascii: "d"):
             // keytool's and jarsigner's `-storepass`, `-keypass`, `-srcstorepass`, `-deststorepass`,
             // `-srckeypass`, `-destkeypass`.
-            guard let length = keytoolPasswordOptionLength(at: dash + 1, end: end) else { return nil }
-            nameEnd = dash + 1 + length
+            guard let length = keytoolPasswordOptionLength(at: letterIndex, end: end) else { return nil }
+            nameEnd = letterIndex + length
             if words == nil { words = commandPasswordWords(end: end) }
             apart = words!.keytool
         default:
@@ -103,6 +117,59 @@ extension CredentialRule {
         }
         guard glued < dash else { return nil }
         return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: nameEnd)
+    }
+
+    /// The most flags combined before a password option's letter in one word (``combinedPasswordLetter(afterDash:end:)``).
+    static var maximumCombinedCommandFlags: Int { 8 }
+
+    /// Where ldap's `-w` or zip's `-P` is in the word of short options whose `-` is at `dash`, after
+    /// 1 to ``maximumCombinedCommandFlags`` flags of the same command that take no argument
+    /// (``isLDAPFlag(_:)``, ``isZipFlag(_:)``): `ldapsearch -xw x`, `zip -rP x`, `unzip -qoP x`; else
+    /// nil. (A flag that takes an argument, `-D`, `-b`, `-x` to zip, takes the rest of the word.)
+    /// Linear: a bounded walk on from one `-`.
+    @inline(__always) func combinedPasswordLetter(afterDash dash: Int, end: Int) -> Int? {
+        var ldap = true
+        var zip = true
+        var l = dash + 1
+        while l < end, l - dash <= Self.maximumCombinedCommandFlags + 1 {
+            let byte = text.byte(l)
+            if l > dash + 1, (ldap && byte == UInt8(ascii: "w")) || (zip && byte == UInt8(ascii: "P")) { return l }
+            ldap = ldap && Self.isLDAPFlag(byte)
+            zip = zip && Self.isZipFlag(byte)
+            guard ldap || zip, l - dash <= Self.maximumCombinedCommandFlags else { return nil }
+            l += 1
+        }
+        return nil
+    }
+
+    /// Whether `byte` names a flag of the OpenLDAP tools that takes no argument: `-x` (simple
+    /// authentication), `-Z`, `-L`, `-M`, `-n`, `-N`, `-v`, `-W`, `-c`, `-C`, `-A`, `-r`, `-t`, `-u`.
+    @inline(__always) static func isLDAPFlag(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A"), UInt8(ascii: "c"), UInt8(ascii: "C"), UInt8(ascii: "L"), UInt8(ascii: "M"),
+            UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "r"), UInt8(ascii: "t"), UInt8(ascii: "u"),
+            UInt8(ascii: "v"), UInt8(ascii: "W"), UInt8(ascii: "x"), UInt8(ascii: "Z"):
+            return true
+        default: return false
+        }
+    }
+
+    /// Whether `byte` names a flag of zip or unzip that takes no argument in either (`-r`, `-q`,
+    /// `-j`, `-o`, `-9`, …; not `-b`, `-d`, `-n`, `-s`, `-t`, `-x`, `-i`, `-O`, `-Z`, `-h`, `-B`,
+    /// which take one in one of them or change what follows).
+    @inline(__always) static func isZipFlag(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A"), UInt8(ascii: "a"), UInt8(ascii: "c"),
+            UInt8(ascii: "C"), UInt8(ascii: "D"), UInt8(ascii: "e"), UInt8(ascii: "f"), UInt8(ascii: "F"),
+            UInt8(ascii: "g"), UInt8(ascii: "j"), UInt8(ascii: "J"), UInt8(ascii: "k"), UInt8(ascii: "K"),
+            UInt8(ascii: "l"), UInt8(ascii: "L"), UInt8(ascii: "m"), UInt8(ascii: "M"), UInt8(ascii: "N"),
+            UInt8(ascii: "o"), UInt8(ascii: "p"), UInt8(ascii: "q"), UInt8(ascii: "r"), UInt8(ascii: "R"),
+            UInt8(ascii: "S"), UInt8(ascii: "T"), UInt8(ascii: "u"), UInt8(ascii: "U"), UInt8(ascii: "v"),
+            UInt8(ascii: "V"), UInt8(ascii: "W"), UInt8(ascii: "X"), UInt8(ascii: "y"), UInt8(ascii: "Y"),
+            UInt8(ascii: "z"):
+            return true
+        default: return false
+        }
     }
 
     /// The length of keytool's password option name at `start` (after its `-`) followed by a space
