@@ -1,6 +1,7 @@
 /// Passwords in a command's short options (the twentieth session): `sshpass -p`, `docker login -p`,
 /// mysql's glued `-p`, `7z -p`, `redis-cli -a`, `ldapsearch -w`, `zip -P`, `openssl -k`, keytool's
-/// `-storepass`, flags combined before `-w` and `-P` (`-xw`, `-rP`); and their near misses (the same options with no command word, or before it; a
+/// `-storepass`, flags combined before `-w` and `-P` (`-xw`, `-rP`), lftp's `-u user,password`; and
+/// their near misses (the same options with no command word, or before it; a
 /// command word glued to a path or a dash; mysql's `-p` apart, which names the database; a value
 /// that is another option). The differential test `LogSanitizerCommandOptionTests` draws its lines
 /// from here (its own stream, so the corpus the benchmark measures stays as it was).
@@ -23,6 +24,8 @@ extension LogCorpus {
             "keytool -list ", "jarsigner ", "", "", "ssh ", "mkdir ", "x-mysql ", "--login ", "mysql.", "login:",
             "\"sshpass\", \"", "\\tsshpass\\t", "sshpass", "LOGIN ", "redis-cli\t", "mongosh -u admin ", "mysqlsh ",
             "http ", "https POST a.io ", "smbclient //srv/x ", "sqlcmd -S db ", "httpie ", "mongo",
+            // lftp's `-u user,password` (the twenty-first session).
+            "lftp ", "lftp -e \"open ", "lftp sftp://h ", "xlftp ",
         ])
         let option = pick([
             "-p", "-p", "-a", "-w", "-P", "-k", "-storepass", "-keypass", "-srcstorepass", "-deststorepass",
@@ -36,7 +39,8 @@ extension LogCorpus {
         let value = pick([
             "hunter2", "'correct horse'", "\"a b; c\"", "\\\"x y\\\"", "-v", "--batch", "22", "", "[redacted-secret]",
             "https://a.io/x", "\"https://a.io/x y\"", string(Self.base64, 1...40), "{\"a\":1}", "a:b", "$PASS",
-            "pass:hunter2", "bob%hunter2", "bob:hunter2",
+            "pass:hunter2", "bob%hunter2", "bob:hunter2", "bob,hunter2", "'bob,correct horse'", "\"bob,\"", "bob,",
+            "-bob,x", "bob,pa,ss", "\\\"bob,x y\\\"", "bob, x", "\"bob, x\"", "b@c.io,x", "[redacted-email],x",
         ])
         let before = pick(["", "", "+ ", "$ ", "\t", "\\n", "'", "\"", "x", "run: "])
         return before + command + option + blanks + value + pick(["", " db", " ssh h", " -b dc=x", " \\", "'"])

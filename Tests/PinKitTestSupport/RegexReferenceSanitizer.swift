@@ -491,6 +491,28 @@ public enum RegexReferenceSanitizer {
             key: "(?<=" + quote + ")-(?:" + option + ")" + quote,
             tail: "(?:, ?|[ \t]++)(?=" + quote + "(?!-))" + blanks + openers)
     }
+    /// lftp's `-u user,password` (the scanner's `lftpPassword(dash:nameEnd:value:end:)`): the option
+    /// apart, a user name of 1 to 64 `[A-Za-z0-9._@+~!$%\-]` and `,`, no blank, then what follows a
+    /// separator (openers, the value), the same groups as ``valueCredential``.
+    static let lftpUserName = #"[A-Za-z0-9._@+~!$%\-]{1,64}"#
+    static let lftpCredential: NSRegularExpression = {
+        let boundary = #"(?:^|(?<=[\x00-\x20])|(?<=")(?!-u")|(?<=')(?!-u'))"#
+        return valueExpression(
+            key: boundary + "-u", tail: #"(?:[ \t]|\\t)++(?!-)"# + lftpUserName + ",(?!" + blank + ")" + openers)
+    }()
+    /// …after a quote (`"`, `'`, JSON's `\"`) before the name, apart or in an argument list
+    /// (`["lftp", "-u", "bob,x"]`): the rest of that quote's string, in group 1 (the same quote right
+    /// after the `,` closes it: none).
+    static let quotedLFTPCredentials: [NSRegularExpression] = ["\"", "'", #"\""#].map { quote in
+        let boundary = #"(?:^|(?<=[\x00-\x20])|(?<=")(?!-u")|(?<=')(?!-u'))"#
+        let apart = boundary + #"-u(?:[ \t]|\\t)++"# + NSRegularExpression.escapedPattern(for: quote)
+        let list = quote.count == 1 ? "|(?<=" + quote + ")-u" + quote + "(?:, ?|[ \t]++)" + quote + "(?!-)" : ""
+        let closing = quote == "'" ? "(?!')" : #"(?!\\?")"#
+        let value =
+            quote == "'" ? quotedValue("'") : quote == "\"" ? quotedValue("\"") : escapedQuotedValue(escapes: #"\\"#)
+        return regex("(?:" + apart + list + ")" + lftpUserName + "," + closing + value)
+    }
+    static let quotedLFTPIdentities = identities(quotedLFTPCredentials)
     /// A command's word: not right after an `[A-Za-z0-9-]`, `]` (a placeholder), `@`, `//` or `\/`
     /// (a host), before a space, a tab, `\`, a quote or the end.
     static func commandWord(_ words: String) -> NSRegularExpression {
@@ -524,6 +546,7 @@ public enum RegexReferenceSanitizer {
             + entries("[AcCLMnNrtuvWxZ]{0,8}w", "ldap[A-Za-z0-9-]*", glued: true)
             + entries("[0-9AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz]{0,8}P", "zip|unzip|sqlcmd|bcp")
             + entries("k", "openssl")
+            + [(lftpCredential, commandWord("lftp"))] + quotedLFTPCredentials.map { ($0, commandWord("lftp")) }
             + entries("storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass", "keytool|jarsigner")
     }()
     static let commandPasswordCredentials = commandPasswordOptions.map(\.option)
@@ -1150,7 +1173,10 @@ public enum RegexReferenceSanitizer {
             return .spelled(spelling(match, named: "dq", in: text))
         }
         // A user option's quoted password (group 1): the quote its expression was made for.
-        for (index, quoted) in (quotedCurlUserOptionCredentials + quotedAuthUserOptionCredentials).enumerated()
+        // (lftp's `-u "user,password"` the same.)
+        for (index, quoted)
+            in (quotedCurlUserOptionCredentials + quotedAuthUserOptionCredentials
+            + quotedLFTPCredentials).enumerated()
         where quoted === expression {
             return [Resume.quoted("\""), .quoted("'"), .escaped(1)][index % 3]
         }
@@ -1322,7 +1348,10 @@ public enum RegexReferenceSanitizer {
                 // (After the quoted ones: at the same `:`, a quote before the name decides.)
                 (curlUserOptionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
                 (authUserOptionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
-            ] + commandPasswordCredentials.map { ($0, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]) } + [
+            ]
+            + commandPasswordCredentials.map {
+                ($0, among($0, in: quotedLFTPIdentities) ? [1] : [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17])
+            } + [
                 (markupElementCredential, [1, 2]), (formPartCredential, [2]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
                 (doubledPercentHeaderCredential, [4, 6, 7]), (doubledPercentValueCredential, [4, 6, 7]),

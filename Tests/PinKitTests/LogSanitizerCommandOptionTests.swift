@@ -160,6 +160,54 @@ struct LogSanitizerCommandOptionTests {
         #expect(RegexReferenceSanitizer.redact(unprotected) == kept)
     }
 
+    /// The attack (open since the twentieth session): lftp's `-u user,password`, as deploy scripts
+    /// write it (`set -x` traces expand the variables), kept the password. Each case's last line is
+    /// the same with another command's word (no lftp), which keeps it.
+    @Test(
+        "lftp's password after -u user, goes; the user stays",
+        arguments: [
+            (
+                "+ lftp -u deploy,hunter2 sftp://files.example.com",
+                "+ lftp -u deploy,[redacted-secret] sftp://files.example.com",
+                "+ tool -u deploy,hunter2 sftp://files.example.com"
+            ),
+            (
+                #"lftp -u "deploy,correct horse" h"#, #"lftp -u "deploy,[redacted-secret]" h"#,
+                #"tool -u "deploy,correct horse" h"#
+            ),
+            (
+                "lftp -e 'open -u bob,hunter2 h; mirror'", "lftp -e 'open -u bob,[redacted-secret] h; mirror'",
+                "sh -e 'open -u bob,hunter2 h; mirror'"
+            ),
+            (
+                #"["lftp", "-u", "bob,hunter2", "h"]"#, #"["lftp", "-u", "bob,[redacted-secret]", "h"]"#,
+                #"["ftp", "-u", "bob,hunter2", "h"]"#
+            ),
+            (
+                #"{"cmd":"lftp -u \"bob,correct horse\" h"}"#, #"{"cmd":"lftp -u \"bob,[redacted-secret]\" h"}"#,
+                #"{"cmd":"ftp -u \"bob,correct horse\" h"}"#
+            ),
+        ]
+    )
+    func lftp(_ input: String, _ expected: String, _ unprotected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+        let kept = LogSanitizer.redact(unprotected)
+        #expect(kept.contains("hunter2") || kept.contains("horse"), "\(kept.debugDescription)")
+    }
+
+    @Test(
+        "what is no lftp password keeps its text",
+        arguments: [
+            "lftp -u bob sftp://h", #"lftp -u "bob," h"#, "lftp -u bob, h", "lftp -u -bob,x", "sort -u a,b",
+            "lftp --u bob,x",
+            "xlftp -u bob,x",
+        ]
+    )
+    func lftpKept(_ input: String) {
+        #expect(LogSanitizer.redact(input) == input)
+        #expect(RegexReferenceSanitizer.redact(input) == input)
+    }
+
     @Test(
         "no combined flags: mysql's -p comes first, other commands' flags stay",
         arguments: [

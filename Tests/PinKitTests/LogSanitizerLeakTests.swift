@@ -318,6 +318,7 @@ struct LogSanitizerLeakTests {
                     "+ curl -fsSLu ci:\(m1) \(url)", "curl -su \(open)admin:\(m1)\(close) \(url)",
                     "curl -ksSualice:\(m1) \(url)", "ldapsearch -xLLLw \(open)\(m1)\(close) -b dc=example",
                     "zip -rP \(open)\(m1)\(close) backup.zip data",
+                    "lftp -u \(open)deploy,\(m1)\(close) sftp://\(host)",
                     "mongosh -u admin -p \(open)\(m1)\(close) --quiet", "http -a bob:\(m1) POST \(url)",
                     "smbclient //srv/share -U bob%\(m1)", "[\"sshpass\", \"-p\", \"\(m1)\", \"ssh\"]",
                     "{\"cmd\":\"redis-cli -a\\t\(m1)\"}",

@@ -29,6 +29,9 @@ extension CredentialRule {
         let dash: Int
         let nameEnd: Int
         let valueStart: Int
+        /// The quote (and its backslashes) that opened the string the value is the rest of: lftp's
+        /// `-u "bob,x y"` (``lftpPassword(dash:nameEnd:value:end:)``).
+        var opened: (quote: UInt8, escapes: Int)? = nil
     }
 
     /// The command password option whose `-` is at `dash` (a byte lies after it), or nil. `words`:
@@ -77,6 +80,11 @@ extension CredentialRule {
             nameEnd = letterIndex + length
             if words == nil { words = commandPasswordWords(end: end) }
             apart = words!.keytool
+        case UInt8(ascii: "u"):
+            // lftp's `-u user,password` (``lftpPassword(dash:nameEnd:value:end:)``), apart only.
+            // (After keytool's case: `-keypass` falls through to that one from `k`.)
+            if words == nil { words = commandPasswordWords(end: end) }
+            apart = words!.lftp
         default:
             return nil
         }
@@ -97,6 +105,7 @@ extension CredentialRule {
                 guard v > nameEnd + 1 else { return nil }
             }
             guard v + 1 < end, text.byte(v) == quote, text.byte(v + 1) != UInt8(ascii: "-") else { return nil }
+            if letter == UInt8(ascii: "u") { return lftpPassword(dash: dash, nameEnd: nameEnd, value: v, end: end) }
             return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: v)
         }
         // Apart: spaces, tabs and escaped tabs (`\t`, a command in a JSON string), then no `-`.
@@ -113,10 +122,53 @@ extension CredentialRule {
         }
         if v > nameEnd {
             guard apart < dash, v < end, text.byte(v) != UInt8(ascii: "-") else { return nil }
+            if letter == UInt8(ascii: "u") { return lftpPassword(dash: dash, nameEnd: nameEnd, value: v, end: end) }
             return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: v)
         }
         guard glued < dash else { return nil }
         return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: nameEnd)
+    }
+
+    /// lftp's `-u user,password` whose value starts at `v`: an optional opening quote (`"`, `'`, or
+    /// JSON's `\"`; in an argument list, the list's), a user name of 1 to
+    /// ``CredentialRule/maximumUserName`` `[A-Za-z0-9._@+~!$%\-]`, and `,`; the password starts after
+    /// the `,` (after a quote, it is the rest of that quote's string, which the same quote right
+    /// after the `,` leaves empty: none; unquoted, so does a blank). Else nil (`lftp -u bob` asks for the password). The user
+    /// name stays, as curl's does. Linear: a bounded run from one option.
+    @inline(__always) func lftpPassword(dash: Int, nameEnd: Int, value v: Int, end: Int) -> CommandOption? {
+        var p = v
+        var opened: (quote: UInt8, escapes: Int)?
+        let first = text.byte(p)
+        if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+            opened = (first, 0)
+            p += 1
+        } else if first == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "\"") {
+            opened = (UInt8(ascii: "\""), 1)
+            p += 2
+        }
+        let nameStart = p
+        while p < end, p - nameStart < Self.maximumUserName, case let byte = text.byte(p),
+            text.has(p, Classes.alphanumeric) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "~")
+                || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "%")
+                || byte == UInt8(ascii: "-")
+        {
+            p += 1
+        }
+        // (Unquoted, a blank right after the `,` ends the word: the password is empty.)
+        guard p > nameStart, p + 1 < end, text.byte(p) == UInt8(ascii: ","),
+            opened != nil || text.blanksEnd(from: p + 1, end: end, stop: Int.max) == p + 1
+        else { return nil }
+        if let opened {
+            let next = text.byte(p + 1)
+            if next == opened.quote
+                || (opened.quote == UInt8(ascii: "\"") && next == UInt8(ascii: "\\") && p + 2 < end
+                    && text.byte(p + 2) == UInt8(ascii: "\""))
+            {
+                return nil
+            }
+        }
+        return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: p + 1, opened: opened)
     }
 
     /// The most flags combined before a password option's letter in one word (``combinedPasswordLetter(afterDash:end:)``).
@@ -238,7 +290,7 @@ extension CredentialRule {
 /// `mongodump`), `-p` glued (`sshpass`, `login`, every `mysql…` and `mariadb…` word, `7z`, `7za`),
 /// `-a` (`redis-cli`; HTTPie's `http`, `https`: `-a user:password`), `-U` (`smbclient`:
 /// `user%password`), `-w` (`ldapsearch` and every `ldap…` word), `-P` (`zip`, `unzip`, `sqlcmd`,
-/// `bcp`), `-k` (`openssl`), and keytool's (`keytool`, `jarsigner`).
+/// `bcp`), `-k` (`openssl`), keytool's (`keytool`, `jarsigner`), and `-u` (`lftp`: `user,password`).
 struct CommandPasswordWords {
     /// Whether the word at `range` names a client whose `login` takes `-p`: `docker`, `podman`,
     /// `nerdctl`, `buildah`, `skopeo`, `oc`, `cf`, `az`, and helm's `registry`. (A `login` in prose,
@@ -259,6 +311,7 @@ struct CommandPasswordWords {
     var zip = Int.max
     var openssl = Int.max
     var keytool = Int.max
+    var lftp = Int.max
 
     /// Counts the word of `length` bytes at `start` where it is a command's; `after`: the word one
     /// space before it, if any (`login` counts only after a registry client's name).
@@ -289,6 +342,8 @@ struct CommandPasswordWords {
             first(&openssl)
         } else if word("keytool") || word("jarsigner") {
             first(&keytool)
+        } else if word("lftp") {
+            first(&lftp)
         }
     }
 }

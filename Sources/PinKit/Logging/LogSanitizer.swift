@@ -824,6 +824,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                     key = (candidate, .value)
                     separator = option.nameEnd
                     separatorLength = option.valueStart - option.nameEnd
+                    opened = option.opened
                 } else {
                     let option = credentials.option(at: candidate, end: end)
                     // The span starts at the `--`, kept with the name: no later rule takes the dashes (a
