@@ -26,6 +26,8 @@ extension LogCorpus {
             "http ", "https POST a.io ", "smbclient //srv/x ", "sqlcmd -S db ", "httpie ", "mongo",
             // lftp's `-u user,password` (the twenty-first session).
             "lftp ", "lftp -e \"open ", "lftp sftp://h ", "xlftp ",
+            // Escaped white space right before the option (a command in a JSON string).
+            "sshpass \\\\\\n\\t", "mysqldump\\n-uroot\\n", "lftp\\t", "zip\\r", "ldapsearch\\\\t",
         ])
         let option = pick([
             "-p", "-p", "-a", "-w", "-P", "-k", "-storepass", "-keypass", "-srcstorepass", "-deststorepass",
@@ -33,7 +35,7 @@ extension LogCorpus {
             // Flags combined before ldap's `-w` and zip's `-P` (the twenty-first session), at and past
             // 8, and flags that take an argument or belong to the other command.
             "-xw", "-xLLLw", "-ZZxw", "-rP", "-r9P", "-qoP", "-DxW", "-bP", "-xP", "-rw", "-xxxxxxxxw", "-xxxxxxxxxw",
-            "-pP", "-aP", "-kP",
+            "-pP", "-aP", "-kP", "-9P", "-9rP", "-xQw", "-IVw",
         ])
         let blanks = pick([" ", " ", "", "\t", "  ", " \t", "\u{00A0}", "="])
         let value = pick([

@@ -472,16 +472,22 @@ public enum RegexReferenceSanitizer {
         [curlUserOptionCredential, authUserOptionCredential] + quotedCurlUserOptionCredentials
         + quotedAuthUserOptionCredentials
     /// A password in a command's short option (the scanner's `commandOption(from:end:words:)`):
-    /// `-` and the option's name at the start or after a byte up to a space or a quote (`"`, `'`);
+    /// `-` and the option's name at a ``commandBoundary(_:)``;
     /// then spaces or tabs and no `-`, or (`glued`) no space or tab; then what
     /// follows a separator (blanks, openers, the value), the same groups as ``valueCredential``. Each
     /// counts only after the first of its command words (``commandPasswordOptions``).
     static func commandPasswordCredential(_ option: String, glued: Bool) -> NSRegularExpression {
         let name = "-(?:" + option + ")"
         // (An option in quotes of its own is an argument of a list: ``commandPasswordListCredential``.)
-        let boundary = #"(?:^|(?<=[\x00-\x20])|(?<=")(?!"# + name + #"")|(?<=')(?!"# + name + "'))"
+        let boundary = commandBoundary(name)
         let tail = glued ? #"(?![ \t]|\\t)"# : #"(?:[ \t]|\\t)++(?!-)"#
         return valueExpression(key: boundary + name, tail: tail + blanks + openers)
+    }
+    /// Where a command's option `name` may start: at the start, after a byte up to a space, an
+    /// escaped `\t`, `\n` or `\r` (a command in a JSON string), or a quote (`"`, `'`) not also
+    /// right after the option (an argument list's, ``commandPasswordListCredential``).
+    static func commandBoundary(_ name: String) -> String {
+        #"(?:^|(?<=[\x00-\x20])|(?<=\\[tnr])|(?<=")(?!"# + name + #"")|(?<=')(?!"# + name + "'))"
     }
     /// The same option in quotes of its own (`quote`), an argument of a list (`["sshpass", "-p",
     /// "x"]`, `'-p' 'x'`): `,` and a space at most, or spaces and tabs, then the value in the same
@@ -496,7 +502,7 @@ public enum RegexReferenceSanitizer {
     /// separator (openers, the value), the same groups as ``valueCredential``.
     static let lftpUserName = #"[A-Za-z0-9._@+~!$%\-]{1,64}"#
     static let lftpCredential: NSRegularExpression = {
-        let boundary = #"(?:^|(?<=[\x00-\x20])|(?<=")(?!-u")|(?<=')(?!-u'))"#
+        let boundary = commandBoundary("-u")
         return valueExpression(
             key: boundary + "-u", tail: #"(?:[ \t]|\\t)++(?!-)"# + lftpUserName + ",(?!" + blank + ")" + openers)
     }()
@@ -504,7 +510,7 @@ public enum RegexReferenceSanitizer {
     /// (`["lftp", "-u", "bob,x"]`): the rest of that quote's string, in group 1 (the same quote right
     /// after the `,` closes it: none).
     static let quotedLFTPCredentials: [NSRegularExpression] = ["\"", "'", #"\""#].map { quote in
-        let boundary = #"(?:^|(?<=[\x00-\x20])|(?<=")(?!-u")|(?<=')(?!-u'))"#
+        let boundary = commandBoundary("-u")
         let apart = boundary + #"-u(?:[ \t]|\\t)++"# + NSRegularExpression.escapedPattern(for: quote)
         let list = quote.count == 1 ? "|(?<=" + quote + ")-u" + quote + "(?:, ?|[ \t]++)" + quote + "(?!-)" : ""
         let closing = quote == "'" ? "(?!')" : #"(?!\\?")"#
@@ -513,10 +519,10 @@ public enum RegexReferenceSanitizer {
         return regex("(?:" + apart + list + ")" + lftpUserName + "," + closing + value)
     }
     static let quotedLFTPIdentities = identities(quotedLFTPCredentials)
-    /// A command's word: not right after an `[A-Za-z0-9-]`, `]` (a placeholder), `@`, `//` or `\/`
+    /// A command's word: not right after an `[A-Za-z0-9-]`, `.` (an extension), `]` (a placeholder), `@`, `//` or `\/`
     /// (a host), before a space, a tab, `\`, a quote or the end.
     static func commandWord(_ words: String) -> NSRegularExpression {
-        regex(#"(?<![A-Za-z0-9\]@-])(?<!//)(?<!\\/)(?:"# + words + #")(?=[ \t\\"']|\z)"#)
+        regex(#"(?<![A-Za-z0-9\]@.-])(?<!//)(?<!\\/)(?:"# + words + #")(?=[ \t\\"']|\z)"#)
     }
     /// `login` after a registry client's name and one space (`docker login`; not `user login failed`).
     static let registryLogin =
@@ -543,8 +549,10 @@ public enum RegexReferenceSanitizer {
             + entries("a", "redis-cli|https?") + entries("U", "smbclient")
             // ldap's `-w` and zip's `-P` also after flags of the same command in one word (`-xw`,
             // `-rP`; the scanner's `isLDAPFlag(_:)`, `isZipFlag(_:)`).
-            + entries("[AcCLMnNrtuvWxZ]{0,8}w", "ldap[A-Za-z0-9-]*", glued: true)
-            + entries("[0-9AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz]{0,8}P", "zip|unzip|sqlcmd|bcp")
+            + entries("[AcCILMnNQrtuvVWxZ]{0,8}w", "ldap[A-Za-z0-9-]*", glued: true)
+            + entries(
+                "(?:[AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz][0-9AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz]{0,7})?P",
+                "zip|unzip|sqlcmd|bcp")
             + entries("k", "openssl")
             + [(lftpCredential, commandWord("lftp"))] + quotedLFTPCredentials.map { ($0, commandWord("lftp")) }
             + entries("storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass", "keytool|jarsigner")

@@ -195,6 +195,46 @@ struct LogSanitizerCommandOptionTests {
         #expect(kept.contains("hunter2") || kept.contains("horse"), "\(kept.debugDescription)")
     }
 
+    /// The attack (the twentieth session's hostile review): a command in a JSON string, its option
+    /// after an escaped line continuation (`\\\n\t-p x`, how CI logs and structured loggers
+    /// write a multi-line command), kept the password; curl's user options read that boundary
+    /// already. Each case's last line has a letter in the escape's place (`\\\n\tx-p`: no option),
+    /// which keeps it.
+    @Test(
+        "an option after an escaped tab, line feed or return in a JSON string",
+        arguments: [
+            (
+                #"{"cmd":"sshpass \\\n\t-p hunter2 ssh h"}"#, #"{"cmd":"sshpass \\\n\t-p [redacted-secret] ssh h"}"#,
+                #"{"cmd":"sshpass \\\n\tx-p hunter2 ssh h"}"#
+            ),
+            (
+                #"{"cmd":"mysqldump\n-uroot\n-phunter2 db"}"#, #"{"cmd":"mysqldump\n-uroot\n-p[redacted-secret] db"}"#,
+                #"{"cmd":"mysqldump\n-uroot\nx-phunter2 db"}"#
+            ),
+            (#""zip\r-rP hunter2 b.zip""#, #""zip\r-rP [redacted-secret] b.zip""#, #""zip\rx-rP hunter2 b.zip""#),
+            (#""lftp\t-u bob,hunter2 h""#, #""lftp\t-u bob,[redacted-secret] h""#, #""lftp\tx-u bob,hunter2 h""#),
+        ]
+    )
+    func escapedBoundary(_ input: String, _ expected: String, _ unprotected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+        #expect(LogSanitizer.redact(unprotected).contains("hunter2"), "\(unprotected.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(unprotected) == LogSanitizer.redact(unprotected))
+    }
+
+    /// Where the escape's letter starts a URL's scheme (`\t-phttps://h` is the URL `t-phttps://h`),
+    /// the URL goes first and no option stands in it; after a blank the option takes the scheme.
+    @Test(
+        "a glued value that makes an escape's letter a URL's scheme",
+        arguments: [
+            (#"mysqldump\n-uroot\n-phttps://a.io/x"#, #"mysqldump\n-uroot\n-phttps://a.io"#),
+            (#"ldapsearch\t-xwhttps://a.io/x"#, #"ldapsearch\t-xwhttps://a.io"#),
+            ("mysqldump -uroot -phttps://a.io/x", "mysqldump -uroot -p[redacted-secret]://a.io"),
+        ]
+    )
+    func escapedLetterScheme(_ input: String, _ expected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+    }
+
     @Test(
         "what is no lftp password keeps its text",
         arguments: [
@@ -209,12 +249,32 @@ struct LogSanitizerCommandOptionTests {
     }
 
     @Test(
-        "no combined flags: mysql's -p comes first, other commands' flags stay",
+        "combined flags: mysql's -p first, other commands' flags stay, no digit first; keytool in lists",
         arguments: [
             ("mysql -uroot -pPassw0rd db", "mysql -uroot -p[redacted-secret] db"),
             ("tar -xzP kept", "tar -xzP kept"), ("ssh -vw kept", "ssh -vw kept"),
             ("zip -rP -x kept", "zip -rP -x kept"),
             ("ldapsearch -xW -b dc=x", "ldapsearch -xW -b dc=x"), ("zip --rP kept", "zip --rP kept"),
+            // (The twenty-first session's review: a digit first is no flag, however far into the
+            // line; after a letter it is.)
+            ("zip -9P kept a.zip", "zip -9P kept a.zip"),
+            ("saved backup.zip; rsync -avP src dst", "saved backup.zip; rsync -avP src dst"),
+            (
+                String(repeating: "a", count: 300) + " zip -9P kept",
+                String(repeating: "a", count: 300) + " zip -9P kept"
+            ),
+            ("zip -r9P hunter2 a.zip", "zip -r9P [redacted-secret] a.zip"),
+            ("ldapmodify -xQw hunter2 -f a.ldif", "ldapmodify -xQw [redacted-secret] -f a.ldif"),
+            // keytool's option in an argument list, and before an escaped tab (a Python subprocess
+            // error, a command in JSON).
+            (
+                "Command '['keytool', '-list', '-storepass', 'changeit']' returned non-zero exit status 1.",
+                "Command '['keytool', '-list', '-storepass', '[redacted-secret]']' returned non-zero exit status 1."
+            ),
+            (
+                #"{"cmd":"keytool -list -storepass\tchangeit"}"#,
+                #"{"cmd":"keytool -list -storepass\t[redacted-secret]"}"#
+            ),
         ]
     )
     func combinedKept(_ input: String, _ expected: String) {

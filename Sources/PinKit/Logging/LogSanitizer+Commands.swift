@@ -7,9 +7,8 @@
 /// (``CommandPasswordWords``), anywhere before it in the input, as curl's `-u` does
 /// (``CredentialRule/userOptionContext(end:)``).
 ///
-/// The option stands at the input's start or after white space (or another control byte), `"` or
-/// `'` (``LogSanitizer/isOptionBoundary(_:)``; not after an escaped `\t`, which the span pass's
-/// window would have to read a byte further back for); its value follows one or more spaces, tabs
+/// The option stands at the input's start or after white space (or another control byte), `"`,
+/// `'` or an escaped `\t`, `\n`, `\r` (``CredentialRule/commandOptionBoundary(before:)``); its value follows one or more spaces, tabs
 /// or escaped tabs (`\t`) and does not start with `-` (another option), or, where the command
 /// reads one so, is glued to it (`-phunter2`; mysql's `-p` takes nothing else: `-p db` asks for
 /// the password and names the database); or, the option in quotes of its own (an argument list,
@@ -37,7 +36,7 @@ extension CredentialRule {
     /// The command password option whose `-` is at `dash` (a byte lies after it), or nil. `words`:
     /// the input's command words, found at the first option's shape (nil until then).
     @inline(never) func commandOption(at dash: Int, end: Int, words: inout CommandPasswordWords?) -> CommandOption? {
-        guard dash == 0 || LogSanitizer.isOptionBoundary(text.byte(dash - 1)) else { return nil }
+        guard commandOptionBoundary(before: dash) else { return nil }
         if let option = commandOption(dash: dash, letter: dash + 1, end: end, words: &words) { return option }
         // Else flags combined before ldap's `-w` or zip's `-P` in one word (`ldapsearch -xw x`, `zip
         // -rP x`; `mysql -pPass` is mysql's `-p` first).
@@ -125,8 +124,33 @@ extension CredentialRule {
             if letter == UInt8(ascii: "u") { return lftpPassword(dash: dash, nameEnd: nameEnd, value: v, end: end) }
             return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: v)
         }
-        guard glued < dash else { return nil }
+        guard glued < dash, !escapedLetterStartsURL(before: dash, end: end) else { return nil }
         return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: nameEnd)
+    }
+
+    /// Whether the option at `dash` follows an escaped `\t`, `\n` or `\r` whose letter starts a URL's
+    /// scheme: rule 1 reads `\t-phttps://h` as the URL `t-phttps://h` (a scheme of 1 to 32
+    /// `[A-Za-z0-9+.-]` from a letter after no such byte, then `://`, `:\/\/`, `%3A%2F%2F` or
+    /// `%253A%252F%252F`), which goes first, so no option stands in it. (After a blank, a glued
+    /// value's scheme cannot start before the `-`.) Linear: at most 32 bytes and a separator, once
+    /// an option.
+    @inline(__always) func escapedLetterStartsURL(before dash: Int, end: Int) -> Bool {
+        guard dash >= 2, text.byte(dash - 2) == UInt8(ascii: "\\") else { return false }
+        let letter = dash - 1
+        guard
+            text.byte(letter) == UInt8(ascii: "t") || text.byte(letter) == UInt8(ascii: "n")
+                || text.byte(letter) == UInt8(ascii: "r")
+        else { return false }
+        @inline(__always) func isSchemeByte(_ byte: UInt8) -> Bool {
+            (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+        }
+        var p = letter
+        while p < end, p - letter < 32, isSchemeByte(text.byte(p)) { p += 1 }
+        guard p < end, !isSchemeByte(text.byte(p)) else { return false }
+        return exactly("://", at: p, end: end) || exactly(#":\/\/"#, at: p, end: end)
+            || text.matches("%3a%2f%2f", at: p, end: end) || text.matches("%253a%252f%252f", at: p, end: end)
     }
 
     /// lftp's `-u user,password` whose value starts at `v`: an optional opening quote (`"`, `'`, or
@@ -171,6 +195,18 @@ extension CredentialRule {
         return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: p + 1, opened: opened)
     }
 
+    /// Whether a command's short option whose `-` is at `dash` stands at a boundary: at the input's
+    /// start, after white space or another control byte, `"` or `'` (``LogSanitizer/isOptionBoundary(_:)``),
+    /// or after an escaped `\t`, `\n` or `\r` (a command in a JSON string, `"sshpass \\\n\t-p x"`),
+    /// as curl's user options (``optionBoundary(before:bound:)``).
+    @inline(__always) func commandOptionBoundary(before dash: Int) -> Bool {
+        guard dash > 0 else { return true }
+        let byte = text.byte(dash - 1)
+        if LogSanitizer.isOptionBoundary(byte) { return true }
+        return (byte == UInt8(ascii: "t") || byte == UInt8(ascii: "n") || byte == UInt8(ascii: "r")) && dash >= 2
+            && text.byte(dash - 2) == UInt8(ascii: "\\")
+    }
+
     /// The most flags combined before a password option's letter in one word (``combinedPasswordLetter(afterDash:end:)``).
     static var maximumCombinedCommandFlags: Int { 8 }
 
@@ -180,6 +216,10 @@ extension CredentialRule {
     /// nil. (A flag that takes an argument, `-D`, `-b`, `-x` to zip, takes the rest of the word.)
     /// Linear: a bounded walk on from one `-`.
     @inline(__always) func combinedPasswordLetter(afterDash dash: Int, end: Int) -> Int? {
+        // A letter first: the span pass offers a `-` before a letter only (dates put one before
+        // digits), and one a `memchr` found past a long run must read the same (`zip -9P x` stays,
+        // `zip -r9P x` is read).
+        guard dash + 1 < end, text.has(dash + 1, Classes.letter) else { return nil }
         var ldap = true
         var zip = true
         var l = dash + 1
@@ -195,20 +235,23 @@ extension CredentialRule {
     }
 
     /// Whether `byte` names a flag of the OpenLDAP tools that takes no argument: `-x` (simple
-    /// authentication), `-Z`, `-L`, `-M`, `-n`, `-N`, `-v`, `-W`, `-c`, `-C`, `-A`, `-r`, `-t`, `-u`.
+    /// authentication), `-Z`, `-L`, `-M`, `-n`, `-N`, `-v`, `-W`, `-c`, `-C`, `-A`, `-r`, `-t`, `-u`,
+    /// `-Q`, `-I`, `-V`. (Not `-a`: ldapmodify's add mode, but ldapsearch's `-a deref`.)
     @inline(__always) static func isLDAPFlag(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "A"), UInt8(ascii: "c"), UInt8(ascii: "C"), UInt8(ascii: "L"), UInt8(ascii: "M"),
-            UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "r"), UInt8(ascii: "t"), UInt8(ascii: "u"),
-            UInt8(ascii: "v"), UInt8(ascii: "W"), UInt8(ascii: "x"), UInt8(ascii: "Z"):
+        case UInt8(ascii: "A"), UInt8(ascii: "c"), UInt8(ascii: "C"), UInt8(ascii: "I"), UInt8(ascii: "L"),
+            UInt8(ascii: "M"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "Q"), UInt8(ascii: "r"),
+            UInt8(ascii: "t"), UInt8(ascii: "u"), UInt8(ascii: "v"), UInt8(ascii: "V"), UInt8(ascii: "W"),
+            UInt8(ascii: "x"), UInt8(ascii: "Z"):
             return true
         default: return false
         }
     }
 
     /// Whether `byte` names a flag of zip or unzip that takes no argument in either (`-r`, `-q`,
-    /// `-j`, `-o`, `-9`, …; not `-b`, `-d`, `-n`, `-s`, `-t`, `-x`, `-i`, `-O`, `-Z`, `-h`, `-B`,
-    /// which take one in one of them or change what follows).
+    /// `-j`, `-o`, …; not `-b`, `-d`, `-n`, `-s`, `-t`, `-x`, `-i`, `-O`, `-Z`, `-h`, `-B`, which
+    /// take one in one of them or change what follows). A digit (`-9`, the compression level) only
+    /// after a letter (``combinedPasswordLetter(afterDash:end:)``).
     @inline(__always) static func isZipFlag(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A"), UInt8(ascii: "a"), UInt8(ascii: "c"),
@@ -224,15 +267,17 @@ extension CredentialRule {
         }
     }
 
-    /// The length of keytool's password option name at `start` (after its `-`) followed by a space
-    /// or a tab, or nil.
+    /// The length of keytool's password option name at `start` (after its `-`) followed by a space,
+    /// a tab, a quote (an argument list's, `'-storepass', 'x'`) or a `\` (an escaped `\t`), or nil;
+    /// the caller reads what follows as any option's.
     @inline(__always) func keytoolPasswordOptionLength(at start: Int, end: Int) -> Int? {
         for (name, length) in [
             ("storepass", 9), ("keypass", 7), ("srcstorepass", 12), ("deststorepass", 13), ("srckeypass", 10),
             ("destkeypass", 11),
         ] as [(StaticString, Int)] {
-            if exactly(name, at: start, end: end), start + length < end,
-                text.byte(start + length) == 0x20 || text.byte(start + length) == 0x09
+            if exactly(name, at: start, end: end), start + length < end, case let after = text.byte(start + length),
+                after == 0x20 || after == 0x09 || after == UInt8(ascii: "\"") || after == UInt8(ascii: "'")
+                    || after == UInt8(ascii: "\\")
             {
                 return length
             }
@@ -271,13 +316,18 @@ extension CredentialRule {
         return words
     }
 
-    /// Whether a command's word may start at `start`: not right after `-` (an option's name), `]` (a
+    /// Whether a command's word may start at `start`: not right after `-` (an option's name), `.` (a
+    /// file's extension: `backup.zip`, the twenty-first session's review), `]` (a
     /// later rule's placeholder: `[redacted-uuid]sshpass` must read as the input did), `@` or a URL's
     /// `//` or `\/` (a host, which a URL's span keeps in a second pass with a blank after it).
     @inline(__always) func commandWordMayStart(at start: Int) -> Bool {
         guard start > 0 else { return true }
         let before = text.byte(start - 1)
-        if before == UInt8(ascii: "-") || before == UInt8(ascii: "]") || before == UInt8(ascii: "@") { return false }
+        if before == UInt8(ascii: "-") || before == UInt8(ascii: "]") || before == UInt8(ascii: "@")
+            || before == UInt8(ascii: ".")
+        {
+            return false
+        }
         return
             !(before == UInt8(ascii: "/") && start >= 2
             && (text.byte(start - 2) == UInt8(ascii: "/") || text.byte(start - 2) == UInt8(ascii: "\\")))

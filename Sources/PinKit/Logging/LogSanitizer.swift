@@ -814,7 +814,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 }
                 if text.byte(candidate + 1) != UInt8(ascii: "-") {
                     // (Most are inside a word, a date or a token: the byte before rejects them here.)
-                    guard candidate == 0 || LogSanitizer.isOptionBoundary(text.byte(candidate - 1)),
+                    guard credentials.commandOptionBoundary(before: candidate),
                         let option = credentials.commandOption(at: candidate, end: end, words: &commandWords)
                     else {
                         position = candidate + 1
