@@ -39,8 +39,11 @@ extension CredentialRule {
         guard commandOptionBoundary(before: dash) else { return nil }
         if let option = commandOption(dash: dash, letter: dash + 1, end: end, words: &words) { return option }
         // Else flags combined before ldap's `-w` or zip's `-P` in one word (`ldapsearch -xw x`, `zip
-        // -rP x`; `mysql -pPass` is mysql's `-p` first).
-        guard let combined = combinedPasswordLetter(afterDash: dash, end: end) else { return nil }
+        // -rP x`; `mysql -pPass` is mysql's `-p` first): three letters or more (one table test
+        // rejects `-u a`, `-p 22`).
+        guard dash + 2 < end, text.has(dash + 2, Classes.alphanumeric),
+            let combined = combinedPasswordLetter(afterDash: dash, end: end)
+        else { return nil }
         return commandOption(dash: dash, letter: combined, end: end, words: &words)
     }
 
@@ -62,7 +65,7 @@ extension CredentialRule {
             if letter == UInt8(ascii: "k"), nameEnd < end, text.byte(nameEnd) == UInt8(ascii: "e") {
                 fallthrough
             }
-            if words == nil { words = commandPasswordWords(end: end) }
+            if words?.complete != true { words = commandPasswordWords(end: end) }
             let found = words!
             switch letter {
             case UInt8(ascii: "p"): (apart, glued) = (found.passwordApart, found.passwordGlued)
@@ -77,12 +80,12 @@ extension CredentialRule {
             // `-srckeypass`, `-destkeypass`.
             guard let length = keytoolPasswordOptionLength(at: letterIndex, end: end) else { return nil }
             nameEnd = letterIndex + length
-            if words == nil { words = commandPasswordWords(end: end) }
+            if words?.complete != true { words = commandPasswordWords(end: end) }
             apart = words!.keytool
         case UInt8(ascii: "u"):
             // lftp's `-u user,password` (``lftpPassword(dash:nameEnd:value:end:)``), apart only.
             // (After keytool's case: `-keypass` falls through to that one from `k`.)
-            if words == nil { words = commandPasswordWords(end: end) }
+            if words == nil { words = lftpWord(end: end) }
             apart = words!.lftp
         default:
             return nil
@@ -285,6 +288,31 @@ extension CredentialRule {
         return nil
     }
 
+    /// ``commandPasswordWords(end:)`` for lftp's word alone (its `-u` is the only option a `-u`
+    /// asks for), marked not ``CommandPasswordWords/complete``: `-u` is common (curl's, `sort -u`,
+    /// `docker run -u`) and `lftp` rare, so an input of many short words and a `-u` pays one
+    /// search for the `l`s, not the pass over every word. The same word conditions. One pass.
+    @inline(never) func lftpWord(end: Int) -> CommandPasswordWords {
+        var words = CommandPasswordWords(complete: false)
+        var p = 0
+        while let l = text.find(UInt8(ascii: "l"), from: p, to: end) {
+            p = l + 1
+            guard l + 4 <= end, exactly("lftp", at: l, end: end) else { continue }
+            if l > 0, text.has(l - 1, Classes.alphanumeric) || text.byte(l - 1) == UInt8(ascii: "-") { continue }
+            guard commandWordMayStart(at: l) else { continue }
+            if l + 4 < end {
+                let after = text.byte(l + 4)
+                guard
+                    after == 0x20 || after == 0x09 || after == UInt8(ascii: "\\") || after == UInt8(ascii: "\"")
+                        || after == UInt8(ascii: "'")
+                else { continue }
+            }
+            words.lftp = l
+            break
+        }
+        return words
+    }
+
     /// Where the words of the commands whose short options take a password first start in the
     /// input: a word is a run of `[A-Za-z0-9-]` not right after another such byte (a path's last
     /// part counts: `/usr/bin/mysql`), before a space, a tab, `\`, a quote or the end. One pass.
@@ -362,6 +390,8 @@ struct CommandPasswordWords {
     var openssl = Int.max
     var keytool = Int.max
     var lftp = Int.max
+    /// False where only ``lftp`` was looked for (``CredentialRule/lftpWord(end:)``).
+    var complete = true
 
     /// Counts the word of `length` bytes at `start` where it is a command's; `after`: the word one
     /// space before it, if any (`login` counts only after a registry client's name).
