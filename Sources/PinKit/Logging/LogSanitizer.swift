@@ -481,10 +481,7 @@
 ///   not close, once more to the line's end: the pass resumes after the value, so no byte is in two
 ///   structures (one that meets the next URL does not close, and takes the rest of the line).
 /// - Rules apply in turn to the gaps earlier rules left, so the total is at most the number of
-///   rules times the input; the output is at most a constant factor longer than the input. Kept
-///   bytes go out in pieces, one before each span or match and one at the end; a piece of up to 32
-///   bytes is copied as 32 (`flush`: two sixteen-byte copies, no length to branch on), so each
-///   piece costs at most 32 byte copies more than its length. (Rules
+///   rules times the input; the output is at most a constant factor longer than the input. (Rules
 ///   3–7 are driven without recursion, each keeping its next match, but each is asked the same
 ///   questions in the same order of position as when they apply in turn.)
 /// The test "linear on adversarial input" counts these byte examinations at n and 4n.
@@ -1173,24 +1170,9 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         pending = range
     }
 
-    /// The kept bytes out. Most kept ranges are short (on the corpus 61 % are under 32 bytes, 80 %
-    /// 64 or fewer), and `memcpy` chooses among its size classes with branches that mispredicted
-    /// more than once a call: a range of up to 32 bytes with 32 input bytes from its start and room
-    /// for 32 in the output goes as two sixteen-byte copies, whatever its length (the bytes past it
-    /// are written over by the next piece, or lie past the output's end). (Up to 64 as four copies
-    /// cost more instructions and stores, most of all on the families with a match every few bytes,
-    /// and showed no gain in wall clock; up to 128 sent more of a line's last pieces, which end at
-    /// the input's end, back to `memcpy`.)
     @inline(__always) mutating func flush() {
         guard !pending.isEmpty else { return }
-        let source = text.input.baseAddress! + pending.lowerBound
-        if pending.count <= OutputBuffer.shortCopy, pending.lowerBound &+ OutputBuffer.shortCopy <= text.count,
-            output.count &+ OutputBuffer.shortCopy <= output.capacity
-        {
-            output.appendShort(source, count: pending.count)
-        } else {
-            output.append(source, count: pending.count)
-        }
+        output.append(text.input.baseAddress! + pending.lowerBound, count: pending.count)
         pending = 0..<0
     }
 
@@ -1406,21 +1388,6 @@ struct OutputBuffer {
     @inline(__always) mutating func append(_ source: UnsafePointer<UInt8>, count length: Int) {
         if count + length > capacity { grow(to: count + length) }
         (base + count).initialize(from: source, count: length)
-        count += length
-    }
-
-    /// The most bytes ``appendShort(_:count:)`` copies, and the fewest it reads and writes.
-    static var shortCopy: Int { 32 }
-
-    /// `length` bytes (at most ``shortCopy``) from `source`, which has ``shortCopy`` readable bytes,
-    /// as two sixteen-byte copies: the bytes written past `length` lie in the capacity left, which
-    /// holds ``shortCopy`` bytes at least (the caller checks), and count for nothing.
-    @inline(__always) mutating func appendShort(_ source: UnsafePointer<UInt8>, count length: Int) {
-        let from = UnsafeRawPointer(source)
-        let target = UnsafeMutableRawPointer(base + count)
-        typealias Block = SIMD16<UInt8>
-        target.storeBytes(of: from.loadUnaligned(as: Block.self), as: Block.self)
-        target.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: Block.self), toByteOffset: 16, as: Block.self)
         count += length
     }
 
