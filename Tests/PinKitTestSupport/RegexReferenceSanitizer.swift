@@ -1436,6 +1436,9 @@ public enum RegexReferenceSanitizer {
             var valueEnd = match.range.location + match.range.length
             // A header in a string: its quote or escaped line break goes with the key, kept (no later
             // rule takes it), also when its value is empty before a URL.
+            // lftp's password: the credential starts at the user's comma (the last before the
+            // value; no opener holds one), the user left to rules 3–7, as curl's is.
+            let lftp = expression === lftpCredential || among(expression, in: quotedLFTPIdentities)
             let headerExpression =
                 headerMatch != nil || expression === emptyHeaderBeforeURL || expression === emptyQuotesHeaderBeforeURL
                 || ((expression === emptyQuotedBeforeURL || expression === emptyDoubledBeforeURL)
@@ -1444,8 +1447,16 @@ public enum RegexReferenceSanitizer {
             let start =
                 headerExpression
                 ? max(cursor, headerContextStart(joined, at: match.range.location) ?? Int.max)
-                : match.range.location
-            let matchStart = min(start, match.range.location)
+                : lftp
+                    ? ns.range(
+                        of: ",", options: .backwards,
+                        range: NSRange(
+                            location: match.range.location,
+                            length: groups.map { match.range(at: $0) }.first { $0.location != NSNotFound }!.location
+                                - match.range.location)
+                    ).location
+                    : match.range.location
+            let matchStart = lftp ? start : min(start, match.range.location)
             /// The value resumes after each URL it stops at, up to its own end.
             func resumeAfterURLs() {
                 while let kind = resume,

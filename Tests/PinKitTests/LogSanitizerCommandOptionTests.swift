@@ -160,6 +160,25 @@ struct LogSanitizerCommandOptionTests {
         #expect(RegexReferenceSanitizer.redact(unprotected) == kept)
     }
 
+    /// Found by the twenty-first session's second review: the user name stayed whole, so a token,
+    /// a JWT, a UUID or an email as the user survived, and a second pass changed the line where
+    /// the first took the word `lftp` (curl's user is left to rules 3–7). Now lftp's is too.
+    @Test(
+        "lftp's user is left to the other rules",
+        arguments: [
+            (
+                "lftp -u ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789,x-oauth-basic sftp://h",
+                "lftp -u [redacted-token],[redacted-secret] sftp://h"
+            ),
+            ("lftp -u 'b@c.io,x'", "lftp -u '[redacted-email],[redacted-secret]'"),
+            ("lftp -u 550e8400-e29b-41d4-a716-446655440000,pw9Q", "lftp -u [redacted-uuid],[redacted-secret]"),
+            ("see https://h/lftp -u b@c.io,pw9Q", "see https://h -u [redacted-email],[redacted-secret]"),
+        ]
+    )
+    func lftpUser(_ input: String, _ expected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+    }
+
     /// The attack (open since the twentieth session): lftp's `-u user,password`, as deploy scripts
     /// write it (`set -x` traces expand the variables), kept the password. Each case's last line is
     /// the same with another command's word (no lftp), which keeps it.

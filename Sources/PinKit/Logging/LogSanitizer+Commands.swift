@@ -31,6 +31,9 @@ extension CredentialRule {
         /// The quote (and its backslashes) that opened the string the value is the rest of: lftp's
         /// `-u "bob,x y"` (``lftpPassword(dash:nameEnd:value:end:)``).
         var opened: (quote: UInt8, escapes: Int)? = nil
+        /// lftp's comma, an empty key at which the credential starts: the user name before it is
+        /// left to rules 3–7 (a token or an email as the user goes as one), as curl's is.
+        var comma: Int? = nil
     }
 
     /// The command password option whose `-` is at `dash` (a byte lies after it), or nil. `words`:
@@ -195,7 +198,7 @@ extension CredentialRule {
                 return nil
             }
         }
-        return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: p + 1, opened: opened)
+        return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: p + 1, opened: opened, comma: p)
     }
 
     /// Whether a command's short option whose `-` is at `dash` stands at a boundary: at the input's

@@ -818,9 +818,10 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                         continue
                     }
                     isCommand = true
-                    key = (candidate, .value)
-                    separator = option.nameEnd
-                    separatorLength = option.valueStart - option.nameEnd
+                    // (lftp's password: an empty key at the user's comma, the user left to rules 3–7.)
+                    key = (option.comma ?? candidate, .value)
+                    separator = option.comma ?? option.nameEnd
+                    separatorLength = option.valueStart - separator
                     opened = option.opened
                 } else {
                     let option = credentials.option(at: candidate, end: end)
