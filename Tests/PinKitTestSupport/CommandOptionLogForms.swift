@@ -28,6 +28,8 @@ extension LogCorpus {
             "lftp ", "lftp -e \"open ", "lftp sftp://h ", "xlftp ",
             // Escaped white space right before the option (a command in a JSON string).
             "sshpass \\\\\\n\\t", "mysqldump\\n-uroot\\n", "lftp\\t", "zip\\r", "ldapsearch\\\\t",
+            // A command's word right after an escaped line break or tab (a script in a JSON string).
+            "set -e\\nsshpass ", "cd /x\\nmysql ", "a\\tlftp ", "\\rzip -r ", "\\\\nsshpass ", "\\nxsshpass ",
         ])
         let option = pick([
             "-p", "-p", "-a", "-w", "-P", "-k", "-storepass", "-keypass", "-srcstorepass", "-deststorepass",

@@ -519,10 +519,11 @@ public enum RegexReferenceSanitizer {
         return regex("(?:" + apart + list + ")" + lftpUserName + "," + closing + value)
     }
     static let quotedLFTPIdentities = identities(quotedLFTPCredentials)
-    /// A command's word: not right after an `[A-Za-z0-9-]`, `.` (an extension), `]` (a placeholder), `@`, `//` or `\/`
+    /// A command's word: not right after an `[A-Za-z0-9-]` (but after an escaped `\n`, `\t`, `\r`),
+    /// `.` (an extension), `]` (a placeholder), `@`, `//` or `\/`
     /// (a host), before a space, a tab, `\`, a quote or the end.
     static func commandWord(_ words: String) -> NSRegularExpression {
-        regex(#"(?<![A-Za-z0-9\]@.-])(?<!//)(?<!\\/)(?:"# + words + #")(?=[ \t\\"']|\z)"#)
+        regex(#"(?:(?<![A-Za-z0-9\]@.-])|(?<=\\[ntr]))(?<!//)(?<!\\/)(?:"# + words + #")(?=[ \t\\"']|\z)"#)
     }
     /// `login` after a registry client's name and one space (`docker login`; not `user login failed`).
     static let registryLogin =

@@ -47,6 +47,8 @@ extension LogCorpus {
         let context = pick([
             "", "curl ", "curl -sS ", "\t", "http ", "docker run ", "ls ", "$ curl -v \\\n\t", "['curl', '",
             "[\"curl\", \"", "curl\\t", "curl/8.5 ", "https://curl.se ", "date ", "\\n", "curl \\t", "\"", "curl'",
+            // The word after an escaped line break or tab (the twenty-first session).
+            "set -e\\ncurl ", "x\\tcurl -s ", "\\nxcurl ",
         ])
         return context + option + blanks + quote + user
             + pick([":", ":", ":=", ": ", "::", "%3A"]) + password + close

@@ -240,6 +240,38 @@ struct LogSanitizerCommandOptionTests {
         #expect(RegexReferenceSanitizer.redact(unprotected) == LogSanitizer.redact(unprotected))
     }
 
+    /// Found by the twenty-first session's second review: a command's word right after an escaped
+    /// `\n`, `\t` or `\r` (a multi-line script in a JSON string) was no word (the escape's letter
+    /// joined it), so its option kept the password. Each case's last line has another letter in
+    /// the escape's place (`\nx`: the run is one word), which keeps it.
+    @Test(
+        "a command's word after an escaped line break or tab",
+        arguments: [
+            (
+                #"{"cmd":"set -e\nsshpass -p hunter2 ssh h"}"#,
+                #"{"cmd":"set -e\nsshpass -p [redacted-secret] ssh h"}"#,
+                #"{"cmd":"set -e\nxsshpass -p hunter2 ssh h"}"#
+            ),
+            (
+                #"{"cmd":"cd /x\nmysql -phunter2 db"}"#, #"{"cmd":"cd /x\nmysql -p[redacted-secret] db"}"#,
+                #"{"cmd":"cd /x\nxmysql -phunter2 db"}"#
+            ),
+            (
+                #""cd /x\tlftp -u bob,hunter2 h""#, #""cd /x\tlftp -u bob,[redacted-secret] h""#,
+                #""cd /x\txlftp -u bob,hunter2 h""#
+            ),
+            (
+                #""a\rcurl -su bob:hunter2 h""#, #""a\rcurl -su bob:[redacted-secret] h""#,
+                #""a\rxcurl -su bob:hunter2 h""#
+            ),
+        ]
+    )
+    func escapedWord(_ input: String, _ expected: String, _ unprotected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+        #expect(LogSanitizer.redact(unprotected).contains("hunter2"), "\(unprotected.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(unprotected) == LogSanitizer.redact(unprotected))
+    }
+
     /// Where the escape's letter starts a URL's scheme (`\t-phttps://h` is the URL `t-phttps://h`),
     /// the URL goes first and no option stands in it; after a blank the option takes the scheme.
     @Test(

@@ -301,7 +301,11 @@ extension CredentialRule {
         while let l = text.find(UInt8(ascii: "l"), from: p, to: end) {
             p = l + 1
             guard l + 4 <= end, exactly("lftp", at: l, end: end) else { continue }
-            if l > 0, text.has(l - 1, Classes.alphanumeric) || text.byte(l - 1) == UInt8(ascii: "-") { continue }
+            if l > 0, text.has(l - 1, Classes.alphanumeric) || text.byte(l - 1) == UInt8(ascii: "-"),
+                !afterEscapedBreak(l - 1)
+            {
+                continue
+            }
             guard commandWordMayStart(at: l) else { continue }
             if l + 4 < end {
                 let after = text.byte(l + 4)
@@ -343,8 +347,21 @@ extension CredentialRule {
             }
             words.note(
                 word: start, length: i - start, after: previous.upperBound == start - 1 ? previous : nil, in: self)
+            // Also the word after an escaped `\n`, `\t` or `\r` whose letter begins the run (a script
+            // in a JSON string, `set -e\nsshpass -p x`).
+            if i - start > 1, afterEscapedBreak(start) {
+                words.note(word: start + 1, length: i - start - 1, after: nil, in: self)
+            }
         }
         return words
+    }
+
+    /// Whether the byte at `letter` is the `n`, `t` or `r` of an escaped line break or tab (a `\`
+    /// before it): a command's word may start right after it (``commandPasswordWords(end:)``).
+    @inline(__always) func afterEscapedBreak(_ letter: Int) -> Bool {
+        guard letter >= 1, text.byte(letter - 1) == UInt8(ascii: "\\") else { return false }
+        let byte = text.byte(letter)
+        return byte == UInt8(ascii: "n") || byte == UInt8(ascii: "t") || byte == UInt8(ascii: "r")
     }
 
     /// Whether a command's word may start at `start`: not right after `-` (an option's name), `.` (a
@@ -365,7 +382,8 @@ extension CredentialRule {
     }
 }
 
-/// Where an input's command words first start (``CredentialRule/commandPasswordWords(end:)``),
+/// Where an input's command words first start (``CredentialRule/commandPasswordWords(end:)``; also
+/// right after an escaped `\n`, `\t`, `\r`),
 /// `Int.max` where none does, for each option they give a password: `-p` apart from its value
 /// (`sshpass`, `login` of `docker`, `podman`, `oc`, `cf`, `az`; every `mongo…` word: `mongosh`,
 /// `mongodump`), `-p` glued (`sshpass`, `login`, every `mysql…` and `mariadb…` word, `7z`, `7za`),

@@ -709,7 +709,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         guard found else { return nil }
         p = 0
         while let c = text.find(UInt8(ascii: "c"), from: p, to: end) {
-            if (c == 0 || (!text.has(c - 1, Classes.alphanumeric) && commandWordMayStart(at: c)))
+            if (c == 0
+                || ((!text.has(c - 1, Classes.alphanumeric) || afterEscapedBreak(c - 1)) && commandWordMayStart(at: c)))
                 && exactly("curl", at: c, end: end)
             {
                 guard c + 4 < end else { return c }
