@@ -141,20 +141,11 @@ extension CredentialRule {
     /// value's scheme cannot start before the `-`.) Linear: at most 32 bytes and a separator, once
     /// an option.
     @inline(__always) func escapedLetterStartsURL(before dash: Int, end: Int) -> Bool {
-        guard dash >= 2, text.byte(dash - 2) == UInt8(ascii: "\\") else { return false }
         let letter = dash - 1
-        guard
-            text.byte(letter) == UInt8(ascii: "t") || text.byte(letter) == UInt8(ascii: "n")
-                || text.byte(letter) == UInt8(ascii: "r")
-        else { return false }
-        @inline(__always) func isSchemeByte(_ byte: UInt8) -> Bool {
-            (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
-        }
+        guard letter >= 0, afterEscapedBreak(letter) else { return false }
         var p = letter
-        while p < end, p - letter < 32, isSchemeByte(text.byte(p)) { p += 1 }
-        guard p < end, !isSchemeByte(text.byte(p)) else { return false }
+        while p < end, p - letter < 32, text.has(p, Classes.scheme) { p += 1 }
+        guard p < end, !text.has(p, Classes.scheme) else { return false }
         return exactly("://", at: p, end: end) || exactly(#":\/\/"#, at: p, end: end)
             || text.matches("%3a%2f%2f", at: p, end: end) || text.matches("%253a%252f%252f", at: p, end: end)
     }
@@ -177,14 +168,7 @@ extension CredentialRule {
             p += 2
         }
         let nameStart = p
-        while p < end, p - nameStart < Self.maximumUserName, case let byte = text.byte(p),
-            text.has(p, Classes.alphanumeric) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "~")
-                || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "%")
-                || byte == UInt8(ascii: "-")
-        {
-            p += 1
-        }
+        while p < end, p - nameStart < Self.maximumUserName, userNameByte(at: p) { p += 1 }
         // (Unquoted, a blank right after the `,` ends the word: the password is empty.)
         guard p > nameStart, p + 1 < end, text.byte(p) == UInt8(ascii: ","),
             opened != nil || text.blanksEnd(from: p + 1, end: end, stop: Int.max) == p + 1
@@ -207,10 +191,7 @@ extension CredentialRule {
     /// as curl's user options (``optionBoundary(before:bound:)``).
     @inline(__always) func commandOptionBoundary(before dash: Int) -> Bool {
         guard dash > 0 else { return true }
-        let byte = text.byte(dash - 1)
-        if LogSanitizer.isOptionBoundary(byte) { return true }
-        return (byte == UInt8(ascii: "t") || byte == UInt8(ascii: "n") || byte == UInt8(ascii: "r")) && dash >= 2
-            && text.byte(dash - 2) == UInt8(ascii: "\\")
+        return LogSanitizer.isOptionBoundary(text.byte(dash - 1)) || afterEscapedBreak(dash - 1)
     }
 
     /// The most flags combined before a password option's letter in one word (``combinedPasswordLetter(afterDash:end:)``).

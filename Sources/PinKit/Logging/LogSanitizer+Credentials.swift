@@ -503,11 +503,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var u = colon
         var nonDigit = -1
         while u > bound, colon - u < Self.maximumUserName + 2 + Self.maximumCombinedFlags,
-            case let byte = text.byte(u - 1),
-            text.has(u - 1, Classes.alphanumeric) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "~")
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "$")
-                || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\")
+            case let byte = text.byte(u - 1), userNameByte(at: u - 1) || byte == UInt8(ascii: "\\")
         {
             if nonDigit < 0, !(0x30...0x39).contains(byte) { nonDigit = u - 1 }
             u -= 1
@@ -556,6 +552,16 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             return nil
         }
         return found
+    }
+
+    /// Whether the byte at `index` may be in a user option's name: `[A-Za-z0-9._@+~!$%-]` (curl's and
+    /// lftp's; curl's run also takes a `\`, `CORP\jdoe`).
+    @inline(__always) func userNameByte(at index: Int) -> Bool {
+        if text.has(index, Classes.alphanumeric) { return true }
+        let byte = text.byte(index)
+        return byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "@")
+            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "~") || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "%")
     }
 
     /// Whether an option starting at `start` stands at a boundary: at `bound`, after white space,
