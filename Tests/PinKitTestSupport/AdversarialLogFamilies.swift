@@ -155,6 +155,14 @@ public enum AdversarialLogFamilies {
             // words are read once.
             ("short options repeated", "-p a -a b "), ("command options repeated", "sshpass -p a "),
             ("glued command options", "mysql -pa -P 1 "),
+            // The twenty-second session: htpasswd's first option reads back over its blanks to the
+            // word and on over at most four option words, the file and the user (each bounded).
+            ("htpasswd repeated", "htpasswd -bc f u x "),
+            (
+                "htpasswd blanks",
+                "htpasswd" + String(repeating: " ", count: 64) + "-bC" + String(repeating: "\t", count: 64) + "10 -n "
+                    + String(repeating: "u", count: 255) + " -"
+            ),
             ("random upper-case hex", ""),
         ]
         return families

@@ -11,9 +11,42 @@ extension LogCorpus {
         var parts: [String] = []
         for _ in 0..<Int.random(in: 1...4, using: &generator) {
             parts.append(
-                chance(60) ? commandOption() : chance(40) ? userOption() : chance(50) ? url() : pick(Self.words))
+                chance(55)
+                    ? commandOption()
+                    : chance(20) ? htpasswdCommand() : chance(40) ? userOption() : chance(50) ? url() : pick(Self.words)
+            )
         }
         return parts.joined(separator: pick([" ", " \\\n\t", "\t", "", " \\\\\\n\\t", "\n", "\"", ", ", " | "]))
+    }
+
+    /// htpasswd in batch mode (the twenty-second session): its word (or a near miss), option words
+    /// (with `b` or not, `-n` or not, `-C` and a number, too many, too long), the file and the user
+    /// (or too few, a name starting with `-`, an email or a token as the user), and the password.
+    public mutating func htpasswdCommand() -> String {
+        let command = pick([
+            "htpasswd", "htpasswd", "/usr/bin/htpasswd", "RUN htpasswd", "xhtpasswd", "htpasswd.sh", "\\nhtpasswd",
+            "set -e\\nhtpasswd", "htdigest", "sshpass x; htpasswd", "ldapsearch; htpasswd",
+        ])
+        var options: [String] = []
+        for _ in 0..<Int.random(in: 1...5, using: &generator) {
+            options.append(
+                pick([
+                    "-b", "-bc", "-nb", "-Bbn", "-c", "-B", "-n", "-C 10", "-bBC10", "-C", "-bx", "-bccccccccc",
+                    "-bcnBv", "-r 5", "--", "-bC  12", "-pb", "-bw",
+                ]))
+        }
+        let separators = [" ", " ", "\t", "  ", "\\t"]
+        var line = command + pick(separators) + options.joined(separator: pick(separators))
+        for _ in 0..<Int.random(in: 0...3, using: &generator) {
+            line +=
+                pick(separators)
+                + pick([
+                    "/etc/nginx/.htpasswd", "f", "admin", "alice@example.com", "${FILE}", "-v", "u:x", "'my file'",
+                    "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "a=b", "https://a.io/x",
+                ])
+        }
+        return line + pick(["", " "])
+            + pick(["hunter2", "'correct horse'", "\"a b\"", "-x", "", "[redacted-secret]", "https://a.io/x"])
     }
 
     /// A command word (or none, or a near miss), an option and its blanks, and a value.
@@ -30,6 +63,10 @@ extension LogCorpus {
             "sshpass \\\\\\n\\t", "mysqldump\\n-uroot\\n", "lftp\\t", "zip\\r", "ldapsearch\\\\t",
             // A command's word right after an escaped line break or tab (a script in a JSON string).
             "set -e\\nsshpass ", "cd /x\\nmysql ", "a\\tlftp ", "\\rzip -r ", "\\\\nsshpass ", "\\nxsshpass ",
+            // Argument lists in a JSON string, and a registry login after an escape (the
+            // twenty-second session).
+            "[\\\"sshpass\\\", \\\"", "[\\\"lftp\\\",\\\"", "[\\\"mysql\\\", \\\"", "[\\\"ssh\\\", \\\"",
+            "\\ndocker login ", "\\tpodman login -u a ", "\\nxdocker login ",
         ])
         let option = pick([
             "-p", "-p", "-a", "-w", "-P", "-k", "-storepass", "-keypass", "-srcstorepass", "-deststorepass",
@@ -39,7 +76,7 @@ extension LogCorpus {
             "-xw", "-xLLLw", "-ZZxw", "-rP", "-r9P", "-qoP", "-DxW", "-bP", "-xP", "-rw", "-xxxxxxxxw", "-xxxxxxxxxw",
             "-pP", "-aP", "-kP", "-9P", "-9rP", "-xQw", "-IVw",
         ])
-        let blanks = pick([" ", " ", "", "\t", "  ", " \t", "\u{00A0}", "="])
+        let blanks = pick([" ", " ", "", "\t", "  ", " \t", "\u{00A0}", "=", "\\\", \\\"", "\\\",\\\"", "\", \""])
         let value = pick([
             "hunter2", "'correct horse'", "\"a b; c\"", "\\\"x y\\\"", "-v", "--batch", "22", "", "[redacted-secret]",
             "https://a.io/x", "\"https://a.io/x y\"", string(Self.base64, 1...40), "{\"a\":1}", "a:b", "$PASS",
@@ -47,6 +84,7 @@ extension LogCorpus {
             "-bob,x", "bob,pa,ss", "\\\"bob,x y\\\"", "bob, x", "\"bob, x\"", "b@c.io,x", "[redacted-email],x",
         ])
         let before = pick(["", "", "+ ", "$ ", "\t", "\\n", "'", "\"", "x", "run: "])
-        return before + command + option + blanks + value + pick(["", " db", " ssh h", " -b dc=x", " \\", "'"])
+        return before + command + option + blanks + value
+            + pick(["", " db", " ssh h", " -b dc=x", " \\", "'", "\\\"]", "\\\", \\\"h\\\"]"])
     }
 }

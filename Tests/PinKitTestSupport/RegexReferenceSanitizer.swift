@@ -456,7 +456,7 @@ public enum RegexReferenceSanitizer {
     }
     /// curl's short user options, `-u` and `-U`, also after up to 8 of curl's flags in the same word
     /// (`-su`, `-fsSLu`; the scanner's `isCurlFlag(_:)`), and its long ones.
-    static let curlShortUserOption = "-[aBfgGiIjJklLMnNOpqRsSvVZ]{0,8}[uU]"
+    static let curlShortUserOption = "-[aBfgGiIjJklLMnNOpqRsSvVZ0-46]{0,8}[uU]"
     static let curlUserOptions = curlShortUserOption + "|--user|--proxy-user"
     static let curlShortUserOptionExpression = regex(curlShortUserOption)
     static let curlUserOptionCredential = userOptionCredential(curlUserOptions, glued: true, quote: nil)
@@ -485,9 +485,11 @@ public enum RegexReferenceSanitizer {
     }
     /// Where a command's option `name` may start: at the start, after a byte up to a space, an
     /// escaped `\t`, `\n` or `\r` (a command in a JSON string), or a quote (`"`, `'`) not also
-    /// right after the option (an argument list's, ``commandPasswordListCredential``).
+    /// right after the option (an argument list's, ``commandPasswordListCredential``; JSON's `\"`
+    /// on both sides too).
     static func commandBoundary(_ name: String) -> String {
-        #"(?:^|(?<=[\x00-\x20])|(?<=\\[tnr])|(?<=")(?!"# + name + #"")|(?<=')(?!"# + name + "'))"
+        #"(?:^|(?<=[\x00-\x20])|(?<=\\[tnr])|(?<=")(?!"# + name + #"")(?:(?<!\\")|(?!"# + name + #"\\"))|(?<=')(?!"#
+            + name + "'))"
     }
     /// The same option in quotes of its own (`quote`), an argument of a list (`["sshpass", "-p",
     /// "x"]`, `'-p' 'x'`): `,` and a space at most, or spaces and tabs, then the value in the same
@@ -512,22 +514,48 @@ public enum RegexReferenceSanitizer {
     static let quotedLFTPCredentials: [NSRegularExpression] = ["\"", "'", #"\""#].map { quote in
         let boundary = commandBoundary("-u")
         let apart = boundary + #"-u(?:[ \t]|\\t)++"# + NSRegularExpression.escapedPattern(for: quote)
-        let list = quote.count == 1 ? "|(?<=" + quote + ")-u" + quote + "(?:, ?|[ \t]++)" + quote + "(?!-)" : ""
+        let q = NSRegularExpression.escapedPattern(for: quote)
+        let list = "|(?<=" + q + ")-u" + q + "(?:, ?|[ \t]++)" + q + "(?!-)"
         let closing = quote == "'" ? "(?!')" : #"(?!\\?")"#
         let value =
             quote == "'" ? quotedValue("'") : quote == "\"" ? quotedValue("\"") : escapedQuotedValue(escapes: #"\\"#)
         return regex("(?:" + apart + list + ")" + lftpUserName + "," + closing + value)
     }
     static let quotedLFTPIdentities = identities(quotedLFTPCredentials)
+    /// htpasswd's password in batch mode (the scanner's `htpasswdPassword(dash:end:)`): right after
+    /// the word `htpasswd` and 1 to 64 blanks, 1 to 4 option words (1 to 8 flags, not `p` first, or up to 8 and
+    /// `-C` or `-r` and 1 to 4 digits), one with `b`; then the file (not with `n`) and the user (1
+    /// to 255 `[A-Za-z0-9._@+~!$/{}-]`, not from `-`), then the password, not from `-`; the words
+    /// apart by 1 to 64 spaces or tabs. The credential starts after the user
+    /// (``htpasswdPrefix``), the file and the user left to rules 3–7.
+    static let htpasswdSeparator = #"[ \t]{1,64}+(?![ \t])"#
+    static let htpasswdPrefix: NSRegularExpression = {
+        let flags = "[bcnispdmBDv]"
+        // (`-C` first: the atomic group below keeps the first alternative that matches.)
+        let option = "-(?!p)(?:" + flags + "{0,8}[Cr](?:" + htpasswdSeparator + ")?[0-9]{1,4}|" + flags + "{1,8})"
+        let options = "(?>" + option + "(?:" + htpasswdSeparator + option + "){0,3})"
+        func holding(_ letter: String) -> String {
+            "(?:" + option + htpasswdSeparator + "){0,3}-" + flags + "{0,8}" + letter
+        }
+        let word = #"(?!-)[A-Za-z0-9._@+~!$/{}\-]{1,255}+(?![A-Za-z0-9._@+~!$/{}\-])"#
+        return regex(
+            "(?=" + holding("b") + ")(?:(?=" + holding("n") + ")" + options + htpasswdSeparator + word + "|(?!"
+                + holding("n") + ")" + options + htpasswdSeparator + word + htpasswdSeparator + word + ")")
+    }()
+    static let htpasswdCredential = valueExpression(
+        key: #"(?<=(?:(?<![A-Za-z0-9\]@.-])|(?<=\\[ntr]))(?<!//)(?<!\\/)htpasswd[ \t]{1,64})"#
+            + htpasswdPrefix.pattern,
+        tail: htpasswdSeparator + "(?!-)" + blanks + openers)
     /// A command's word: not right after an `[A-Za-z0-9-]` (but after an escaped `\n`, `\t`, `\r`),
     /// `.` (an extension), `]` (a placeholder), `@`, `//` or `\/`
     /// (a host), before a space, a tab, `\`, a quote or the end.
     static func commandWord(_ words: String) -> NSRegularExpression {
         regex(#"(?:(?<![A-Za-z0-9\]@.-])|(?<=\\[ntr]))(?<!//)(?<!\\/)(?:"# + words + #")(?=[ \t\\"']|\z)"#)
     }
-    /// `login` after a registry client's name and one space (`docker login`; not `user login failed`).
+    /// `login` after a registry client's name and one space (`docker login`; not `user login failed`);
+    /// the name also right after an escaped `\n`, `\t`, `\r` (`\ndocker login`).
     static let registryLogin =
-        #"(?<=(?<![A-Za-z0-9-])(?:docker|podman|nerdctl|buildah|skopeo|oc|cf|az|registry) )login"#
+        #"(?<=(?:(?<![A-Za-z0-9-])|(?<=\\[ntr]))(?:docker|podman|nerdctl|buildah|skopeo|oc|cf|az|registry) )login"#
     /// Each command password option with the words of the commands it is a password of.
     static let commandPasswordOptions: [(option: NSRegularExpression, words: NSRegularExpression)] = {
         /// An option's expressions: apart from its value (and in a list), glued, or both.
@@ -538,7 +566,9 @@ public enum RegexReferenceSanitizer {
             var entries: [(option: NSRegularExpression, words: NSRegularExpression)] = []
             if apart {
                 entries.append((commandPasswordCredential(option, glued: false), word))
-                for quote in ["\"", "'"] { entries.append((commandPasswordListCredential(option, quote: quote), word)) }
+                for quote in ["\"", "'", #"\\""#] {
+                    entries.append((commandPasswordListCredential(option, quote: quote), word))
+                }
             }
             if glued { entries.append((commandPasswordCredential(option, glued: true), word)) }
             return entries
@@ -1360,7 +1390,7 @@ public enum RegexReferenceSanitizer {
             ]
             + commandPasswordCredentials.map {
                 ($0, among($0, in: quotedLFTPIdentities) ? [1] : [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17])
-            } + [
+            } + [(htpasswdCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17])] + [
                 (markupElementCredential, [1, 2]), (formPartCredential, [2]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
                 (doubledPercentHeaderCredential, [4, 6, 7]), (doubledPercentValueCredential, [4, 6, 7]),
@@ -1440,6 +1470,8 @@ public enum RegexReferenceSanitizer {
             // lftp's password: the credential starts at the user's comma (the last before the
             // value; no opener holds one), the user left to rules 3–7, as curl's is.
             let lftp = expression === lftpCredential || among(expression, in: quotedLFTPIdentities)
+            // htpasswd's password: the credential starts after the user, the file and user left to rules 3–7.
+            let htpasswd = expression === htpasswdCredential
             let headerExpression =
                 headerMatch != nil || expression === emptyHeaderBeforeURL || expression === emptyQuotesHeaderBeforeURL
                 || ((expression === emptyQuotedBeforeURL || expression === emptyDoubledBeforeURL)
@@ -1448,16 +1480,18 @@ public enum RegexReferenceSanitizer {
             let start =
                 headerExpression
                 ? max(cursor, headerContextStart(joined, at: match.range.location) ?? Int.max)
-                : lftp
-                    ? ns.range(
-                        of: ",", options: .backwards,
-                        range: NSRange(
-                            location: match.range.location,
-                            length: groups.map { match.range(at: $0) }.first { $0.location != NSNotFound }!.location
-                                - match.range.location)
-                    ).location
-                    : match.range.location
-            let matchStart = lftp ? start : min(start, match.range.location)
+                : htpasswd
+                    ? match.range.location + anchoredLength(htpasswdPrefix, joined, from: match.range.location)
+                    : lftp
+                        ? ns.range(
+                            of: ",", options: .backwards,
+                            range: NSRange(
+                                location: match.range.location,
+                                length: groups.map { match.range(at: $0) }.first { $0.location != NSNotFound }!.location
+                                    - match.range.location)
+                        ).location
+                        : match.range.location
+            let matchStart = lftp || htpasswd ? start : min(start, match.range.location)
             /// The value resumes after each URL it stops at, up to its own end.
             func resumeAfterURLs() {
                 while let kind = resume,
@@ -1498,6 +1532,7 @@ public enum RegexReferenceSanitizer {
             // A key glued into a token: the token's head, the key and the value go as one secret.
             if expression !== markupElementCredential, expression !== formPartCredential,
                 !among(expression, in: userOptionIdentities), !among(expression, in: commandPasswordIdentities),
+                expression !== htpasswdCredential,
                 let head = gluedTokenStart(ns, keyStart: match.range.location, cursor: cursor, valueEnd: valueEnd)
             {
                 let start = min(head, matchStart)

@@ -23,6 +23,8 @@ extension LogCorpus {
             // curl's flags combined before `-u` or `-U` (the twenty-first session), at and past 8, and
             // options that take an argument, which do not combine (`-xu`, `-ou`).
             "-su", "-sSu", "-fsSLU", "-ksu", "-vu", "-xu", "-ou", "-Hu", "-s9u", "-sssssssSu", "-ssssssssSu", "-su-",
+            // curl's digit flags (the twenty-second session); `-5`, `-9` and `-#` are none.
+            "-4su", "-#u", "-6U", "-5u", "-s0u", "-#", "-1#su", "-16u",
         ])
         let blanks = pick([
             " ", " ", "=", "\t", "  ", "", " =",

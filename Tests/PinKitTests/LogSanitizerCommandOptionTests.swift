@@ -264,12 +264,129 @@ struct LogSanitizerCommandOptionTests {
                 #""a\rcurl -su bob:hunter2 h""#, #""a\rcurl -su bob:[redacted-secret] h""#,
                 #""a\rxcurl -su bob:hunter2 h""#
             ),
+            // (The twenty-second session: a registry client's name after the escape, then `login`.)
+            (
+                #"{"cmd":"set -e\ndocker login -u ci -p hunter2 r.io"}"#,
+                #"{"cmd":"set -e\ndocker login -u ci -p [redacted-secret] r.io"}"#,
+                #"{"cmd":"set -e\nxdocker login -u ci -p hunter2 r.io"}"#
+            ),
+            (
+                #""\tpodman login -p hunter2 r.io""#, #""\tpodman login -p [redacted-secret] r.io""#,
+                #""\tpodman  login -p hunter2 r.io""#
+            ),
         ]
     )
     func escapedWord(_ input: String, _ expected: String, _ unprotected: String) {
         #expect(LogSanitizerTests.checkedRedaction(input) == expected)
         #expect(LogSanitizer.redact(unprotected).contains("hunter2"), "\(unprotected.debugDescription)")
         #expect(RegexReferenceSanitizer.redact(unprotected) == LogSanitizer.redact(unprotected))
+    }
+
+    /// The attack (the twenty-first session's second review): an argument list inside a JSON string
+    /// (a Python `subprocess` error or an `argv` field logged as JSON), each quote written `\"`,
+    /// kept the password (the `, ` after sshpass's `-p` was even taken as its value). The last line
+    /// of each case has the value in plain quotes after the escaped ones (no list), or no command's
+    /// word, which keeps it.
+    @Test(
+        "an option in an argument list inside a JSON string",
+        arguments: [
+            (
+                #"{"argv":"[\"sshpass\", \"-p\", \"hunter2\", \"ssh\"]"}"#,
+                #"{"argv":"[\"sshpass\", \"-p\", \"[redacted-secret]\", \"ssh\"]"}"#,
+                #"{"argv":"[\"ssh\", \"-p\", \"hunter2\", \"h\"]"}"#
+            ),
+            (
+                #"[\"zip\",\"-rP\",\"hunter2\",\"b.zip\"]"#, #"[\"zip\",\"-rP\",\"[redacted-secret]\",\"b.zip\"]"#,
+                #"[\"tar\",\"-rP\",\"hunter2\",\"b.zip\"]"#
+            ),
+            (
+                #"[\"lftp\", \"-u\", \"bob,hunter2\", \"h\"]"#,
+                #"[\"lftp\", \"-u\", \"bob,[redacted-secret]\", \"h\"]"#,
+                #"[\"sort\", \"-u\", \"bob,hunter2\", \"h\"]"#
+            ),
+            (
+                #"[\"keytool\", \"-storepass\", \"hunter2\"]"#,
+                #"[\"keytool\", \"-storepass\", \"[redacted-secret]\"]"#,
+                #"[\"keytool\", \"-storepass\", "hunter2"]"#
+            ),
+        ]
+    )
+    func escapedList(_ input: String, _ expected: String, _ unprotected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+        #expect(LogSanitizer.redact(unprotected).contains("hunter2"), "\(unprotected.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(unprotected) == LogSanitizer.redact(unprotected))
+    }
+
+    /// The attack (listed as not read by the twenty-first session): htpasswd's batch mode takes the
+    /// password as its last argument (`htpasswd -bc /etc/nginx/.htpasswd admin x`, in Dockerfiles,
+    /// CI logs and `set -x` traces), after no option of its own. Each case's last line drops the
+    /// batch flag or names another command, which keeps the password.
+    @Test(
+        "htpasswd's password in batch mode goes; the file and the user are left to the other rules",
+        arguments: [
+            (
+                "+ htpasswd -bc /etc/nginx/.htpasswd admin hunter2",
+                "+ htpasswd -bc /etc/nginx/.htpasswd admin [redacted-secret]",
+                "+ htdigest -bc /etc/nginx/.htpasswd admin hunter2"
+            ),
+            (
+                "RUN htpasswd -Bbn admin hunter2 > /etc/nginx/auth",
+                "RUN htpasswd -Bbn admin [redacted-secret] > /etc/nginx/auth", "RUN htpasswd -Bn admin hunter2"
+            ),
+            (
+                "htpasswd -b -c f alice@example.com 'hunter2 pw'",
+                "htpasswd -b -c f [redacted-email] '[redacted-secret]'",
+                "htpasswd -x -c f alice@example.com 'hunter2 pw'"
+            ),
+            (
+                "htpasswd -B -C 12 -b /srv/.htpasswd ci hunter2",
+                "htpasswd -B -C 12 -b /srv/.htpasswd ci [redacted-secret]",
+                "htpasswd -B -C 12 /srv/.htpasswd ci hunter2"
+            ),
+            (
+                #"{"cmd":"set -e\nhtpasswd -nb ci hunter2"}"#, #"{"cmd":"set -e\nhtpasswd -nb ci [redacted-secret]"}"#,
+                #"{"cmd":"set -e\nxhtpasswd -nb ci hunter2"}"#
+            ),
+            (
+                "/usr/bin/htpasswd -bBC10 f u hunter2", "/usr/bin/htpasswd -bBC10 f u [redacted-secret]",
+                "/usr/bin/htpasswd -bBC f u hunter2"
+            ),
+        ]
+    )
+    func htpasswd(_ input: String, _ expected: String, _ unprotected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+        #expect(LogSanitizer.redact(unprotected).contains("hunter2"), "\(unprotected.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(unprotected) == LogSanitizer.redact(unprotected))
+    }
+
+    @Test(
+        "what is no htpasswd password keeps its text",
+        arguments: [
+            "htpasswd -c f u", "htpasswd -b f u -v", "htpasswd -nb u", "xhtpasswd -b f u x", "htpasswd -bx f u x",
+            "htpasswd -b -b -b -b -b f u x", "htpasswd -bC f u x", "htpasswd -b f u", "htpasswd -b f:x u y",
+            "htpasswd -bccccccccc f u x", "htpasswd.sh -b f u x", "htpasswd -b -- f u x",
+            // (`-p` first is none: another command's option a second pass could read.)
+            "htpasswd -b -pb f u x",
+        ]
+    )
+    func htpasswdKept(_ input: String) {
+        #expect(LogSanitizer.redact(input) == input)
+        #expect(RegexReferenceSanitizer.redact(input) == input)
+    }
+
+    /// Found by the differential test while writing the rule: a user that rules 3–7 redact hides
+    /// htpasswd from a second pass, which then read an option word `-p…` among its options as
+    /// sshpass's glued password. No option word of htpasswd starts with `p` now.
+    @Test("a second pass reads htpasswd's option words as the first did")
+    func htpasswdIdempotent() {
+        let input = "sshpass x; htpasswd -bc -nb -B -bp alice@example.com hunter2 -v"
+        #expect(
+            LogSanitizerTests.checkedRedaction(input)
+                == "sshpass x; htpasswd -bc -nb -B -bp [redacted-email] [redacted-secret] -v")
+        let glued = "sshpass x; htpasswd -bc -pb alice@example.com hunter2"
+        #expect(
+            LogSanitizerTests.checkedRedaction(glued)
+                == "sshpass x; htpasswd -bc -p[redacted-secret] [redacted-email] hunter2")
     }
 
     /// Where the escape's letter starts a URL's scheme (`\t-phttps://h` is the URL `t-phttps://h`),
@@ -315,6 +432,10 @@ struct LogSanitizerCommandOptionTests {
                 String(repeating: "a", count: 300) + " zip -9P kept"
             ),
             ("zip -r9P hunter2 a.zip", "zip -r9P [redacted-secret] a.zip"),
+            // mysql's `-p` alone in an escaped list names no password (it asks for one), and its
+            // next argument stays; glued, the password goes.
+            (#"[\"mysql\", \"-p\", \"db\"]"#, #"[\"mysql\", \"-p\", \"db\"]"#),
+            (#"[\"mysql\", \"-phunter2\", \"db\"]"#, #"[\"mysql\", \"-p[redacted-secret]\", \"db\"]"#),
             ("ldapmodify -xQw hunter2 -f a.ldif", "ldapmodify -xQw [redacted-secret] -f a.ldif"),
             // keytool's option in an argument list, and before an escaped tab (a Python subprocess
             // error, a command in JSON).

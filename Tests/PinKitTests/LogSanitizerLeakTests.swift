@@ -316,12 +316,18 @@ struct LogSanitizerLeakTests {
                     "{\"cmd\":\"7z a -p\(m1) backup.7z\"}", "openssl enc -aes-256-cbc -k \(open)\(m1)\(close) -in f",
                     "curl -u \"alice:\(m1) \(m2)\" \(url)", "curl -ualice:\(m1) \(url)",
                     "+ curl -fsSLu ci:\(m1) \(url)", "curl -su \(open)admin:\(m1)\(close) \(url)",
-                    "curl -ksSualice:\(m1) \(url)", "ldapsearch -xLLLw \(open)\(m1)\(close) -b dc=example",
+                    "curl -ksSualice:\(m1) \(url)", "curl -4sSu ci:\(m1) \(url)",
+                    "ldapsearch -xLLLw \(open)\(m1)\(close) -b dc=example",
                     "zip -rP \(open)\(m1)\(close) backup.zip data",
                     "lftp -u \(open)deploy,\(m1)\(close) sftp://\(host)",
                     "mongosh -u admin -p \(open)\(m1)\(close) --quiet", "http -a bob:\(m1) POST \(url)",
                     "smbclient //srv/share -U bob%\(m1)", "[\"sshpass\", \"-p\", \"\(m1)\", \"ssh\"]",
                     "{\"cmd\":\"redis-cli -a\\t\(m1)\"}",
+                    // An argument list in a JSON string; a registry login after an escaped line break.
+                    "{\"argv\":\"[\\\"sshpass\\\", \\\"-p\\\", \\\"\(m1)\\\", \\\"ssh\\\"]\"}",
+                    "{\"cmd\":\"set -e\\ndocker login -u ci -p \(m1) registry.example.com\"}",
+                    "+ htpasswd -bc /etc/nginx/.htpasswd admin \(open)\(m1)\(close)",
+                    "RUN htpasswd -Bbn ci \(m1) > auth",
                 ])
                 return Fragment(
                     text: text, secrets: text.contains(m2) ? [m1, m2] : [m1],

@@ -207,6 +207,10 @@ struct LogSanitizerUserOptionTests {
                 "curl -ssssssssu a:hunter2", "curl -ssssssssu a:[redacted-secret]",
                 "curl -sssssssssu a:hunter2"
             ),
+            // (The twenty-second session: curl's digit flags, `-4` and `-6` for the IP version, `-0`
+            // to `-3`; `-5` is none.)
+            ("curl -4su alice:hunter2 a.io", "curl -4su alice:[redacted-secret] a.io", "curl -5su alice:hunter2 a.io"),
+            ("curl -s6ualice:hunter2 a.io", "curl -s6ualice:[redacted-secret] a.io", "curl -s9ualice:hunter2 a.io"),
         ]
     )
     func combinedFlags(_ input: String, _ expected: String, _ unprotected: String) {

@@ -44,10 +44,18 @@ extension CredentialRule {
         // Else flags combined before ldap's `-w` or zip's `-P` in one word (`ldapsearch -xw x`, `zip
         // -rP x`; `mysql -pPass` is mysql's `-p` first): three letters or more (one table test
         // rejects `-u a`, `-p 22`).
-        guard dash + 2 < end, text.has(dash + 2, Classes.alphanumeric),
-            let combined = combinedPasswordLetter(afterDash: dash, end: end)
+        if dash + 2 < end, text.has(dash + 2, Classes.alphanumeric),
+            let combined = combinedPasswordLetter(afterDash: dash, end: end),
+            let option = commandOption(dash: dash, letter: combined, end: end, words: &words)
+        {
+            return option
+        }
+        // Else htpasswd's first option (its password is no option's value): after blanks and the
+        // word's last letter, which one compare rejects for most `-`s.
+        guard dash >= 9, case let before = text.byte(dash - 2),
+            before == UInt8(ascii: "d") || before == 0x20 || before == 0x09
         else { return nil }
-        return commandOption(dash: dash, letter: combined, end: end, words: &words)
+        return htpasswdPassword(dash: dash, end: end)
     }
 
     /// ``commandOption(at:end:words:)`` with the option's letter at `letterIndex` (right after the
@@ -94,22 +102,23 @@ extension CredentialRule {
             return nil
         }
         guard nameEnd < end, min(apart, glued) < dash else { return nil }
-        // The option in quotes of its own, an argument of a list (`["sshpass", "-p", "x"]`) or of a
-        // shell (`'-p' 'x'`): the value is the next argument, in the same quotes (`,` and a space at
-        // most, or blanks, between).
-        if dash > 0, case let quote = text.byte(dash - 1),
-            quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"), text.byte(nameEnd) == quote
-        {
+        // The option in quotes of its own, an argument of a list (`["sshpass", "-p", "x"]`; in a
+        // JSON string, `[\"sshpass\", \"-p\", \"x\"]`) or of a shell (`'-p' 'x'`): the value is the
+        // next argument, in the same quotes (`,` and a space at most, or blanks, between).
+        if let quoted = quotedOption(dash: dash, nameEnd: nameEnd, end: end) {
             guard apart < dash else { return nil }
-            var v = nameEnd + 1
+            var v = nameEnd + quoted
             if v < end, text.byte(v) == UInt8(ascii: ",") {
                 v += 1
                 if v < end, text.byte(v) == 0x20 { v += 1 }
             } else {
+                let separator = v
                 while v < end, text.byte(v) == 0x20 || text.byte(v) == 0x09 { v += 1 }
-                guard v > nameEnd + 1 else { return nil }
+                guard v > separator else { return nil }
             }
-            guard v + 1 < end, text.byte(v) == quote, text.byte(v + 1) != UInt8(ascii: "-") else { return nil }
+            guard v + quoted < end, exactly(at: v, as: nameEnd, count: quoted, end: end),
+                text.byte(v + quoted) != UInt8(ascii: "-")
+            else { return nil }
             if letter == UInt8(ascii: "u") { return lftpPassword(dash: dash, nameEnd: nameEnd, value: v, end: end) }
             return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: v)
         }
@@ -132,6 +141,27 @@ extension CredentialRule {
         }
         guard glued < dash, !escapedLetterStartsURL(before: dash, end: end) else { return nil }
         return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: nameEnd)
+    }
+
+    /// The length of the quote that closes the option whose `-` is at `dash` and whose name ends at
+    /// `nameEnd`, where it stands in quotes of its own (an argument of a list): the same `"` or `'`
+    /// before and after it (1), or JSON's `\"` (2); else nil.
+    @inline(__always) func quotedOption(dash: Int, nameEnd: Int, end: Int) -> Int? {
+        guard dash > 0, case let quote = text.byte(dash - 1), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'")
+        else { return nil }
+        let closing = text.byte(nameEnd)
+        if closing == quote { return 1 }
+        guard quote == UInt8(ascii: "\""), closing == UInt8(ascii: "\\"), dash >= 2,
+            text.byte(dash - 2) == UInt8(ascii: "\\"), nameEnd + 1 < end, text.byte(nameEnd + 1) == quote
+        else { return nil }
+        return 2
+    }
+
+    /// Whether the `count` bytes at `start` are those at `other` (both before `end`).
+    @inline(__always) func exactly(at start: Int, as other: Int, count: Int, end: Int) -> Bool {
+        guard start + count <= end, other + count <= end else { return false }
+        for k in 0..<count where text.byte(start + k) != text.byte(other + k) { return false }
+        return true
     }
 
     /// Whether the option at `dash` follows an escaped `\t`, `\n` or `\r` whose letter starts a URL's
@@ -183,6 +213,116 @@ extension CredentialRule {
             }
         }
         return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: p + 1, opened: opened, comma: p)
+    }
+
+    /// The most blanks between htpasswd's words (``htpasswdPassword(dash:end:)``).
+    static var maximumHTPasswdBlanks: Int { 64 }
+    /// The longest of htpasswd's file and user names (``htpasswdPassword(dash:end:)``).
+    static var maximumHTPasswdWord: Int { 255 }
+
+    /// htpasswd's password, the last of its arguments in batch mode (`-b`): `htpasswd -bc
+    /// /etc/nginx/.htpasswd admin x` (a file, a user, the password) or, with `-n` (print, no
+    /// file), `htpasswd -nbB admin x`. The first option word's `-` is at `dash`, right after the
+    /// word `htpasswd` (a command's word, ``commandWordMayStart(at:)``) and 1 to
+    /// ``maximumHTPasswdBlanks`` spaces or tabs; then 1 to 4 option words, each a `-` and 1 to 8
+    /// of htpasswd's flags (`b c n i m s p d B D v`, not `p` first), or up to 8 and `-C` or `-r` and its number
+    /// (1 to 4 digits, glued or after blanks); one holds `b`; then the file (not with `n`) and the
+    /// user, each 1 to ``maximumHTPasswdWord`` of `[A-Za-z0-9._@+~!$/{}-]` not starting with `-`,
+    /// and the password, after blanks and not starting with `-`, read as after any key. The words
+    /// are apart by 1 to ``maximumHTPasswdBlanks`` spaces or tabs. The credential starts at the
+    /// blanks before the password (an empty key, as lftp's at its comma): the file and the user
+    /// are left to rules 3–7. Linear: a bounded walk back from one `-` and a bounded walk on.
+    @inline(never) func htpasswdPassword(dash: Int, end: Int) -> CommandOption? {
+        @inline(__always) func blanks(from start: Int) -> Int? {
+            var p = start
+            while p < end, text.byte(p) == 0x20 || text.byte(p) == 0x09 { p += 1 }
+            return p > start && p - start <= Self.maximumHTPasswdBlanks ? p : nil
+        }
+        // The word before: `htpasswd` and blanks. (Most `-`s follow one blank and a word's last
+        // letter, which one compare rejects.)
+        guard dash >= 9 else { return nil }
+        var w = dash
+        while w > 0, dash - w <= Self.maximumHTPasswdBlanks, text.byte(w - 1) == 0x20 || text.byte(w - 1) == 0x09 {
+            w -= 1
+        }
+        guard w >= 8, text.byte(w - 1) == UInt8(ascii: "d"), w < dash, dash - w <= Self.maximumHTPasswdBlanks,
+            exactly("htpasswd", at: w - 8, end: w)
+        else { return nil }
+        let word = w - 8
+        if word > 0, text.has(word - 1, Classes.alphanumeric) || text.byte(word - 1) == UInt8(ascii: "-"),
+            !afterEscapedBreak(word - 1)
+        {
+            return nil
+        }
+        guard commandWordMayStart(at: word) else { return nil }
+        // The option words.
+        var p = dash
+        var batch = false
+        var print = false
+        var options = 0
+        while p < end, text.byte(p) == UInt8(ascii: "-") {
+            guard options < 4 else { return nil }
+            options += 1
+            var l = p + 1
+            // (Not `p` first: a word `-p…` may be another command's password option, which a
+            // second pass would read once a rule 3–7 placeholder in the user hides htpasswd.)
+            while l < end, l - p <= 8, Self.isHTPasswdFlag(text.byte(l)), l > p + 1 || text.byte(l) != UInt8(ascii: "p")
+            {
+                batch = batch || text.byte(l) == UInt8(ascii: "b")
+                print = print || text.byte(l) == UInt8(ascii: "n")
+                l += 1
+            }
+            if l < end, l - p <= 9, text.byte(l) == UInt8(ascii: "C") || text.byte(l) == UInt8(ascii: "r") {
+                l += 1
+                if let digits = blanks(from: l) { l = digits }
+                let first = l
+                while l < end, l - first < 4, text.has(l, Classes.digit) { l += 1 }
+                guard l > first else { return nil }
+            } else {
+                guard l > p + 1 else { return nil }
+            }
+            guard let next = blanks(from: l) else { return nil }
+            p = next
+        }
+        guard batch else { return nil }
+        // The file (not with `-n`) and the user.
+        var last = p
+        for _ in 0..<(print ? 1 : 2) {
+            guard p < end, text.byte(p) != UInt8(ascii: "-") else { return nil }
+            let start = p
+            while p < end, p - start < Self.maximumHTPasswdWord, htpasswdWordByte(at: p) { p += 1 }
+            guard p > start, p - start <= Self.maximumHTPasswdWord, p < end, !htpasswdWordByte(at: p) else {
+                return nil
+            }
+            last = p
+            guard let next = blanks(from: p) else { return nil }
+            p = next
+        }
+        guard p < end, text.byte(p) != UInt8(ascii: "-") else { return nil }
+        return CommandOption(dash: dash, nameEnd: last, valueStart: p, comma: last)
+    }
+
+    /// Whether `byte` names a flag of htpasswd that takes no argument: `b c n i m s p d B D v`.
+    @inline(__always) static func isHTPasswdFlag(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "b"), UInt8(ascii: "c"), UInt8(ascii: "n"), UInt8(ascii: "i"), UInt8(ascii: "m"),
+            UInt8(ascii: "s"), UInt8(ascii: "p"), UInt8(ascii: "d"), UInt8(ascii: "B"), UInt8(ascii: "D"),
+            UInt8(ascii: "v"):
+            return true
+        default: return false
+        }
+    }
+
+    /// Whether the byte at `index` may be in htpasswd's file or user name: `[A-Za-z0-9._@+~!$/{}-]`.
+    @inline(__always) func htpasswdWordByte(at index: Int) -> Bool {
+        if text.has(index, Classes.alphanumeric) { return true }
+        switch text.byte(index) {
+        case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "@"), UInt8(ascii: "+"), UInt8(ascii: "~"),
+            UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+            UInt8(ascii: "-"):
+            return true
+        default: return false
+        }
     }
 
     /// Whether a command's short option whose `-` is at `dash` stands at a boundary: at the input's
@@ -374,13 +514,22 @@ extension CredentialRule {
 struct CommandPasswordWords {
     /// Whether the word at `range` names a client whose `login` takes `-p`: `docker`, `podman`,
     /// `nerdctl`, `buildah`, `skopeo`, `oc`, `cf`, `az`, and helm's `registry`. (A `login` in prose,
-    /// `user login failed`, enables nothing: `ssh -p 2222` after it keeps its port.)
+    /// `user login failed`, enables nothing: `ssh -p 2222` after it keeps its port.) The name may
+    /// follow an escaped `\n`, `\t` or `\r` whose letter begins the run (`\ndocker login`), as any
+    /// command's word may (``CredentialRule/commandPasswordWords(end:)``).
     static func isRegistryClient<Counter>(_ range: Range<Int>, _ rule: CredentialRule<Counter>) -> Bool {
-        for name in ["docker", "podman", "nerdctl", "buildah", "skopeo", "oc", "cf", "az", "registry"] as [StaticString]
-        where range.count == name.utf8CodeUnitCount && rule.exactly(name, at: range.lowerBound, end: range.upperBound) {
-            return true
+        @inline(__always) func named(_ range: Range<Int>) -> Bool {
+            for name in ["docker", "podman", "nerdctl", "buildah", "skopeo", "oc", "cf", "az", "registry"]
+                as [StaticString]
+            where range.count == name.utf8CodeUnitCount
+                && rule.exactly(name, at: range.lowerBound, end: range.upperBound)
+            {
+                return true
+            }
+            return false
         }
-        return false
+        if named(range) { return true }
+        return range.count > 1 && rule.afterEscapedBreak(range.lowerBound) && named(range.dropFirst())
     }
 
     var passwordApart = Int.max

@@ -580,7 +580,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     static var maximumCombinedFlags: Int { 8 }
 
     /// Whether `byte` names one of curl's short options that take no argument (`-s`, `-S`, `-k`,
-    /// `-L`, `-f`, `-v`, …; not a digit or `#`). Combined before `-u` or `-U` in one word, each is
+    /// `-L`, `-f`, `-v`, …, and `-0`, `-1`, `-2`, `-3`, `-4`, `-6`, the protocol and IP versions;
+    /// not `-5`, `-7`, `-8`, `-9`, which curl has not, nor `-#`, which no user name's run holds). Combined before `-u` or `-U` in one word, each is
     /// a flag and the letter after them names the user option (`curl -su alice:x`); an option that
     /// takes an argument (`-x`, `-o`, `-H`, `-u` itself) takes the rest of the word instead
     /// (`-xualice:x` is a proxy, `-uu alice:x` the user `u`), so none of those may stand before it.
@@ -590,7 +591,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
             UInt8(ascii: "i"), UInt8(ascii: "I"), UInt8(ascii: "j"), UInt8(ascii: "J"), UInt8(ascii: "k"),
             UInt8(ascii: "l"), UInt8(ascii: "L"), UInt8(ascii: "M"), UInt8(ascii: "n"), UInt8(ascii: "N"),
             UInt8(ascii: "O"), UInt8(ascii: "p"), UInt8(ascii: "q"), UInt8(ascii: "R"), UInt8(ascii: "s"),
-            UInt8(ascii: "S"), UInt8(ascii: "v"), UInt8(ascii: "V"), UInt8(ascii: "Z"):
+            UInt8(ascii: "S"), UInt8(ascii: "v"), UInt8(ascii: "V"), UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "4"), UInt8(ascii: "6"):
             return true
         default: return false
         }
