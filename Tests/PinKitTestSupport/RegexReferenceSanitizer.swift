@@ -488,15 +488,21 @@ public enum RegexReferenceSanitizer {
     /// right after the option (an argument list's, ``commandPasswordListCredential``; JSON's `\"`
     /// on both sides too).
     static func commandBoundary(_ name: String) -> String {
-        #"(?:^|(?<=[\x00-\x20])|(?<=\\[tnr])|(?<=")(?!"# + name + #"")(?:(?<!\\")|(?!"# + name + #"\\"))|(?<=')(?!"#
-            + name + "'))"
+        let escapedLists = escapedListQuotes.map { "(?!(?<=" + #"(?<!\\)"# + $0 + ")" + name + $0 + ")" }.joined()
+        return #"(?:^|(?<=[\x00-\x20])|(?<=\\[tnr])|(?<=")(?!"# + name + #"")"# + escapedLists + "|(?<=')(?!" + name
+            + "'))"
     }
+    /// A list's quote in a JSON string escaped once, twice or three times (exactly 1, 3 or 7
+    /// backslashes and `"`; the scanner's `quotedOption(dash:nameEnd:end:)`).
+    static let escapedListQuotes = [#"\\""#, #"\\{3}""#, #"\\{7}""#]
     /// The same option in quotes of its own (`quote`), an argument of a list (`["sshpass", "-p",
     /// "x"]`, `'-p' 'x'`): `,` and a space at most, or spaces and tabs, then the value in the same
     /// quotes, not starting with `-`.
-    static func commandPasswordListCredential(_ option: String, quote: String) -> NSRegularExpression {
+    static func commandPasswordListCredential(_ option: String, quote: String, escaped: Bool = false)
+        -> NSRegularExpression
+    {
         valueExpression(
-            key: "(?<=" + quote + ")-(?:" + option + ")" + quote,
+            key: "(?<=" + (escaped ? #"(?<!\\)"# : "") + quote + ")-(?:" + option + ")" + quote,
             tail: "(?:, ?|[ \t]++)(?=" + quote + "(?!-))" + blanks + openers)
     }
     /// lftp's `-u user,password` (the scanner's `lftpPassword(dash:nameEnd:value:end:)`): the option
@@ -515,7 +521,7 @@ public enum RegexReferenceSanitizer {
         let boundary = commandBoundary("-u")
         let apart = boundary + #"-u(?:[ \t]|\\t)++"# + NSRegularExpression.escapedPattern(for: quote)
         let q = NSRegularExpression.escapedPattern(for: quote)
-        let list = "|(?<=" + q + ")-u" + q + "(?:, ?|[ \t]++)" + q + "(?!-)"
+        let list = "|(?<=" + (quote == #"\""# ? #"(?<!\\)"# : "") + q + ")-u" + q + "(?:, ?|[ \t]++)" + q + "(?!-)"
         let closing = quote == "'" ? "(?!')" : #"(?!\\?")"#
         let value =
             quote == "'" ? quotedValue("'") : quote == "\"" ? quotedValue("\"") : escapedQuotedValue(escapes: #"\\"#)
@@ -566,8 +572,11 @@ public enum RegexReferenceSanitizer {
             var entries: [(option: NSRegularExpression, words: NSRegularExpression)] = []
             if apart {
                 entries.append((commandPasswordCredential(option, glued: false), word))
-                for quote in ["\"", "'", #"\\""#] {
+                for quote in ["\"", "'"] {
                     entries.append((commandPasswordListCredential(option, quote: quote), word))
+                }
+                for quote in escapedListQuotes {
+                    entries.append((commandPasswordListCredential(option, quote: quote, escaped: true), word))
                 }
             }
             if glued { entries.append((commandPasswordCredential(option, glued: true), word)) }

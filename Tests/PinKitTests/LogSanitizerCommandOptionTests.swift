@@ -304,6 +304,12 @@ struct LogSanitizerCommandOptionTests {
                 #"[\"lftp\", \"-u\", \"bob,[redacted-secret]\", \"h\"]"#,
                 #"[\"sort\", \"-u\", \"bob,hunter2\", \"h\"]"#
             ),
+            // (Escaped twice: a JSON log inside a JSON string, as container runtimes write one.)
+            (
+                #"{"log":"{\"argv\":\"[\\\"sshpass\\\", \\\"-p\\\", \\\"hunter2\\\"]\"}"}"#,
+                #"{"log":"{\"argv\":\"[\\\"sshpass\\\", \\\"-p\\\", \\\"[redacted-secret]\\\"]\"}"}"#,
+                #"{"log":"{\"argv\":\"[\\\"ssh\\\", \\\"-p\\\", \\\"hunter2\\\"]\"}"}"#
+            ),
             (
                 #"[\"keytool\", \"-storepass\", \"hunter2\"]"#,
                 #"[\"keytool\", \"-storepass\", \"[redacted-secret]\"]"#,

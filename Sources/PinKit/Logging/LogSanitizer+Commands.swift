@@ -145,16 +145,20 @@ extension CredentialRule {
 
     /// The length of the quote that closes the option whose `-` is at `dash` and whose name ends at
     /// `nameEnd`, where it stands in quotes of its own (an argument of a list): the same `"` or `'`
-    /// before and after it (1), or JSON's `\"` (2); else nil.
+    /// before and after it (1), or `"` after the same run of 1, 3 or 7 backslashes on both sides
+    /// (a list in a JSON string, escaped once, twice or three times: `\"`, `\\\"`), the run and
+    /// the quote; else nil.
     @inline(__always) func quotedOption(dash: Int, nameEnd: Int, end: Int) -> Int? {
         guard dash > 0, case let quote = text.byte(dash - 1), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'")
         else { return nil }
         let closing = text.byte(nameEnd)
         if closing == quote { return 1 }
-        guard quote == UInt8(ascii: "\""), closing == UInt8(ascii: "\\"), dash >= 2,
-            text.byte(dash - 2) == UInt8(ascii: "\\"), nameEnd + 1 < end, text.byte(nameEnd + 1) == quote
-        else { return nil }
-        return 2
+        guard quote == UInt8(ascii: "\""), closing == UInt8(ascii: "\\") else { return nil }
+        var escapes = 0
+        while escapes < 8, dash - 2 - escapes >= 0, text.byte(dash - 2 - escapes) == UInt8(ascii: "\\") { escapes += 1 }
+        guard escapes == 1 || escapes == 3 || escapes == 7, nameEnd + escapes < end else { return nil }
+        for k in 0..<escapes where text.byte(nameEnd + k) != UInt8(ascii: "\\") { return nil }
+        return text.byte(nameEnd + escapes) == quote ? escapes + 1 : nil
     }
 
     /// Whether the `count` bytes at `start` are those at `other` (both before `end`).
