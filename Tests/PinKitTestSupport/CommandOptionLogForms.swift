@@ -81,16 +81,13 @@ extension LogCorpus {
             " ", " ", "", "\t", "  ", " \t", "\u{00A0}", "=", "\\\", \\\"", "\\\",\\\"", "\", \"", #"\\\", \\\""#,
             #"\\\", \""#,
         ])
-        var value = pick([
-            "hunter2", "'correct horse'", "\"a b; c\"", "\\\"x y\\\"", "-v", "--batch", "22", "", "[redacted-secret]",
+        let value = pick([
+            "hunter2", "'correct horse'", "\"\"https://a.io/x y\" rest", "\\\"\"https://a.io/x\" rest", "\"a b; c\"",
+            "\\\"x y\\\"", "-v", "--batch", "22", "", "[redacted-secret]",
             "https://a.io/x", "\"https://a.io/x y\"", string(Self.base64, 1...40), "{\"a\":1}", "a:b", "$PASS",
             "pass:hunter2", "bob%hunter2", "bob:hunter2", "bob,hunter2", "'bob,correct horse'", "\"bob,\"", "bob,",
             "-bob,x", "bob,pa,ss", "\\\"bob,x y\\\"", "bob, x", "\"bob, x\"", "b@c.io,x", "[redacted-email],x",
         ])
-        // (Not a quoted URL right after a list's quote, `-p", ""https://…`, `-p\", \""https://…`: an
-        // empty quoted value before a URL, which the reference reads after keys but not after a command's
-        // option, an older disagreement the twenty-second session found and left; see issue 15.)
-        if blanks.hasSuffix("\""), value.hasPrefix("\"https") { value = "hunter2" }
         let before = pick(["", "", "+ ", "$ ", "\t", "\\n", "'", "\"", "x", "run: "])
         return before + command + option + blanks + value
             + pick(["", " db", " ssh h", " -b dc=x", " \\", "'", "\\\"]", "\\\", \\\"h\\\"]", #"\\\"]"#])

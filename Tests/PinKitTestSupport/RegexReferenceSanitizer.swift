@@ -381,10 +381,13 @@ public enum RegexReferenceSanitizer {
             + #"(?:""|''|``|(\\{1,15})"\1")(?=(?:\\{0,15}["'`])?\uE000)"#)
     static let emptyQuotedBeforeURL = regex(
         "(?:(?:" + headerKey + "|" + valueKey + "|" + pairKey + ")" + keyTail + "|" + optionKey + optionTail + ")"
-            + #"(?:(?:(\\{1,15}")|"# + stringPrefix
-            + #"(")|"#
-            + stringPrefix + #"(')|(`))(?=\\{0,15}["'`]\uE000)|("# + spelledQuote
-            + #"|\\'(?!\uE000))(?=(?:\\{0,15}["'`])?+\uE000))"#)
+            + emptyQuotedTail)
+    /// ``emptyQuotedBeforeURL`` after its key: the empty quoted value and what must follow it.
+    static let emptyQuotedTail =
+        #"(?:(?:(\\{1,15}")|"# + stringPrefix
+        + #"(")|"#
+        + stringPrefix + #"(')|(`))(?=\\{0,15}["'`]\uE000)|("# + spelledQuote
+        + #"|\\'(?!\uE000))(?=(?:\\{0,15}["'`])?+\uE000))"#
     /// …or after a key whose closing quote is doubled, the same doubled quote (group `dq`).
     static let emptyDoubledBeforeURL = regex(
         "(?:" + headerKey + "|" + valueKey + ")" + formSuffixes + #"(?<dq>""|'')"# + blanks + separator + blanks
@@ -476,12 +479,12 @@ public enum RegexReferenceSanitizer {
     /// then spaces or tabs and no `-`, or (`glued`) no space or tab; then what
     /// follows a separator (blanks, openers, the value), the same groups as ``valueCredential``. Each
     /// counts only after the first of its command words (``commandPasswordOptions``).
-    static func commandPasswordCredential(_ option: String, glued: Bool) -> NSRegularExpression {
+    static func commandPasswordCredential(_ option: String, glued: Bool) -> (key: String, tail: String) {
         let name = "-(?:" + option + ")"
         // (An option in quotes of its own is an argument of a list: ``commandPasswordListCredential``.)
         let boundary = commandBoundary(name)
         let tail = glued ? #"(?![ \t]|\\t)"# : #"(?:[ \t]|\\t)++(?!-)"#
-        return valueExpression(key: boundary + name, tail: tail + blanks + openers)
+        return (boundary + name, tail + blanks + openers)
     }
     /// Where a command's option `name` may start: at the start, after a byte up to a space, an
     /// escaped `\t`, `\n` or `\r` (a command in a JSON string), or a quote (`"`, `'`) not also
@@ -499,11 +502,12 @@ public enum RegexReferenceSanitizer {
     /// "x"]`, `'-p' 'x'`): `,` and a space at most, or spaces and tabs, then the value in the same
     /// quotes, not starting with `-`.
     static func commandPasswordListCredential(_ option: String, quote: String, escaped: Bool = false)
-        -> NSRegularExpression
+        -> (key: String, tail: String)
     {
-        valueExpression(
-            key: "(?<=" + (escaped ? #"(?<!\\)"# : "") + quote + ")-(?:" + option + ")" + quote,
-            tail: "(?:, ?|[ \t]++)(?=" + quote + "(?!-))" + blanks + openers)
+        (
+            "(?<=" + (escaped ? #"(?<!\\)"# : "") + quote + ")-(?:" + option + ")" + quote,
+            "(?:, ?|[ \t]++)(?=" + quote + "(?!-))" + blanks + openers
+        )
     }
     /// lftp's `-u user,password` (the scanner's `lftpPassword(dash:nameEnd:value:end:)`): the option
     /// apart, a user name of 1 to 64 `[A-Za-z0-9._@+~!$%\-]` and `,`, no blank, then what follows a
@@ -562,41 +566,48 @@ public enum RegexReferenceSanitizer {
     /// the name also right after an escaped `\n`, `\t`, `\r` (`\ndocker login`).
     static let registryLogin =
         #"(?<=(?:(?<![A-Za-z0-9-])|(?<=\\[ntr]))(?:docker|podman|nerdctl|buildah|skopeo|oc|cf|az|registry) )login"#
-    /// Each command password option with the words of the commands it is a password of.
-    static let commandPasswordOptions: [(option: NSRegularExpression, words: NSRegularExpression)] = {
-        /// An option's expressions: apart from its value (and in a list), glued, or both.
-        func entries(_ option: String, _ words: String, apart: Bool = true, glued: Bool = false)
-            -> [(option: NSRegularExpression, words: NSRegularExpression)]
-        {
-            let word = commandWord(words)
-            var entries: [(option: NSRegularExpression, words: NSRegularExpression)] = []
-            if apart {
-                entries.append((commandPasswordCredential(option, glued: false), word))
-                for quote in ["\"", "'"] {
-                    entries.append((commandPasswordListCredential(option, quote: quote), word))
+    /// Each command password option with the words of the commands it is a password of; each
+    /// option's expression is followed by its `emptyBeforeURL` one: an empty quoted value right
+    /// before a URL (``emptyQuotedTail``), as after a key, whose value resumes after the URL.
+    static let commandPasswordOptions:
+        [(option: NSRegularExpression, words: NSRegularExpression, emptyBeforeURL: Bool)] = {
+            /// An option's expressions: apart from its value (and in a list), glued, or both.
+            func entries(_ option: String, _ words: String, apart: Bool = true, glued: Bool = false)
+                -> [(option: NSRegularExpression, words: NSRegularExpression, emptyBeforeURL: Bool)]
+            {
+                let word = commandWord(words)
+                var keys: [(key: String, tail: String)] = []
+                if apart {
+                    keys.append(commandPasswordCredential(option, glued: false))
+                    for quote in ["\"", "'"] { keys.append(commandPasswordListCredential(option, quote: quote)) }
+                    for quote in escapedListQuotes {
+                        keys.append(commandPasswordListCredential(option, quote: quote, escaped: true))
+                    }
                 }
-                for quote in escapedListQuotes {
-                    entries.append((commandPasswordListCredential(option, quote: quote, escaped: true), word))
+                if glued { keys.append(commandPasswordCredential(option, glued: true)) }
+                return keys.flatMap { key, tail in
+                    [
+                        (valueExpression(key: key, tail: tail), word, false),
+                        (regex(key + tail + emptyQuotedTail), word, true),
+                    ]
                 }
             }
-            if glued { entries.append((commandPasswordCredential(option, glued: true), word)) }
-            return entries
-        }
-        return entries("p", "sshpass|" + registryLogin + "|mongo[A-Za-z0-9-]*")
-            + entries(
-                "p", "sshpass|" + registryLogin + "|mysql[A-Za-z0-9-]*|mariadb[A-Za-z0-9-]*|7z|7za", apart: false,
-                glued: true)
-            + entries("a", "redis-cli|https?") + entries("U", "smbclient")
-            // ldap's `-w` and zip's `-P` also after flags of the same command in one word (`-xw`,
-            // `-rP`; the scanner's `isLDAPFlag(_:)`, `isZipFlag(_:)`).
-            + entries("[AcCILMnNQrtuvVWxZ]{0,8}w", "ldap[A-Za-z0-9-]*", glued: true)
-            + entries(
-                "(?:[AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz][0-9AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz]{0,7})?P",
-                "zip|unzip|sqlcmd|bcp")
-            + entries("k", "openssl")
-            + [(lftpCredential, commandWord("lftp"))] + quotedLFTPCredentials.map { ($0, commandWord("lftp")) }
-            + entries("storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass", "keytool|jarsigner")
-    }()
+            return entries("p", "sshpass|" + registryLogin + "|mongo[A-Za-z0-9-]*")
+                + entries(
+                    "p", "sshpass|" + registryLogin + "|mysql[A-Za-z0-9-]*|mariadb[A-Za-z0-9-]*|7z|7za", apart: false,
+                    glued: true)
+                + entries("a", "redis-cli|https?") + entries("U", "smbclient")
+                // ldap's `-w` and zip's `-P` also after flags of the same command in one word (`-xw`,
+                // `-rP`; the scanner's `isLDAPFlag(_:)`, `isZipFlag(_:)`).
+                + entries("[AcCILMnNQrtuvVWxZ]{0,8}w", "ldap[A-Za-z0-9-]*", glued: true)
+                + entries(
+                    "(?:[AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz][0-9AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz]{0,7})?P",
+                    "zip|unzip|sqlcmd|bcp")
+                + entries("k", "openssl")
+                + [(lftpCredential, commandWord("lftp"), false)]
+                + quotedLFTPCredentials.map { ($0, commandWord("lftp"), false) }
+                + entries("storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass", "keytool|jarsigner")
+        }()
     static let commandPasswordCredentials = commandPasswordOptions.map(\.option)
     /// Expressions by identity: the credential loop asks of each candidate which kind it is.
     static func identities(_ expressions: [NSRegularExpression]) -> Set<ObjectIdentifier> {
@@ -605,6 +616,9 @@ public enum RegexReferenceSanitizer {
     static let commandPasswordIndex = Dictionary(
         uniqueKeysWithValues: commandPasswordCredentials.enumerated().map { (ObjectIdentifier($1), $0) })
     static let commandPasswordIdentities = identities(commandPasswordCredentials)
+    /// The command options' empty-before-URL expressions (``commandPasswordOptions``).
+    static let commandEmptyBeforeURL = commandPasswordOptions.filter(\.emptyBeforeURL).map(\.option)
+    static let commandEmptyBeforeURLIdentities = identities(commandEmptyBeforeURL)
     static let userOptionIdentities = identities(userOptionCredentials)
     /// Whether `expression` (none: a header's match) is one of `identities`.
     static func among(_ expression: NSRegularExpression?, in identities: Set<ObjectIdentifier>) -> Bool {
@@ -1210,7 +1224,7 @@ public enum RegexReferenceSanitizer {
         if expression === emptyHeaderBeforeURL || expression === emptyQuotesHeaderBeforeURL {
             return .header(headerPlace(text, at: match.range.location, cursor: cursor))
         }
-        if expression === emptyQuotedBeforeURL {
+        if expression === emptyQuotedBeforeURL || among(expression, in: commandEmptyBeforeURLIdentities) {
             if has(1) { return .escaped(match.range(at: 1).length - 1) }
             if has(5) { return .spelled((text as NSString).substring(with: match.range(at: 5))) }
             return .quoted(has(2) ? "\"" : has(3) ? "'" : "`")
@@ -1377,7 +1391,8 @@ public enum RegexReferenceSanitizer {
                 + (holds("--auth") ? [] : [authUserOptionCredential] + quotedAuthUserOptionCredentials)
                 + (holds("\u{E000}")
                     ? []
-                    : [emptyHeaderBeforeURL, emptyQuotesHeaderBeforeURL, emptyQuotedBeforeURL, emptyDoubledBeforeURL]))
+                    : [emptyHeaderBeforeURL, emptyQuotesHeaderBeforeURL, emptyQuotedBeforeURL, emptyDoubledBeforeURL]
+                        + commandEmptyBeforeURL))
         let commandWords = Self.commandPasswordOptions.map { firstWord($0.words) }
         // Each expression with the groups its value may be in (group 2: a placeholder).
         // (An empty value, `[]`, resumes after the URL right after it, or is none.)
@@ -1398,7 +1413,12 @@ public enum RegexReferenceSanitizer {
                 (authUserOptionCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]),
             ]
             + commandPasswordCredentials.map {
-                ($0, among($0, in: quotedLFTPIdentities) ? [1] : [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17])
+                (
+                    $0,
+                    among($0, in: quotedLFTPIdentities)
+                        ? [1]
+                        : among($0, in: commandEmptyBeforeURLIdentities) ? [] : [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]
+                )
             } + [(htpasswdCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17])] + [
                 (markupElementCredential, [1, 2]), (formPartCredential, [2]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),

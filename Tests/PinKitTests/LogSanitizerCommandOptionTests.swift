@@ -395,6 +395,22 @@ struct LogSanitizerCommandOptionTests {
                 == "sshpass x; htpasswd -bc -p[redacted-secret] [redacted-email] hunter2")
     }
 
+    /// Found by the twenty-second session's generator: an empty quoted value right before a quoted
+    /// URL after a command's option resumes after the URL in the scanner, as after a key; the
+    /// reference read it so after keys only and kept the rest. Both now read it as after a key.
+    @Test(
+        "an empty quoted value before a URL after a command's option resumes after the URL, as after a key",
+        arguments: [
+            (#"sshpass -p ""https://a.io/x y" hunter2"#, #"sshpass -p ""https://a.io"[redacted-secret]"#),
+            (#"mysql -p\""https://a.io/x y" hunter2"#, #"mysql -p\""https://a.io"[redacted-secret]"#),
+            (#"["sshpass", "-p", ""https://a.io/x y" hunter2"#, #"["sshpass", "-p", ""https://a.io"[redacted-secret]"#),
+            (#"password=""https://a.io/x y" hunter2"#, #"password=""https://a.io"[redacted-secret]"#),
+        ]
+    )
+    func emptyBeforeURL(_ input: String, _ expected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+    }
+
     /// Where the escape's letter starts a URL's scheme (`\t-phttps://h` is the URL `t-phttps://h`),
     /// the URL goes first and no option stands in it; after a blank the option takes the scheme.
     @Test(
