@@ -32,17 +32,19 @@ extension LogCorpus {
             options.append(
                 pick([
                     "-b", "-bc", "-nb", "-Bbn", "-c", "-B", "-n", "-C 10", "-bBC10", "-C", "-bx", "-bccccccccc",
-                    "-bcnBv", "-r 5", "--", "-bC  12", "-pb", "-bw",
+                    "-bcnBv", "-r 5", "--", "-bC  12", "-pb", "-bw", "--x",
                 ]))
         }
-        let separators = [" ", " ", "\t", "  ", "\\t"]
+        let separators = [" ", " ", "\t", "  ", "\\t", "\\\\t"]
         var line = command + pick(separators) + options.joined(separator: pick(separators))
         for _ in 0..<Int.random(in: 0...3, using: &generator) {
             line +=
                 pick(separators)
                 + pick([
                     "/etc/nginx/.htpasswd", "f", "admin", "alice@example.com", "${FILE}", "-v", "u:x", "'my file'",
-                    "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "a=b", "https://a.io/x",
+                    "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "a=b", "https://a.io/x", "\"admin\"", "'/etc/x'",
+                    "\"\"",
+                    "\"a b\"", "[redacted-email]",
                 ])
         }
         return line + pick(["", " "])
@@ -67,7 +69,11 @@ extension LogCorpus {
             // twenty-second session).
             "[\\\"sshpass\\\", \\\"", "[\\\"lftp\\\",\\\"", "[\\\"mysql\\\", \\\"", "[\\\"ssh\\\", \\\"",
             #"[\\\"sshpass\\\", \\\""#, #"[\\\"zip\\\",\\\""#,
-            "\\ndocker login ", "\\tpodman login -u a ", "\\nxdocker login ",
+            "\\ndocker login ", "\\tpodman login -u a ", "\\nxdocker login ", "-docker login ",
+            // More commands (the twenty-second session).
+            "ssh-keygen -t ed25519 ", "ssh-keygen -p ", "unrar x ", "rar a ", "ldappasswd -x ", "useradd -m ",
+            "usermod ",
+            "ssh-add ", "https://h/htpasswd -nb a ",
         ])
         let option = pick([
             "-p", "-p", "-a", "-w", "-P", "-k", "-storepass", "-keypass", "-srcstorepass", "-deststorepass",
@@ -75,7 +81,7 @@ extension LogCorpus {
             // Flags combined before ldap's `-w` and zip's `-P` (the twenty-first session), at and past
             // 8, and flags that take an argument or belong to the other command.
             "-xw", "-xLLLw", "-ZZxw", "-rP", "-r9P", "-qoP", "-DxW", "-bP", "-xP", "-rw", "-xxxxxxxxw", "-xxxxxxxxxw",
-            "-pP", "-aP", "-kP", "-9P", "-9rP", "-xQw", "-IVw",
+            "-pP", "-aP", "-kP", "-9P", "-9rP", "-xQw", "-IVw", "-N", "-s", "-qP", "-hp",
         ])
         let blanks = pick([
             " ", " ", "", "\t", "  ", " \t", "\u{00A0}", "=", "\\\", \\\"", "\\\",\\\"", "\", \"", #"\\\", \\\""#,

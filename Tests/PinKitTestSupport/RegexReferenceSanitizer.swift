@@ -532,28 +532,32 @@ public enum RegexReferenceSanitizer {
         return regex("(?:" + apart + list + ")" + lftpUserName + "," + closing + value)
     }
     static let quotedLFTPIdentities = identities(quotedLFTPCredentials)
-    /// htpasswd's password in batch mode (the scanner's `htpasswdPassword(dash:end:)`): right after
-    /// the word `htpasswd` and 1 to 64 blanks, 1 to 4 option words (1 to 8 flags, not `p` first, or up to 8 and
-    /// `-C` or `-r` and 1 to 4 digits), one with `b`; then the file (not with `n`) and the user (1
-    /// to 255 `[A-Za-z0-9._@+~!$/{}-]`, not from `-`), then the password, not from `-`; the words
-    /// apart by 1 to 64 spaces or tabs. The credential starts after the user
-    /// (``htpasswdPrefix``), the file and the user left to rules 3–7.
-    static let htpasswdSeparator = #"[ \t]{1,64}+(?![ \t])"#
+    /// htpasswd's password in batch mode (the scanner's `htpasswdPassword(dash:end:bound:)`): right
+    /// after the word `htpasswd` and a separator, 1 to 8 option words (1 to 8 flags, not `p` first,
+    /// or up to 8 and `-C` or `-r` and 1 to 4 digits), one with `b`, an optional `--`; then the
+    /// file (not with `n`) and the user (1 to 255 `[A-Za-z0-9._@+~!$/{}-]`, not from `-`, or up to
+    /// 255 of them in `"` or `'`), then the password, not from `-`; the words apart by a
+    /// separator, 1 to 64 spaces, tabs or escaped tabs. The credential starts after the user
+    /// (``htpasswdPrefix``), the file and the user left to rules 3–7. (A URL is one mark here, so
+    /// no `htpasswd` in a URL's path counts, as the scanner's `bound`.)
+    static let htpasswdSeparator = #"(?:[ \t]|\\t){1,64}+(?![ \t]|\\t)"#
     static let htpasswdPrefix: NSRegularExpression = {
         let flags = "[bcnispdmBDv]"
         // (`-C` first: the atomic group below keeps the first alternative that matches.)
         let option = "-(?!p)(?:" + flags + "{0,8}[Cr](?:" + htpasswdSeparator + ")?[0-9]{1,4}|" + flags + "{1,8})"
-        let options = "(?>" + option + "(?:" + htpasswdSeparator + option + "){0,3})"
+        let options =
+            "(?>" + option + "(?:" + htpasswdSeparator + option + "){0,7})(?:" + htpasswdSeparator + "--)?"
         func holding(_ letter: String) -> String {
-            "(?:" + option + htpasswdSeparator + "){0,3}-" + flags + "{0,8}" + letter
+            "(?:" + option + htpasswdSeparator + "){0,7}-" + flags + "{0,8}" + letter
         }
-        let word = #"(?!-)[A-Za-z0-9._@+~!$/{}\-]{1,255}+(?![A-Za-z0-9._@+~!$/{}\-])"#
+        let name = #"[A-Za-z0-9._@+~!$/{}\-]"#
+        let word = "(?:(?!-)" + name + "{1,255}+(?!" + name + ")|\"" + name + "{0,255}+\"|'" + name + "{0,255}+')"
         return regex(
             "(?=" + holding("b") + ")(?:(?=" + holding("n") + ")" + options + htpasswdSeparator + word + "|(?!"
                 + holding("n") + ")" + options + htpasswdSeparator + word + htpasswdSeparator + word + ")")
     }()
     static let htpasswdCredential = valueExpression(
-        key: #"(?<=(?:(?<![A-Za-z0-9\]@.-])|(?<=\\[ntr]))(?<!//)(?<!\\/)htpasswd[ \t]{1,64})"#
+        key: #"(?<=(?:(?<![A-Za-z0-9\]@.-])|(?<=\\[ntr]))(?<!//)(?<!\\/)htpasswd(?:[ \t]|\\t){1,64})"#
             + htpasswdPrefix.pattern,
         tail: htpasswdSeparator + "(?!-)" + blanks + openers)
     /// A command's word: not right after an `[A-Za-z0-9-]` (but after an escaped `\n`, `\t`, `\r`),
@@ -592,17 +596,20 @@ public enum RegexReferenceSanitizer {
                     ]
                 }
             }
-            return entries("p", "sshpass|" + registryLogin + "|mongo[A-Za-z0-9-]*")
+            return entries("p", "sshpass|" + registryLogin + "|mongo[A-Za-z0-9-]*|useradd|usermod")
                 + entries(
-                    "p", "sshpass|" + registryLogin + "|mysql[A-Za-z0-9-]*|mariadb[A-Za-z0-9-]*|7z|7za", apart: false,
-                    glued: true)
-                + entries("a", "redis-cli|https?") + entries("U", "smbclient")
+                    "p",
+                    "sshpass|" + registryLogin
+                        + "|mysql[A-Za-z0-9-]*|mariadb[A-Za-z0-9-]*|7z|7za|rar|unrar|useradd|usermod",
+                    apart: false, glued: true)
+                + entries("a", "redis-cli|https?|ldappasswd") + entries("U", "smbclient")
+                + entries("s", "ldappasswd") + entries("N", "ssh-keygen", glued: true)
                 // ldap's `-w` and zip's `-P` also after flags of the same command in one word (`-xw`,
                 // `-rP`; the scanner's `isLDAPFlag(_:)`, `isZipFlag(_:)`).
                 + entries("[AcCILMnNQrtuvVWxZ]{0,8}w", "ldap[A-Za-z0-9-]*", glued: true)
                 + entries(
                     "(?:[AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz][0-9AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz]{0,7})?P",
-                    "zip|unzip|sqlcmd|bcp")
+                    "zip|unzip|sqlcmd|bcp|ssh-keygen")
                 + entries("k", "openssl")
                 + [(lftpCredential, commandWord("lftp"), false)]
                 + quotedLFTPCredentials.map { ($0, commandWord("lftp"), false) }

@@ -357,9 +357,82 @@ struct LogSanitizerCommandOptionTests {
                 "/usr/bin/htpasswd -bBC10 f u hunter2", "/usr/bin/htpasswd -bBC10 f u [redacted-secret]",
                 "/usr/bin/htpasswd -bBC f u hunter2"
             ),
+            // (The twenty-second session's review: quoted file and user, `--`, escaped tabs in a
+            // JSON string, more option words.)
+            (
+                #"htpasswd -nbB "admin" "hunter2""#, #"htpasswd -nbB "admin" "[redacted-secret]""#,
+                #"htpasswd -nB "admin" "hunter2""#
+            ),
+            (
+                "htpasswd -cb '/etc/nginx/.htpasswd' admin 'hunter2'",
+                "htpasswd -cb '/etc/nginx/.htpasswd' admin '[redacted-secret]'",
+                "htpasswd -cb '/etc/nginx/.htpasswd admin 'hunter2'"
+            ),
+            (
+                "htpasswd -nb -- admin hunter2", "htpasswd -nb -- admin [redacted-secret]",
+                "htpasswd -nb --x admin hunter2"
+            ),
+            (
+                #"{"cmd":"htpasswd\t-nb admin\thunter2"}"#, #"{"cmd":"htpasswd\t-nb admin\t[redacted-secret]"}"#,
+                #"{"cmd":"htpasswd\\t-nb admin\thunter2"}"#
+            ),
+            (
+                "htpasswd -b -c -B -m -s /etc/x admin hunter2",
+                "htpasswd -b -c -B -m -s /etc/x admin [redacted-secret]",
+                "htpasswd -b -c -B -m -s -i -v -D -d /etc/x admin hunter2"
+            ),
         ]
     )
     func htpasswd(_ input: String, _ expected: String, _ unprotected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+        #expect(LogSanitizer.redact(unprotected).contains("hunter2"), "\(unprotected.debugDescription)")
+        #expect(RegexReferenceSanitizer.redact(unprotected) == LogSanitizer.redact(unprotected))
+    }
+
+    /// Found by the twenty-second session's review: the scanner read `htpasswd` in a URL's path,
+    /// which rule 1 takes (the reference sees the URL as one mark), and a registry client's name
+    /// right after a `-` (`-docker login`) counted for `login`.
+    @Test(
+        "no htpasswd in a URL's path; no registry client right after a dash",
+        arguments: [
+            ("https://h/htpasswd -nb admin x", "https://h -nb admin x"),
+            ("https://u:p@h/htpasswd -nb admin x", "https://h -nb admin x"),
+            ("-docker login -p x", "-docker login -p x"),
+        ]
+    )
+    func htpasswdInURL(_ input: String, _ expected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+    }
+
+    /// The attack (the twenty-second session): passwords in options of commands the sanitizer did
+    /// not list: ssh-keygen's new and old passphrases (`-N`, `-P`), rar's and unrar's glued `-p`,
+    /// ldappasswd's new and old passwords (`-s`, `-a`), and the password hash of useradd's and
+    /// usermod's `-p` (an offline-crackable secret). Each case's last line has another command's
+    /// word, which keeps it.
+    @Test(
+        "ssh-keygen, rar, ldappasswd and useradd passwords go",
+        arguments: [
+            (
+                "ssh-keygen -t ed25519 -N hunter2 -f key", "ssh-keygen -t ed25519 -N [redacted-secret] -f key",
+                "ssh-add -t ed25519 -N hunter2 -f key"
+            ),
+            (
+                "ssh-keygen -p -P hunter2 -N '' -f key", "ssh-keygen -p -P [redacted-secret] -N '' -f key",
+                "ssh-copy-id -p -P hunter2 -N '' -f key"
+            ),
+            ("unrar x -phunter2 a.rar", "unrar x -p[redacted-secret] a.rar", "untar x -phunter2 a.rar"),
+            (
+                "ldappasswd -x -D cn=admin -W -a old -s hunter2 uid=bob",
+                "ldappasswd -x -D cn=admin -W -a [redacted-secret] -s [redacted-secret] uid=bob",
+                "ldapsearch -x -D cn=admin -W -a old -s hunter2 uid=bob"
+            ),
+            (
+                "useradd -m -p '$6$hunter2' bob", "useradd -m -p '[redacted-secret]' bob",
+                "adduser -m -p '$6$hunter2' bob"
+            ),
+        ]
+    )
+    func moreCommands(_ input: String, _ expected: String, _ unprotected: String) {
         #expect(LogSanitizerTests.checkedRedaction(input) == expected)
         #expect(LogSanitizer.redact(unprotected).contains("hunter2"), "\(unprotected.debugDescription)")
         #expect(RegexReferenceSanitizer.redact(unprotected) == LogSanitizer.redact(unprotected))
@@ -369,8 +442,8 @@ struct LogSanitizerCommandOptionTests {
         "what is no htpasswd password keeps its text",
         arguments: [
             "htpasswd -c f u", "htpasswd -b f u -v", "htpasswd -nb u", "xhtpasswd -b f u x", "htpasswd -bx f u x",
-            "htpasswd -b -b -b -b -b f u x", "htpasswd -bC f u x", "htpasswd -b f u", "htpasswd -b f:x u y",
-            "htpasswd -bccccccccc f u x", "htpasswd.sh -b f u x", "htpasswd -b -- f u x",
+            "htpasswd -b -b -b -b -b -b -b -b -b f u x", "htpasswd -bC f u x", "htpasswd -b f u", "htpasswd -b f:x u y",
+            "htpasswd -bccccccccc f u x", "htpasswd.sh -b f u x", "htpasswd -b -- -f u x",
             // (`-p` first is none: another command's option a second pass could read.)
             "htpasswd -b -pb f u x",
         ]

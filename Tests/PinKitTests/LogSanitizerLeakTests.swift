@@ -328,6 +328,8 @@ struct LogSanitizerLeakTests {
                     "{\"cmd\":\"set -e\\ndocker login -u ci -p \(m1) registry.example.com\"}",
                     "+ htpasswd -bc /etc/nginx/.htpasswd admin \(open)\(m1)\(close)",
                     "RUN htpasswd -Bbn ci \(m1) > auth",
+                    "ssh-keygen -q -t ed25519 -N \(open)\(m1)\(close) -f key", "unrar x -p\(m1) backup.rar",
+                    "ldappasswd -x -D cn=admin -W -s \(open)\(m1)\(close) uid=bob",
                 ])
                 return Fragment(
                     text: text, secrets: text.contains(m2) ? [m1, m2] : [m1],

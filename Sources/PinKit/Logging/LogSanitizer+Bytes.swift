@@ -14,7 +14,7 @@ protocol LogSanitizerCounting {
 }
 
 extension LogSanitizer {
-    /// Whether a command's short option may follow `byte` (``CredentialRule/commandOption(at:end:words:)``):
+    /// Whether a command's short option may follow `byte` (``CredentialRule/commandOption(at:end:urlBound:words:)``):
     /// white space or another control byte, `"` or `'`.
     @inline(__always) static func isOptionBoundary(_ byte: UInt8) -> Bool {
         byte <= 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")

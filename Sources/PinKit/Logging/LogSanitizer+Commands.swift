@@ -18,7 +18,7 @@
 ///
 /// Linear: the span pass's window finder marks a `-` before a letter (``WindowTriggers/dashPairs``),
 /// and each is read over a bounded option name and the blanks after it
-/// (``CredentialRule/commandOption(at:end:words:)``; blanks hold no `-`, so no byte is read for two);
+/// (``CredentialRule/commandOption(at:end:urlBound:words:)``; blanks hold no `-`, so no byte is read for two);
 /// the words are found once an input, in one pass over its words, and only when it holds an
 /// option's shape.
 extension CredentialRule {
@@ -37,8 +37,11 @@ extension CredentialRule {
     }
 
     /// The command password option whose `-` is at `dash` (a byte lies after it), or nil. `words`:
-    /// the input's command words, found at the first option's shape (nil until then).
-    @inline(never) func commandOption(at dash: Int, end: Int, words: inout CommandPasswordWords?) -> CommandOption? {
+    /// the input's command words, found at the first option's shape (nil until then); `urlBound`:
+    /// the previous URL's end (htpasswd's word is not in a URL rule 1 took).
+    @inline(never) func commandOption(at dash: Int, end: Int, urlBound: Int, words: inout CommandPasswordWords?)
+        -> CommandOption?
+    {
         guard commandOptionBoundary(before: dash) else { return nil }
         if let option = commandOption(dash: dash, letter: dash + 1, end: end, words: &words) { return option }
         // Else flags combined before ldap's `-w` or zip's `-P` in one word (`ldapsearch -xw x`, `zip
@@ -53,12 +56,12 @@ extension CredentialRule {
         // Else htpasswd's first option (its password is no option's value): after blanks and the
         // word's last letter, which one compare rejects for most `-`s.
         guard dash >= 9, case let before = text.byte(dash - 2),
-            before == UInt8(ascii: "d") || before == 0x20 || before == 0x09
+            before == UInt8(ascii: "d") || before == 0x20 || before == 0x09 || before == UInt8(ascii: "\\")
         else { return nil }
-        return htpasswdPassword(dash: dash, end: end)
+        return htpasswdPassword(dash: dash, end: end, bound: urlBound)
     }
 
-    /// ``commandOption(at:end:words:)`` with the option's letter at `letterIndex` (right after the
+    /// ``commandOption(at:end:urlBound:words:)`` with the option's letter at `letterIndex` (right after the
     /// `-`, or after flags combined with it).
     @inline(__always) func commandOption(
         dash: Int, letter letterIndex: Int, end: Int, words: inout CommandPasswordWords?
@@ -72,7 +75,7 @@ extension CredentialRule {
         var apart = Int.max
         switch letter {
         case UInt8(ascii: "p"), UInt8(ascii: "a"), UInt8(ascii: "w"), UInt8(ascii: "P"), UInt8(ascii: "k"),
-            UInt8(ascii: "U"):
+            UInt8(ascii: "U"), UInt8(ascii: "N"):
             if letter == UInt8(ascii: "k"), nameEnd < end, text.byte(nameEnd) == UInt8(ascii: "e") {
                 fallthrough
             }
@@ -84,15 +87,22 @@ extension CredentialRule {
             case UInt8(ascii: "U"): apart = found.smbclient
             case UInt8(ascii: "w"): (apart, glued) = (found.ldap, found.ldap)
             case UInt8(ascii: "P"): apart = found.zip
+            case UInt8(ascii: "N"): (apart, glued) = (found.sshKeygen, found.sshKeygen)
             default: apart = found.openssl
             }
         case UInt8(ascii: "s"), UInt8(ascii: "d"):
             // keytool's and jarsigner's `-storepass`, `-keypass`, `-srcstorepass`, `-deststorepass`,
             // `-srckeypass`, `-destkeypass`.
-            guard let length = keytoolPasswordOptionLength(at: letterIndex, end: end) else { return nil }
-            nameEnd = letterIndex + length
-            if words?.complete != true { words = commandPasswordWords(end: end) }
-            apart = words!.keytool
+            if let length = keytoolPasswordOptionLength(at: letterIndex, end: end) {
+                nameEnd = letterIndex + length
+                if words?.complete != true { words = commandPasswordWords(end: end) }
+                apart = words!.keytool
+            } else {
+                // ldappasswd's `-s newPassword` (its `-a oldPassword` is redis-cli's letter).
+                guard letter == UInt8(ascii: "s") else { return nil }
+                if words?.complete != true { words = commandPasswordWords(end: end) }
+                apart = words!.ldappasswd
+            }
         case UInt8(ascii: "u"):
             // lftp's `-u user,password` (``lftpPassword(dash:nameEnd:value:end:)``), apart only.
             // (After keytool's case: `-keypass` falls through to that one from `k`.)
@@ -219,58 +229,90 @@ extension CredentialRule {
         return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: p + 1, opened: opened, comma: p)
     }
 
-    /// The most blanks between htpasswd's words (``htpasswdPassword(dash:end:)``).
+    /// The most blanks between htpasswd's words (``htpasswdPassword(dash:end:bound:)``).
     static var maximumHTPasswdBlanks: Int { 64 }
-    /// The longest of htpasswd's file and user names (``htpasswdPassword(dash:end:)``).
+    /// The longest of htpasswd's file and user names (``htpasswdPassword(dash:end:bound:)``).
     static var maximumHTPasswdWord: Int { 255 }
+    /// The most option words before htpasswd's file (``htpasswdPassword(dash:end:bound:)``).
+    static var maximumHTPasswdOptions: Int { 8 }
 
     /// htpasswd's password, the last of its arguments in batch mode (`-b`): `htpasswd -bc
     /// /etc/nginx/.htpasswd admin x` (a file, a user, the password) or, with `-n` (print, no
     /// file), `htpasswd -nbB admin x`. The first option word's `-` is at `dash`, right after the
-    /// word `htpasswd` (a command's word, ``commandWordMayStart(at:)``) and 1 to
-    /// ``maximumHTPasswdBlanks`` spaces or tabs; then 1 to 4 option words, each a `-` and 1 to 8
-    /// of htpasswd's flags (`b c n i m s p d B D v`, not `p` first), or up to 8 and `-C` or `-r` and its number
-    /// (1 to 4 digits, glued or after blanks); one holds `b`; then the file (not with `n`) and the
-    /// user, each 1 to ``maximumHTPasswdWord`` of `[A-Za-z0-9._@+~!$/{}-]` not starting with `-`,
-    /// and the password, after blanks and not starting with `-`, read as after any key. The words
-    /// are apart by 1 to ``maximumHTPasswdBlanks`` spaces or tabs. The credential starts at the
-    /// blanks before the password (an empty key, as lftp's at its comma): the file and the user
-    /// are left to rules 3–7. Linear: a bounded walk back from one `-` and a bounded walk on.
-    @inline(never) func htpasswdPassword(dash: Int, end: Int) -> CommandOption? {
-        @inline(__always) func blanks(from start: Int) -> Int? {
+    /// word `htpasswd` (a command's word, ``commandWordMayStart(at:)``, not before `bound`, the
+    /// previous URL's end) and a separator; then 1 to ``maximumHTPasswdOptions`` option words, each
+    /// a `-` and 1 to 8 of htpasswd's flags (`b c n i m s p d B D v`, not `p` first), or up to 8 and
+    /// `-C` or `-r` and its number (1 to 4 digits, glued or after a separator); one holds `b`; an
+    /// optional `--`; then the file (not with `n`) and the user, each 1 to ``maximumHTPasswdWord``
+    /// of `[A-Za-z0-9._@+~!$/{}-]` not starting with `-`, or up to as many in `"` or `'`; then the
+    /// password, not starting with `-`, read as after any key. A separator is 1 to
+    /// ``maximumHTPasswdBlanks`` spaces, tabs or escaped tabs (`\t`, a command in a JSON string).
+    /// The credential starts at the separator before the password (an empty key, as lftp's at its
+    /// comma): the file and the user are left to rules 3–7. Linear: a bounded walk back from one
+    /// `-` and a bounded walk on.
+    @inline(never) func htpasswdPassword(dash: Int, end: Int, bound: Int) -> CommandOption? {
+        @inline(__always) func separator(from start: Int) -> Int? {
             var p = start
-            while p < end, text.byte(p) == 0x20 || text.byte(p) == 0x09 { p += 1 }
-            return p > start && p - start <= Self.maximumHTPasswdBlanks ? p : nil
+            var units = 0
+            while p < end {
+                let byte = text.byte(p)
+                if byte == 0x20 || byte == 0x09 {
+                    p += 1
+                } else if byte == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "t") {
+                    p += 2
+                } else {
+                    break
+                }
+                units += 1
+                guard units <= Self.maximumHTPasswdBlanks else { return nil }
+            }
+            return units > 0 ? p : nil
         }
-        // The word before: `htpasswd` and blanks. (Most `-`s follow one blank and a word's last
+        // The word before: `htpasswd` and a separator. (Most `-`s follow one blank and a word's last
         // letter, which one compare rejects.)
-        guard dash >= 9 else { return nil }
         var w = dash
-        while w > 0, dash - w <= Self.maximumHTPasswdBlanks, text.byte(w - 1) == 0x20 || text.byte(w - 1) == 0x09 {
-            w -= 1
+        var units = 0
+        while w > 0 {
+            let byte = text.byte(w - 1)
+            if byte == 0x20 || byte == 0x09 {
+                w -= 1
+            } else if byte == UInt8(ascii: "t"), w >= 2, text.byte(w - 2) == UInt8(ascii: "\\") {
+                w -= 2
+            } else {
+                break
+            }
+            units += 1
+            guard units <= Self.maximumHTPasswdBlanks else { return nil }
         }
-        guard w >= 8, text.byte(w - 1) == UInt8(ascii: "d"), w < dash, dash - w <= Self.maximumHTPasswdBlanks,
-            exactly("htpasswd", at: w - 8, end: w)
-        else { return nil }
+        guard units > 0, w >= 8, text.byte(w - 1) == UInt8(ascii: "d"), exactly("htpasswd", at: w - 8, end: w) else {
+            return nil
+        }
         let word = w - 8
+        guard word >= bound else { return nil }
         if word > 0, text.has(word - 1, Classes.alphanumeric) || text.byte(word - 1) == UInt8(ascii: "-"),
             !afterEscapedBreak(word - 1)
         {
             return nil
         }
         guard commandWordMayStart(at: word) else { return nil }
-        // The option words.
+        // The option words, and `--`.
         var p = dash
         var batch = false
         var print = false
         var options = 0
         while p < end, text.byte(p) == UInt8(ascii: "-") {
-            guard options < 4 else { return nil }
+            if options > 0, p + 1 < end, text.byte(p + 1) == UInt8(ascii: "-") {
+                guard let next = separator(from: p + 2) else { return nil }
+                p = next
+                break
+            }
+            guard options < Self.maximumHTPasswdOptions else { return nil }
             options += 1
             var l = p + 1
             // (Not `p` first: a word `-p…` may be another command's password option, which a
             // second pass would read once a rule 3–7 placeholder in the user hides htpasswd.)
-            while l < end, l - p <= 8, Self.isHTPasswdFlag(text.byte(l)), l > p + 1 || text.byte(l) != UInt8(ascii: "p")
+            while l < end, l - p <= 8, Self.isHTPasswdFlag(text.byte(l)),
+                l > p + 1 || text.byte(l) != UInt8(ascii: "p")
             {
                 batch = batch || text.byte(l) == UInt8(ascii: "b")
                 print = print || text.byte(l) == UInt8(ascii: "n")
@@ -278,28 +320,36 @@ extension CredentialRule {
             }
             if l < end, l - p <= 9, text.byte(l) == UInt8(ascii: "C") || text.byte(l) == UInt8(ascii: "r") {
                 l += 1
-                if let digits = blanks(from: l) { l = digits }
+                if let digits = separator(from: l) { l = digits }
                 let first = l
                 while l < end, l - first < 4, text.has(l, Classes.digit) { l += 1 }
                 guard l > first else { return nil }
             } else {
                 guard l > p + 1 else { return nil }
             }
-            guard let next = blanks(from: l) else { return nil }
+            guard let next = separator(from: l) else { return nil }
             p = next
         }
         guard batch else { return nil }
-        // The file (not with `-n`) and the user.
+        // The file (not with `-n`) and the user, bare or quoted.
         var last = p
         for _ in 0..<(print ? 1 : 2) {
-            guard p < end, text.byte(p) != UInt8(ascii: "-") else { return nil }
-            let start = p
-            while p < end, p - start < Self.maximumHTPasswdWord, htpasswdWordByte(at: p) { p += 1 }
-            guard p > start, p - start <= Self.maximumHTPasswdWord, p < end, !htpasswdWordByte(at: p) else {
-                return nil
+            guard p < end else { return nil }
+            let first = text.byte(p)
+            if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+                let start = p + 1
+                p = start
+                while p < end, p - start < Self.maximumHTPasswdWord, htpasswdWordByte(at: p) { p += 1 }
+                guard p < end, text.byte(p) == first else { return nil }
+                p += 1
+            } else {
+                guard first != UInt8(ascii: "-") else { return nil }
+                let start = p
+                while p < end, p - start < Self.maximumHTPasswdWord, htpasswdWordByte(at: p) { p += 1 }
+                guard p > start, p < end, !htpasswdWordByte(at: p) else { return nil }
             }
             last = p
-            guard let next = blanks(from: p) else { return nil }
+            guard let next = separator(from: p) else { return nil }
             p = next
         }
         guard p < end, text.byte(p) != UInt8(ascii: "-") else { return nil }
@@ -511,10 +561,13 @@ extension CredentialRule {
 /// right after an escaped `\n`, `\t`, `\r`),
 /// `Int.max` where none does, for each option they give a password: `-p` apart from its value
 /// (`sshpass`, `login` of `docker`, `podman`, `oc`, `cf`, `az`; every `mongo…` word: `mongosh`,
-/// `mongodump`), `-p` glued (`sshpass`, `login`, every `mysql…` and `mariadb…` word, `7z`, `7za`),
-/// `-a` (`redis-cli`; HTTPie's `http`, `https`: `-a user:password`), `-U` (`smbclient`:
-/// `user%password`), `-w` (`ldapsearch` and every `ldap…` word), `-P` (`zip`, `unzip`, `sqlcmd`,
-/// `bcp`), `-k` (`openssl`), keytool's (`keytool`, `jarsigner`), and `-u` (`lftp`: `user,password`).
+/// `mongodump`; `useradd`, `usermod`, whose `-p` is a password's hash), `-p` glued (`sshpass`,
+/// `login`, `useradd`, `usermod`, every `mysql…` and `mariadb…` word, `7z`, `7za`, `rar`, `unrar`),
+/// `-a` (`redis-cli`; HTTPie's `http`, `https`: `-a user:password`; `ldappasswd`'s old password),
+/// `-U` (`smbclient`: `user%password`), `-w` (`ldapsearch` and every `ldap…` word), `-s`
+/// (`ldappasswd`'s new password), `-P` (`zip`, `unzip`, `sqlcmd`, `bcp`, `ssh-keygen`'s old
+/// passphrase), `-N` (`ssh-keygen`'s new passphrase, also glued), `-k` (`openssl`), keytool's
+/// (`keytool`, `jarsigner`), and `-u` (`lftp`: `user,password`).
 struct CommandPasswordWords {
     /// Whether the word at `range` names a client whose `login` takes `-p`: `docker`, `podman`,
     /// `nerdctl`, `buildah`, `skopeo`, `oc`, `cf`, `az`, and helm's `registry`. (A `login` in prose,
@@ -532,7 +585,11 @@ struct CommandPasswordWords {
             }
             return false
         }
-        if named(range) { return true }
+        // (Not right after a `-`, as the reference's `(?<![A-Za-z0-9-])`: `-docker login`, the
+        // twenty-second session's review.)
+        if named(range), range.lowerBound == 0 || rule.text.byte(range.lowerBound - 1) != UInt8(ascii: "-") {
+            return true
+        }
         return range.count > 1 && rule.afterEscapedBreak(range.lowerBound) && named(range.dropFirst())
     }
 
@@ -545,6 +602,8 @@ struct CommandPasswordWords {
     var openssl = Int.max
     var keytool = Int.max
     var lftp = Int.max
+    var sshKeygen = Int.max
+    var ldappasswd = Int.max
     /// False where only ``lftp`` was looked for (``CredentialRule/lftpWord(end:)``).
     var complete = true
 
@@ -558,18 +617,29 @@ struct CommandPasswordWords {
         @inline(__always) func prefix(_ name: StaticString) -> Bool {
             length >= name.utf8CodeUnitCount && rule.exactly(name, at: start, end: start + length)
         }
-        if word("sshpass") || (word("login") && after.map { Self.isRegistryClient($0, rule) } == true) {
+        if word("sshpass") || (word("login") && after.map { Self.isRegistryClient($0, rule) } == true)
+            || word("useradd") || word("usermod")
+        {
             first(&passwordApart)
             first(&passwordGlued)
         } else if prefix("mongo") {
             first(&passwordApart)
-        } else if prefix("mysql") || prefix("mariadb") || word("7z") || word("7za") {
+        } else if prefix("mysql") || prefix("mariadb") || word("7z") || word("7za") || word("rar")
+            || word("unrar")
+        {
             first(&passwordGlued)
         } else if word("redis-cli") || word("http") || word("https") {
             first(&redis)
         } else if prefix("ldap") {
             first(&ldap)
+            if word("ldappasswd") {
+                first(&ldappasswd)
+                first(&redis)
+            }
         } else if word("zip") || word("unzip") || word("sqlcmd") || word("bcp") {
+            first(&zip)
+        } else if word("ssh-keygen") {
+            first(&sshKeygen)
             first(&zip)
         } else if word("smbclient") {
             first(&smbclient)

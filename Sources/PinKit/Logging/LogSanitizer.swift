@@ -368,7 +368,7 @@
 /// - A command's password option (`sshpass -p x`) is a `-` before a letter the span pass's window
 ///   marks, read over a bounded name and the blanks after it (which hold no `-`); the input's
 ///   command words are read once, in one pass, at the first option's shape
-///   (``CredentialRule/commandOption(at:end:words:)``).
+///   (``CredentialRule/commandOption(at:end:urlBound:words:)``).
 /// - A header value's bytes and a quoted URL body's that decide nothing (no quote, `\`, line
 ///   break, nor in the authority `/ ? # @ %`) are stepped over sixteen at a time
 ///   (`headerStopStart`, `quotedStopStart`): each once, but those of the last sixteen before the
@@ -753,7 +753,7 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         // looked for yet, -1 no option's start in it, else where its first `curl` is. Looked for
         // once, at the first `:` that may end a user name.
         var userOptions = -2
-        // The input's command words (``CredentialRule/commandOption(at:end:words:)``), found once,
+        // The input's command words (``CredentialRule/commandOption(at:end:urlBound:words:)``), found once,
         // when an option's shape asks.
         var commandWords: CommandPasswordWords?
         while let candidate = triggers.next(from: position, to: end, in: text) {
@@ -812,7 +812,8 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
                 if text.byte(candidate + 1) != UInt8(ascii: "-") {
                     // (Most are inside a word, a date or a token: the byte before rejects them here.)
                     guard credentials.commandOptionBoundary(before: candidate),
-                        let option = credentials.commandOption(at: candidate, end: end, words: &commandWords)
+                        let option = credentials.commandOption(
+                            at: candidate, end: end, urlBound: urlBound, words: &commandWords)
                     else {
                         position = candidate + 1
                         continue
