@@ -152,9 +152,17 @@ public enum RegexReferenceSanitizer {
             + "(\")" + quotedValue("\"") + "|" + stringPrefix + "(')" + quotedValue("'") + #"|(`)((?:"# + stopBeforeURL
             + #"[^`\r\n\uE000])+)|(?!\\{1,15}"|["'`]|[uUbBrRfF]{1,2}["']|"# + spelledQuote + #"|\\'(?!\uE000))("#
             + unquoted + ")"
-            + #"|\\[xX]22((?:(?!\\[xX]22)"# + stopBeforeURL + #"[^\r\n\uE000])+)|\\[xX]27((?:(?!\\[xX]27)"#
+            + #"|\\[xX]22((?:(?!\\[xX]22)"# + eatenNginxSpelling + stopBeforeURL
+            + #"[^\r\n\uE000])+)|\\[xX]27((?:(?!\\[xX]27)"# + eatenNginxSpelling
             + stopBeforeURL + #"[^\r\n\uE000])+)|"# + otherSpelledValue + ")"
     }
+    /// What rules 4, 5 and 7 leave of an escaped closing quote whose letter or digit starts their
+    /// match (the scanner's `eatenSpelling(at:opener:length:limit:)`): a value in a spelled quote
+    /// ends there too, nginx's at `\`, `\x`, `\x2` (any case), another at `\`, `\u`, `\u0`,
+    /// `\u00`, `\u002`, each before `[redacted-email]`, `[redacted-token]` or `[redacted-uuid]`.
+    static let eatenPlaceholder = #"\[redacted-(?:email|token|uuid)\]"#
+    static let eatenNginxSpelling = #"(?!\\(?:[xX]2?)?"# + eatenPlaceholder + ")"
+    static let eatenOtherSpelling = #"(?!\\(?:u(?:0(?:02?)?)?)?"# + eatenPlaceholder + ")"
     /// A value (one group) after its opening `quote` (`"` or `'`): up to the same quote, not escaped.
     static func quotedValue(_ quote: String) -> String {
         "((?:" + stopBeforeURL + "(?:[^" + quote + #"\r\n\\\uE000]|\\[^\r\n\uE000]))+)"#
@@ -169,8 +177,8 @@ public enum RegexReferenceSanitizer {
     /// A value opened by a quote written in another escaping than nginx's (`sq`: `\u0022`, `&quot;`,
     /// …, or Python's `\'` not right before a URL) runs to the same spelling (its group follows `sq`).
     static let otherSpelledValue =
-        #"(?<sq>\\u002[27]|&quot;|&apos;|&#3[49];|&#x2[27];|\\'(?!\uE000))((?:(?!\k<sq>)"# + stopBeforeURL
-        + #"[^\r\n\uE000])+)"#
+        #"(?<sq>\\u002[27]|&quot;|&apos;|&#3[49];|&#x2[27];|\\'(?!\uE000))((?:(?!\k<sq>)"# + eatenOtherSpelling
+        + stopBeforeURL + #"[^\r\n\uE000])+)"#
     /// After a key whose closing quote is doubled (`""password"":`, as CSV writes a `"` in a field;
     /// `''password'':` in SQL), a value opened by the same doubled quote runs to the next one
     /// (group 2).
@@ -1178,11 +1186,15 @@ public enum RegexReferenceSanitizer {
         var rest: NSRegularExpression {
             switch self {
             case .spelled(let quote):
+                let nginx = quote.count == 4 && (quote.hasPrefix("\\x") || quote.hasPrefix("\\X"))
                 let same =
-                    quote.count == 4 && (quote.hasPrefix("\\x") || quote.hasPrefix("\\X"))
+                    nginx
                     ? #"\\[xX]"# + NSRegularExpression.escapedPattern(for: String(quote.dropFirst(2)))
                     : NSRegularExpression.escapedPattern(for: quote)
-                return regex("(?:(?!" + same + ")" + stopBeforeURL + #"[^\r\n\uE000])+"#)
+                // (A doubled quote's value has no escaped closing quote a later rule could take.)
+                let eaten =
+                    quote == "\"\"" || quote == "''" ? "" : nginx ? eatenNginxSpelling : eatenOtherSpelling
+                return regex("(?:(?!" + same + ")" + eaten + stopBeforeURL + #"[^\r\n\uE000])+"#)
             case .header(let place): return headerRests[place]!
             case .quoted("'"):
                 return regex("(?:" + stopBeforeURL + #"(?:[^'\r\n\\\uE000]|\\[^\r\n\uE000]))+"#)

@@ -600,4 +600,32 @@ struct LogSanitizerReview7Tests {
         #expect(!SanitizerReview.leaks(glued, head), "\(SanitizerReview.redact(glued).debugDescription)")
         #expect(!SanitizerReview.leaks("note: password=hunter2", "hunter2"))
     }
+
+    /// Found by FuzzSanitizer in the twenty-second session (older): a value in a spelled quote
+    /// (`\x22`, `\u0022`) ended at its closing spelling in a first pass, but a token, an email or a
+    /// UUID right after that closing quote took its letter or digit (`\x22JJ…` → `\[redacted-token]`),
+    /// so a second pass found no closing spelling and took the rest of the line. The value now
+    /// also ends where such a match left the `\` (and the spelling's first bytes). Each case's
+    /// first pass must be the second's.
+    @Test(
+        "a spelled value ends where a later rule took the closing quote's letter, in both passes",
+        arguments: [
+            (
+                #"\x22password\x22:\x22h\x22JJJJJJJJJJJJJJJJJJJJJJJJJJJJJJJJJJJord\x2" "x""#,
+                #"\x22password\x22:\x22[redacted-secret]\[redacted-token]\x2" "x""#
+            ),
+            (
+                #"\u0022password\u0022:\u0022h\u0022alice@example.com rest" "x""#,
+                #"\u0022password\u0022:\u0022[redacted-secret]\[redacted-email] rest" "x""#
+            ),
+            (
+                #"\u0022password\u0022:\u0022h\u00221234567-1234-1234-1234-123456789abc rest"#,
+                #"\u0022password\u0022:\u0022[redacted-secret]\u002[redacted-uuid] rest"#
+            ),
+        ]
+    )
+    func eatenSpelling(_ input: String, _ expected: String) {
+        // (`checkedRedaction` asserts the second pass, which kept `[redacted-secret]` alone before.)
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+    }
 }

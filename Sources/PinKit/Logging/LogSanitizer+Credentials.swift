@@ -1505,19 +1505,53 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
 
     /// The end of a value opened by a quote written in another way (the `length` bytes at `opener`:
     /// `\x22`, `\u0022`, `&quot;`, `\'`, a doubled `""`, …): the same spelling (the `x` of `\x22` in
-    /// either case), a line break, `stop` or the backslashes and quote right before it, or `end`.
+    /// either case), a line break, `stop` or the backslashes and quote right before it, or `end`;
+    /// but for a doubled quote, also what rules 4, 5 and 7 leave of an escaped closing quote whose
+    /// letter or digit starts their match (``eatenSpelling(at:opener:length:limit:)``), so that a
+    /// second pass ends the value where the first did.
     @inline(never) func spelledQuotedEnd(from start: Int, end: Int, opener: Int, length: Int, stop: Int) -> (Int, Int) {
         let limit = min(end, stop)
         let first = text.byte(opener)
+        let doubled = first == UInt8(ascii: "\"") || first == UInt8(ascii: "'")
         var p = start
         while p < limit {
             if p + 16 >= stop, SanitizerScan.quoteBeforeURL(text, at: p, end: end, stop: stop) { break }
             let byte = text.byte(p)
             if byte == 0x0A || byte == 0x0D { break }
             if byte == first, sameSpelling(at: p, opener: opener, length: length, limit: limit) { break }
+            if byte == UInt8(ascii: "\\"), !doubled, eatenSpelling(at: p, opener: opener, length: length, limit: limit)
+            {
+                break
+            }
             p += 1
         }
         return (p, p - start)
+    }
+
+    /// Whether the `\` at `p` (below `limit`) is what rules 4, 5 and 7 leave of an escaped quote
+    /// whose letter or digit starts their match: the `\`, a prefix of `x2` (any case) after a value
+    /// opened by nginx's `\x22` or `\x27`, else of `u002` (JSON's `\u0022`: `\x22JJ…` → `\[redacted-token]`,
+    /// `\u0022a@b.io` → `\[redacted-email]`, a UUID from a digit → `\u00[redacted-uuid]`), then
+    /// `[redacted-email]`, `[redacted-token]` or `[redacted-uuid]`. Linear: at most five bytes and
+    /// a placeholder from one `\`.
+    @inline(__always) func eatenSpelling(at p: Int, opener: Int, length: Int, limit: Int) -> Bool {
+        let nginx =
+            length == 4 && text.byte(opener) == UInt8(ascii: "\\") && text.byte(opener + 1) | 0x20 == UInt8(ascii: "x")
+        let spelling: StaticString = nginx ? "x2" : "u002"
+        var j = p + 1
+        for k in 0...spelling.utf8CodeUnitCount {
+            guard j < limit else { return false }
+            let byte = text.byte(j)
+            if byte == UInt8(ascii: "[") {
+                return text.laterRulePlaceholder(at: j, end: limit)
+                    || text.exactly("[redacted-uuid]", at: j, end: limit)
+            }
+            guard k < spelling.utf8CodeUnitCount,
+                byte == spelling.utf8Start[k] || (nginx && k == 0 && byte | 0x20 == UInt8(ascii: "x"))
+            else { return false }
+            j += 1
+        }
+        return false
     }
 
     /// Whether the `length` bytes at `p` (below `limit`) are those at `opener`, the `x` of a `\x22`
