@@ -44,7 +44,7 @@ extension LogCorpus {
                     "/etc/nginx/.htpasswd", "f", "admin", "alice@example.com", "${FILE}", "-v", "u:x", "'my file'",
                     "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "a=b", "https://a.io/x", "\"admin\"", "'/etc/x'",
                     "\"\"",
-                    "\"a b\"", "[redacted-email]",
+                    "\"a b\"", "[redacted-email]", "\\\"admin\\\"", "\"\"https://a.io/x\"",
                 ])
         }
         return line + pick(["", " "])
@@ -73,7 +73,7 @@ extension LogCorpus {
             // More commands (the twenty-second session).
             "ssh-keygen -t ed25519 ", "ssh-keygen -p ", "unrar x ", "rar a ", "ldappasswd -x ", "useradd -m ",
             "usermod ",
-            "ssh-add ", "https://h/htpasswd -nb a ",
+            "ssh-add ", "https://h/htpasswd -nb a ", #"[\\\"lftp\\\", \\\""#, "rar a -r ",
         ])
         let option = pick([
             "-p", "-p", "-a", "-w", "-P", "-k", "-storepass", "-keypass", "-srcstorepass", "-deststorepass",
@@ -90,7 +90,8 @@ extension LogCorpus {
         let value = pick([
             "hunter2", "'correct horse'", "\"\"https://a.io/x y\" rest", "\\\"\"https://a.io/x\" rest", "\"a b; c\"",
             "\\\"x y\\\"", "-v", "--batch", "22", "", "[redacted-secret]",
-            "https://a.io/x", "\"https://a.io/x y\"", string(Self.base64, 1...40), "{\"a\":1}", "a:b", "$PASS",
+            "https://a.io/x", "\"https://a.io/x y\"", "\\thttps://a.io/x", string(Self.base64, 1...40), "{\"a\":1}",
+            "a:b", "$PASS",
             "pass:hunter2", "bob%hunter2", "bob:hunter2", "bob,hunter2", "'bob,correct horse'", "\"bob,\"", "bob,",
             "-bob,x", "bob,pa,ss", "\\\"bob,x y\\\"", "bob, x", "\"bob, x\"", "b@c.io,x", "[redacted-email],x",
         ])

@@ -529,14 +529,22 @@ public enum RegexReferenceSanitizer {
     /// …after a quote (`"`, `'`, JSON's `\"`) before the name, apart or in an argument list
     /// (`["lftp", "-u", "bob,x"]`): the rest of that quote's string, in group 1 (the same quote right
     /// after the `,` closes it: none).
-    static let quotedLFTPCredentials: [NSRegularExpression] = ["\"", "'", #"\""#].map { quote in
+    /// (Also JSON's `\"` escaped twice or three times, `\\\"` and seven backslashes, as the
+    /// scanner's `quotedOption(dash:nameEnd:end:)` reads a list's quote.)
+    static let quotedLFTPQuotes: [(quote: String, escapes: Int)] = [
+        ("\"", 0), ("'", 0), (#"\""#, 1), (#"\\\""#, 3), (#"\\\\\\\""#, 7),
+    ]
+    static let quotedLFTPCredentials: [NSRegularExpression] = quotedLFTPQuotes.map { quote, escapes in
         let boundary = commandBoundary("-u")
-        let apart = boundary + #"-u(?:[ \t]|\\t)++"# + NSRegularExpression.escapedPattern(for: quote)
         let q = NSRegularExpression.escapedPattern(for: quote)
-        let list = "|(?<=" + (quote == #"\""# ? #"(?<!\\)"# : "") + q + ")-u" + q + "(?:, ?|[ \t]++)" + q + "(?!-)"
-        let closing = quote == "'" ? "(?!')" : #"(?!\\?")"#
+        let apart = boundary + #"-u(?:[ \t]|\\t)++"# + q
+        let list = "|(?<=" + (escapes > 0 ? #"(?<!\\)"# : "") + q + ")-u" + q + "(?:, ?|[ \t]++)" + q + "(?!-)"
+        let closing =
+            quote == "'" ? "(?!')" : escapes <= 1 ? #"(?!\\?")"# : #"(?!\\{0,"# + String(escapes) + #"}")"#
         let value =
-            quote == "'" ? quotedValue("'") : quote == "\"" ? quotedValue("\"") : escapedQuotedValue(escapes: #"\\"#)
+            quote == "'"
+            ? quotedValue("'")
+            : escapes == 0 ? quotedValue("\"") : escapedQuotedValue(escapes: #"\\{"# + String(escapes) + "}")
         return regex("(?:" + apart + list + ")" + lftpUserName + "," + closing + value)
     }
     static let quotedLFTPIdentities = identities(quotedLFTPCredentials)
@@ -559,15 +567,20 @@ public enum RegexReferenceSanitizer {
             "(?:" + option + htpasswdSeparator + "){0,7}-" + flags + "{0,8}" + letter
         }
         let name = #"[A-Za-z0-9._@+~!$/{}\-]"#
-        let word = "(?:(?!-)" + name + "{1,255}+(?!" + name + ")|\"" + name + "{0,255}+\"|'" + name + "{0,255}+')"
+        let word =
+            "(?:(?!-)" + name + "{1,255}+(?!" + name + ")|\"" + name + "{0,255}+\"|'" + name + "{0,255}+'|"
+            + #"\\""# + name + #"{0,255}+\\")"#
         return regex(
             "(?=" + holding("b") + ")(?:(?=" + holding("n") + ")" + options + htpasswdSeparator + word + "|(?!"
                 + holding("n") + ")" + options + htpasswdSeparator + word + htpasswdSeparator + word + ")")
     }()
-    static let htpasswdCredential = valueExpression(
-        key: #"(?<=(?:(?<![A-Za-z0-9\]@.-])|(?<=\\[ntr]))(?<!//)(?<!\\/)htpasswd(?:[ \t]|\\t){1,64})"#
-            + htpasswdPrefix.pattern,
-        tail: htpasswdSeparator + "(?!-)" + blanks + openers)
+    static let htpasswdKey =
+        #"(?<=(?:(?<![A-Za-z0-9\]@.-])|(?<=\\[ntr]))(?<!//)(?<!\\/)htpasswd(?:[ \t]|\\t){1,64})"#
+        + htpasswdPrefix.pattern
+    static let htpasswdTail = htpasswdSeparator + "(?!-)" + blanks + openers
+    static let htpasswdCredential = valueExpression(key: htpasswdKey, tail: htpasswdTail)
+    /// …and its empty quoted value right before a URL (``commandPasswordOptions``' companions).
+    static let htpasswdEmptyBeforeURL = regex(htpasswdKey + htpasswdTail + emptyQuotedTail)
     /// A command's word: not right after an `[A-Za-z0-9-]` (but after an escaped `\n`, `\t`, `\r`),
     /// `.` (an extension), `]` (a placeholder), `@`, `//` or `\/`
     /// (a host), before a space, a tab, `\`, a quote or the end.
@@ -610,20 +623,26 @@ public enum RegexReferenceSanitizer {
                     "sshpass|" + registryLogin
                         + "|mysql[A-Za-z0-9-]*|mariadb[A-Za-z0-9-]*|7z|7za|rar|unrar|useradd|usermod",
                     apart: false, glued: true)
-                + entries("a", "redis-cli|https?|ldappasswd") + entries("U", "smbclient")
-                + entries("s", "ldappasswd") + entries("N", "ssh-keygen", glued: true)
+                + entries("a", "redis-cli|https?|ldappasswd") + entries("a", "ldappasswd", apart: false, glued: true)
+                + entries("U", "smbclient") + entries("N", "ssh-keygen", glued: true)
+                + entries("hp", "rar|unrar", apart: false, glued: true)
                 // ldap's `-w` and zip's `-P` also after flags of the same command in one word (`-xw`,
                 // `-rP`; the scanner's `isLDAPFlag(_:)`, `isZipFlag(_:)`).
                 + entries("[AcCILMnNQrtuvVWxZ]{0,8}w", "ldap[A-Za-z0-9-]*", glued: true)
-                + entries(
-                    "(?:[AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz][0-9AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz]{0,7})?P",
-                    "zip|unzip|sqlcmd|bcp|ssh-keygen")
+                + entries(zipPassword, "zip|unzip|sqlcmd|bcp|ssh-keygen")
+                // (ssh-keygen's `-P` also glued, after the same flags the scanner reads before it.)
+                + entries(zipPassword, "ssh-keygen", apart: false, glued: true)
                 + entries("k", "openssl")
                 + [(lftpCredential, commandWord("lftp"), false)]
                 + quotedLFTPCredentials.map { ($0, commandWord("lftp"), false) }
                 + entries("storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass", "keytool|jarsigner")
+                // (After keytool's: at the same `-s`, keytool's option is read first.)
+                + entries("s", "ldappasswd", glued: true)
         }()
     static let commandPasswordCredentials = commandPasswordOptions.map(\.option)
+    /// zip's `-P`, also after zip's flags in the same word (the scanner's `isZipFlag(_:)`).
+    static let zipPassword =
+        "(?:[AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz][0-9AacCDefFgjJkKlLmMNopqrRSTuUvVWXyYz]{0,7})?P"
     /// Expressions by identity: the credential loop asks of each candidate which kind it is.
     static func identities(_ expressions: [NSRegularExpression]) -> Set<ObjectIdentifier> {
         Set(expressions.map(ObjectIdentifier.init))
@@ -1243,7 +1262,9 @@ public enum RegexReferenceSanitizer {
         if expression === emptyHeaderBeforeURL || expression === emptyQuotesHeaderBeforeURL {
             return .header(headerPlace(text, at: match.range.location, cursor: cursor))
         }
-        if expression === emptyQuotedBeforeURL || among(expression, in: commandEmptyBeforeURLIdentities) {
+        if expression === emptyQuotedBeforeURL || among(expression, in: commandEmptyBeforeURLIdentities)
+            || expression === htpasswdEmptyBeforeURL
+        {
             if has(1) { return .escaped(match.range(at: 1).length - 1) }
             if has(5) { return .spelled((text as NSString).substring(with: match.range(at: 5))) }
             return .quoted(has(2) ? "\"" : has(3) ? "'" : "`")
@@ -1255,11 +1276,13 @@ public enum RegexReferenceSanitizer {
         }
         // A user option's quoted password (group 1): the quote its expression was made for.
         // (lftp's `-u "user,password"` the same.)
-        for (index, quoted)
-            in (quotedCurlUserOptionCredentials + quotedAuthUserOptionCredentials
-            + quotedLFTPCredentials).enumerated()
+        for (index, quoted) in (quotedCurlUserOptionCredentials + quotedAuthUserOptionCredentials).enumerated()
         where quoted === expression {
             return [Resume.quoted("\""), .quoted("'"), .escaped(1)][index % 3]
+        }
+        for (index, quoted) in quotedLFTPCredentials.enumerated() where quoted === expression {
+            let (quote, escapes) = quotedLFTPQuotes[index]
+            return escapes > 0 ? .escaped(escapes) : .quoted(quote)
         }
         guard
             expression === valueCredential || expression === pairCredential || expression === optionCredential
@@ -1411,7 +1434,7 @@ public enum RegexReferenceSanitizer {
                 + (holds("\u{E000}")
                     ? []
                     : [emptyHeaderBeforeURL, emptyQuotesHeaderBeforeURL, emptyQuotedBeforeURL, emptyDoubledBeforeURL]
-                        + commandEmptyBeforeURL))
+                        + commandEmptyBeforeURL + [htpasswdEmptyBeforeURL]))
         let commandWords = Self.commandPasswordOptions.map { firstWord($0.words) }
         // Each expression with the groups its value may be in (group 2: a placeholder).
         // (An empty value, `[]`, resumes after the URL right after it, or is none.)
@@ -1438,7 +1461,7 @@ public enum RegexReferenceSanitizer {
                         ? [1]
                         : among($0, in: commandEmptyBeforeURLIdentities) ? [] : [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]
                 )
-            } + [(htpasswdCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17])] + [
+            } + [(htpasswdCredential, [1, 2, 3, 5, 7, 9, 11, 12, 14, 15, 17]), (htpasswdEmptyBeforeURL, [])] + [
                 (markupElementCredential, [1, 2]), (formPartCredential, [2]),
                 (percentHeaderCredential, [4, 6, 7]), (percentValueCredential, [4, 6, 7]),
                 (doubledPercentHeaderCredential, [4, 6, 7]), (doubledPercentValueCredential, [4, 6, 7]),

@@ -438,6 +438,33 @@ struct LogSanitizerCommandOptionTests {
         #expect(RegexReferenceSanitizer.redact(unprotected) == LogSanitizer.redact(unprotected))
     }
 
+    /// Found by the twenty-second session's second review: each kept its secret, or the engines
+    /// differed. An escaped tab and a space before htpasswd's first option; an escaped tab whose
+    /// `t` starts a URL's scheme after an option (`\thttps://h`: rule 1 takes the `t`, so the tab
+    /// is no blank: both engines redact the `\` alone, older for sshpass and zip); an empty quoted
+    /// value before a URL after htpasswd; lftp's list escaped twice; glued `-P` of ssh-keygen and
+    /// `-s`, `-a` of ldappasswd; rar's `-hp`; htpasswd's user in JSON's `\"`.
+    @Test(
+        "the second review's command option findings",
+        arguments: [
+            (#"htpasswd\t -nb u hunter2"#, #"htpasswd\t -nb u [redacted-secret]"#),
+            (#"htpasswd -nb u \thttps://a.io/x"#, #"htpasswd -nb u [redacted-secret]thttps://a.io"#),
+            (#"sshpass -p \thttps://a.io/x"#, #"sshpass -p [redacted-secret]thttps://a.io"#),
+            (#"htpasswd -b f u ""https://a.io/x y" hunter2"#, #"htpasswd -b f u ""https://a.io"[redacted-secret]"#),
+            (
+                #"[\\\"lftp\\\", \\\"-u\\\", \\\"bob,hunter2\\\"]"#,
+                #"[\\\"lftp\\\", \\\"-u\\\", \\\"bob,[redacted-secret]\\\"]"#
+            ),
+            ("ssh-keygen -p -Phunter2 -f k", "ssh-keygen -p -P[redacted-secret] -f k"),
+            ("ldappasswd -x -shunter2 -aold", "ldappasswd -x -s[redacted-secret] -a[redacted-secret]"),
+            ("rar a -hphunter2 a.rar f", "rar a -hp[redacted-secret] a.rar f"),
+            (#"{"cmd":"htpasswd -nb \"admin\" hunter2"}"#, #"{"cmd":"htpasswd -nb \"admin\" [redacted-secret]"}"#),
+        ]
+    )
+    func secondReview(_ input: String, _ expected: String) {
+        #expect(LogSanitizerTests.checkedRedaction(input) == expected)
+    }
+
     @Test(
         "what is no htpasswd password keeps its text",
         arguments: [

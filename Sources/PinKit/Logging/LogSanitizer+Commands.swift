@@ -44,6 +44,12 @@ extension CredentialRule {
     {
         guard commandOptionBoundary(before: dash) else { return nil }
         if let option = commandOption(dash: dash, letter: dash + 1, end: end, words: &words) { return option }
+        // ldappasswd's `-s` where keytool's name (`-storepass`) gave nothing.
+        if text.byte(dash + 1) == UInt8(ascii: "s"),
+            let option = commandOption(dash: dash, letter: dash + 1, end: end, words: &words, keytool: false)
+        {
+            return option
+        }
         // Else flags combined before ldap's `-w` or zip's `-P` in one word (`ldapsearch -xw x`, `zip
         // -rP x`; `mysql -pPass` is mysql's `-p` first): three letters or more (one table test
         // rejects `-u a`, `-p 22`).
@@ -57,6 +63,7 @@ extension CredentialRule {
         // word's last letter, which one compare rejects for most `-`s.
         guard dash >= 9, case let before = text.byte(dash - 2),
             before == UInt8(ascii: "d") || before == 0x20 || before == 0x09 || before == UInt8(ascii: "\\")
+                || before == UInt8(ascii: "t")
         else { return nil }
         return htpasswdPassword(dash: dash, end: end, bound: urlBound)
     }
@@ -64,7 +71,7 @@ extension CredentialRule {
     /// ``commandOption(at:end:urlBound:words:)`` with the option's letter at `letterIndex` (right after the
     /// `-`, or after flags combined with it).
     @inline(__always) func commandOption(
-        dash: Int, letter letterIndex: Int, end: Int, words: inout CommandPasswordWords?
+        dash: Int, letter letterIndex: Int, end: Int, words: inout CommandPasswordWords?, keytool: Bool = true
     )
         -> CommandOption?
     {
@@ -83,17 +90,17 @@ extension CredentialRule {
             let found = words!
             switch letter {
             case UInt8(ascii: "p"): (apart, glued) = (found.passwordApart, found.passwordGlued)
-            case UInt8(ascii: "a"): apart = found.redis
+            case UInt8(ascii: "a"): (apart, glued) = (found.redis, found.ldappasswd)
             case UInt8(ascii: "U"): apart = found.smbclient
             case UInt8(ascii: "w"): (apart, glued) = (found.ldap, found.ldap)
-            case UInt8(ascii: "P"): apart = found.zip
+            case UInt8(ascii: "P"): (apart, glued) = (found.zip, found.sshKeygen)
             case UInt8(ascii: "N"): (apart, glued) = (found.sshKeygen, found.sshKeygen)
             default: apart = found.openssl
             }
         case UInt8(ascii: "s"), UInt8(ascii: "d"):
             // keytool's and jarsigner's `-storepass`, `-keypass`, `-srcstorepass`, `-deststorepass`,
             // `-srckeypass`, `-destkeypass`.
-            if let length = keytoolPasswordOptionLength(at: letterIndex, end: end) {
+            if keytool, let length = keytoolPasswordOptionLength(at: letterIndex, end: end) {
                 nameEnd = letterIndex + length
                 if words?.complete != true { words = commandPasswordWords(end: end) }
                 apart = words!.keytool
@@ -101,8 +108,14 @@ extension CredentialRule {
                 // ldappasswd's `-s newPassword` (its `-a oldPassword` is redis-cli's letter).
                 guard letter == UInt8(ascii: "s") else { return nil }
                 if words?.complete != true { words = commandPasswordWords(end: end) }
-                apart = words!.ldappasswd
+                (apart, glued) = (words!.ldappasswd, words!.ldappasswd)
             }
+        case UInt8(ascii: "h"):
+            // rar's and unrar's `-hp` (the headers encrypted too), glued only.
+            guard nameEnd + 1 < end, text.byte(nameEnd) == UInt8(ascii: "p") else { return nil }
+            nameEnd += 1
+            if words?.complete != true { words = commandPasswordWords(end: end) }
+            glued = words!.rar
         case UInt8(ascii: "u"):
             // lftp's `-u user,password` (``lftpPassword(dash:nameEnd:value:end:)``), apart only.
             // (After keytool's case: `-keypass` falls through to that one from `k`.)
@@ -138,7 +151,10 @@ extension CredentialRule {
             let byte = text.byte(v)
             if byte == 0x20 || byte == 0x09 {
                 v += 1
-            } else if byte == UInt8(ascii: "\\"), v + 1 < end, text.byte(v + 1) == UInt8(ascii: "t") {
+            } else if byte == UInt8(ascii: "\\"), v + 1 < end, text.byte(v + 1) == UInt8(ascii: "t"),
+                !escapedLetterStartsURL(before: v + 2, end: end)
+            {
+                // (Not where its `t` starts a URL's scheme, `\thttps://h`: rule 1 took the `t`.)
                 v += 2
             } else {
                 break
@@ -195,7 +211,7 @@ extension CredentialRule {
     }
 
     /// lftp's `-u user,password` whose value starts at `v`: an optional opening quote (`"`, `'`, or
-    /// JSON's `\"`; in an argument list, the list's), a user name of 1 to
+    /// JSON's `\"`, also escaped twice or three times; in an argument list, the list's), a user name of 1 to
     /// ``CredentialRule/maximumUserName`` `[A-Za-z0-9._@+~!$%\-]`, and `,`; the password starts after
     /// the `,` (after a quote, it is the rest of that quote's string, which the same quote right
     /// after the `,` leaves empty: none; unquoted, so does a blank). Else nil (`lftp -u bob` asks for the password). The user
@@ -207,9 +223,15 @@ extension CredentialRule {
         if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
             opened = (first, 0)
             p += 1
-        } else if first == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "\"") {
-            opened = (UInt8(ascii: "\""), 1)
-            p += 2
+        } else if first == UInt8(ascii: "\\") {
+            // JSON's `\"`, or a list's quote escaped twice or three times (``quotedOption(dash:nameEnd:end:)``).
+            var escapes = 0
+            while escapes < 8, p + escapes < end, text.byte(p + escapes) == UInt8(ascii: "\\") { escapes += 1 }
+            guard escapes == 1 || escapes == 3 || escapes == 7, p + escapes < end,
+                text.byte(p + escapes) == UInt8(ascii: "\"")
+            else { return nil }
+            opened = (UInt8(ascii: "\""), escapes)
+            p += escapes + 1
         }
         let nameStart = p
         while p < end, p - nameStart < Self.maximumUserName, userNameByte(at: p) { p += 1 }
@@ -218,12 +240,16 @@ extension CredentialRule {
             opened != nil || text.blanksEnd(from: p + 1, end: end, stop: Int.max) == p + 1
         else { return nil }
         if let opened {
+            // (The same quote right after the `,`: a `"` after at most as many backslashes as the
+            // opening one's, or one.)
             let next = text.byte(p + 1)
-            if next == opened.quote
-                || (opened.quote == UInt8(ascii: "\"") && next == UInt8(ascii: "\\") && p + 2 < end
-                    && text.byte(p + 2) == UInt8(ascii: "\""))
-            {
-                return nil
+            if next == opened.quote { return nil }
+            if opened.quote == UInt8(ascii: "\""), next == UInt8(ascii: "\\") {
+                var run = 0
+                while run < 8, p + 1 + run < end, text.byte(p + 1 + run) == UInt8(ascii: "\\") { run += 1 }
+                if p + 1 + run < end, text.byte(p + 1 + run) == opened.quote, run <= max(1, opened.escapes) {
+                    return nil
+                }
             }
         }
         return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: p + 1, opened: opened, comma: p)
@@ -244,7 +270,7 @@ extension CredentialRule {
     /// a `-` and 1 to 8 of htpasswd's flags (`b c n i m s p d B D v`, not `p` first), or up to 8 and
     /// `-C` or `-r` and its number (1 to 4 digits, glued or after a separator); one holds `b`; an
     /// optional `--`; then the file (not with `n`) and the user, each 1 to ``maximumHTPasswdWord``
-    /// of `[A-Za-z0-9._@+~!$/{}-]` not starting with `-`, or up to as many in `"` or `'`; then the
+    /// of `[A-Za-z0-9._@+~!$/{}-]` not starting with `-`, or up to as many in `"`, `'` or `\"`; then the
     /// password, not starting with `-`, read as after any key. A separator is 1 to
     /// ``maximumHTPasswdBlanks`` spaces, tabs or escaped tabs (`\t`, a command in a JSON string).
     /// The credential starts at the separator before the password (an empty key, as lftp's at its
@@ -258,7 +284,9 @@ extension CredentialRule {
                 let byte = text.byte(p)
                 if byte == 0x20 || byte == 0x09 {
                     p += 1
-                } else if byte == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "t") {
+                } else if byte == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "t"),
+                    !escapedLetterStartsURL(before: p + 2, end: end)
+                {
                     p += 2
                 } else {
                     break
@@ -336,11 +364,18 @@ extension CredentialRule {
         for _ in 0..<(print ? 1 : 2) {
             guard p < end else { return nil }
             let first = text.byte(p)
-            if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
-                let start = p + 1
+            // (In quotes: `"`, `'`, or JSON's `\"`, the same after it.)
+            let escaped = first == UInt8(ascii: "\\") && p + 1 < end && text.byte(p + 1) == UInt8(ascii: "\"")
+            if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") || escaped {
+                let quote = escaped ? UInt8(ascii: "\"") : first
+                let start = escaped ? p + 2 : p + 1
                 p = start
                 while p < end, p - start < Self.maximumHTPasswdWord, htpasswdWordByte(at: p) { p += 1 }
-                guard p < end, text.byte(p) == first else { return nil }
+                if escaped {
+                    guard p + 1 < end, text.byte(p) == UInt8(ascii: "\\") else { return nil }
+                    p += 1
+                }
+                guard p < end, text.byte(p) == quote else { return nil }
                 p += 1
             } else {
                 guard first != UInt8(ascii: "-") else { return nil }
@@ -604,6 +639,7 @@ struct CommandPasswordWords {
     var lftp = Int.max
     var sshKeygen = Int.max
     var ldappasswd = Int.max
+    var rar = Int.max
     /// False where only ``lftp`` was looked for (``CredentialRule/lftpWord(end:)``).
     var complete = true
 
@@ -624,10 +660,11 @@ struct CommandPasswordWords {
             first(&passwordGlued)
         } else if prefix("mongo") {
             first(&passwordApart)
-        } else if prefix("mysql") || prefix("mariadb") || word("7z") || word("7za") || word("rar")
-            || word("unrar")
-        {
+        } else if prefix("mysql") || prefix("mariadb") || word("7z") || word("7za") {
             first(&passwordGlued)
+        } else if word("rar") || word("unrar") {
+            first(&passwordGlued)
+            first(&rar)
         } else if word("redis-cli") || word("http") || word("https") {
             first(&redis)
         } else if prefix("ldap") {
