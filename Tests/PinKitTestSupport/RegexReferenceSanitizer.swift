@@ -491,7 +491,7 @@ public enum RegexReferenceSanitizer {
         let name = "-(?:" + option + ")"
         // (An option in quotes of its own is an argument of a list: ``commandPasswordListCredential``.)
         let boundary = commandBoundary(name)
-        let tail = glued ? #"(?![ \t]|\\t)"# : #"(?:[ \t]|\\t)++(?!-)"#
+        let tail = glued ? #"(?![ \t]|\\t)"# : #"(?:[ \t]|\\t)++"# + optionValueStop
         return (boundary + name, tail + blanks + openers)
     }
     /// Where a command's option `name` may start: at the start, after a byte up to a space, an
@@ -514,7 +514,7 @@ public enum RegexReferenceSanitizer {
     {
         (
             "(?<=" + (escaped ? #"(?<!\\)"# : "") + quote + ")-(?:" + option + ")" + quote,
-            "(?:, ?|[ \t]++)(?=" + quote + "(?!-))" + blanks + openers
+            "(?:, ?|[ \t]++)(?=" + quote + optionValueStop + ")" + blanks + openers
         )
     }
     /// lftp's `-u user,password` (the scanner's `lftpPassword(dash:nameEnd:value:end:)`): the option
@@ -524,7 +524,8 @@ public enum RegexReferenceSanitizer {
     static let lftpCredential: NSRegularExpression = {
         let boundary = commandBoundary("-u")
         return valueExpression(
-            key: boundary + "-u", tail: #"(?:[ \t]|\\t)++(?!-)"# + lftpUserName + ",(?!" + blank + ")" + openers)
+            key: boundary + "-u",
+            tail: #"(?:[ \t]|\\t)++"# + optionValueStop + lftpUserName + ",(?!" + blank + ")" + openers)
     }()
     /// …after a quote (`"`, `'`, JSON's `\"`) before the name, apart or in an argument list
     /// (`["lftp", "-u", "bob,x"]`): the rest of that quote's string, in group 1 (the same quote right
@@ -538,7 +539,7 @@ public enum RegexReferenceSanitizer {
         let boundary = commandBoundary("-u")
         let q = NSRegularExpression.escapedPattern(for: quote)
         let apart = boundary + #"-u(?:[ \t]|\\t)++"# + q
-        let list = "|(?<=" + (escapes > 0 ? #"(?<!\\)"# : "") + q + ")-u" + q + "(?:, ?|[ \t]++)" + q + "(?!-)"
+        let list = "|(?<=" + (escapes > 0 ? #"(?<!\\)"# : "") + q + ")-u" + q + "(?:, ?|[ \t]++)" + q + optionValueStop
         let closing =
             quote == "'" ? "(?!')" : escapes <= 1 ? #"(?!\\?")"# : #"(?!\\{0,"# + String(escapes) + #"}")"#
         let value =
@@ -577,7 +578,11 @@ public enum RegexReferenceSanitizer {
     static let htpasswdKey =
         #"(?<=(?:(?<![A-Za-z0-9\]@.-])|(?<=\\[ntr]))(?<!//)(?<!\\/)htpasswd(?:[ \t]|\\t){1,64})"#
         + htpasswdPrefix.pattern
-    static let htpasswdTail = htpasswdSeparator + "(?!-)" + blanks + openers
+    static let htpasswdTail = htpasswdSeparator + optionValueStop + blanks + openers
+    /// Where an option's value may not start: a `-` (another option), or what rules 4 and 7 leave
+    /// of a run that starts with one (`-888…é` → `[redacted-token]é`; the scanner's
+    /// `optionValueMayStart(at:end:)`).
+    static let optionValueStop = #"(?!-|\[redacted-(?:token|email)\])"#
     static let htpasswdCredential = valueExpression(key: htpasswdKey, tail: htpasswdTail)
     /// …and its empty quoted value right before a URL (``commandPasswordOptions``' companions).
     static let htpasswdEmptyBeforeURL = regex(htpasswdKey + htpasswdTail + emptyQuotedTail)
@@ -665,7 +670,8 @@ public enum RegexReferenceSanitizer {
     static let curlWord = commandWord("curl")
     static let optionKey = #"(?<![A-Za-z0-9_\-])--[A-Za-z0-9_\-]*?(?:"# + valueKey + "|" + headerKey + ")"
     static let optionTail =
-        #"[ \t]++(?!"# + blanks + #"(?:-|=|:|\\u003[DdAa]|\uFF1D|\uFF1A|%3[DdAa]|%253[DdAa]))"# + blanks + openers
+        #"[ \t]++(?!"# + blanks
+        + #"(?:-|\[redacted-(?:token|email)\]|=|:|\\u003[DdAa]|\uFF1D|\uFF1A|%3[DdAa]|%253[DdAa]))"# + blanks + openers
     /// A name–value pair's `value` member (HAR, Kubernetes `env`, Python's dict, Go's `%+v`, AWS
     /// SSM): after a `name` or `key` member whose string ends in a credential key (after a run of
     /// `[A-Za-z0-9_./-]`) and up to four members between them (a key of 1 to 32 `[A-Za-z0-9_.-]`

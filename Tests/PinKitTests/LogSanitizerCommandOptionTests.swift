@@ -465,6 +465,24 @@ struct LogSanitizerCommandOptionTests {
         #expect(LogSanitizerTests.checkedRedaction(input) == expected)
     }
 
+    /// Found by FuzzSanitizer in the twenty-second session (older): an option's value that starts
+    /// with `-` is none (another option), but rule 7 took a long run from that `-` and a byte glued
+    /// after it stayed (`--password -888…é` → `--password [redacted-token]é`); a second pass read
+    /// the placeholder and the byte as the value. What rules 4 and 7 leave there is no value either.
+    @Test(
+        "a value a token took from its '-' is no option's value in a second pass",
+        arguments: [
+            "--password -8888888888888888888888888888888888888888é x",
+            "sshpass -p -8888888888888888888888888888888888888888é x",
+            #"["sshpass", "-p", "-8888888888888888888888888888888888888888é"]"#,
+            "htpasswd -nb u -8888888888888888888888888888888888888888é",
+        ]
+    )
+    func dashTokenValue(_ input: String) {
+        let once = LogSanitizerTests.checkedRedaction(input)
+        #expect(once.contains("[redacted-token]é"), "\(once.debugDescription)")
+    }
+
     @Test(
         "what is no htpasswd password keeps its text",
         arguments: [

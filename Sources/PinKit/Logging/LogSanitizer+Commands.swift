@@ -140,7 +140,7 @@ extension CredentialRule {
                 guard v > separator else { return nil }
             }
             guard v + quoted < end, exactly(at: v, as: nameEnd, count: quoted, end: end),
-                text.byte(v + quoted) != UInt8(ascii: "-")
+                optionValueMayStart(at: v + quoted, end: end)
             else { return nil }
             if letter == UInt8(ascii: "u") { return lftpPassword(dash: dash, nameEnd: nameEnd, value: v, end: end) }
             return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: v)
@@ -161,7 +161,7 @@ extension CredentialRule {
             }
         }
         if v > nameEnd {
-            guard apart < dash, v < end, text.byte(v) != UInt8(ascii: "-") else { return nil }
+            guard apart < dash, v < end, optionValueMayStart(at: v, end: end) else { return nil }
             if letter == UInt8(ascii: "u") { return lftpPassword(dash: dash, nameEnd: nameEnd, value: v, end: end) }
             return CommandOption(dash: dash, nameEnd: nameEnd, valueStart: v)
         }
@@ -192,6 +192,14 @@ extension CredentialRule {
         guard start + count <= end, other + count <= end else { return false }
         for k in 0..<count where text.byte(start + k) != text.byte(other + k) { return false }
         return true
+    }
+
+    /// Whether an option's value may start at `v` (below `end`): not at a `-` (another option), nor
+    /// at what rules 4 and 7 leave of a run that starts with one (`sshpass -p -888…é` →
+    /// `-p [redacted-token]é`, found by FuzzSanitizer): a second pass must read no value there either.
+    @inline(__always) func optionValueMayStart(at v: Int, end: Int) -> Bool {
+        let byte = text.byte(v)
+        return byte != UInt8(ascii: "-") && !(byte == UInt8(ascii: "[") && text.laterRulePlaceholder(at: v, end: end))
     }
 
     /// Whether the option at `dash` follows an escaped `\t`, `\n` or `\r` whose letter starts a URL's
@@ -387,7 +395,7 @@ extension CredentialRule {
             guard let next = separator(from: p) else { return nil }
             p = next
         }
-        guard p < end, text.byte(p) != UInt8(ascii: "-") else { return nil }
+        guard p < end, optionValueMayStart(at: p, end: end) else { return nil }
         return CommandOption(dash: dash, nameEnd: last, valueStart: p, comma: last)
     }
 

@@ -418,7 +418,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     /// pass: the first of `--`, or with `memchr` any `-`): `--` not right after an `[A-Za-z0-9_-]`,
     /// then a run of `[A-Za-z0-9_-]` that ends in one of the keys (`--password`, `--db-password`,
     /// `--access-token`; any case), then spaces or tabs (the separator, `[nameEnd, valueStart)`) and,
-    /// after rule 2's blanks, a byte that is no `-` (another option: `--password --host=x` keeps it)
+    /// after rule 2's blanks, a byte that is no `-` (another option: `--password --host=x` keeps it;
+    /// nor a token's or an email's placeholder, which may stand for a run from a `-`)
     /// and starts no separator (`=`, `:` and their other spellings: `--X--secret = 'x'` is the
     /// separator's credential). `keyStart` is nil when
     /// it is none; `nameEnd` is where the option's name ends (or `dash + 1` after a lone `-`): no `--`
@@ -445,7 +446,8 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         let first = text.blanksEnd(from: valueStart, end: end, stop: Int.max)
         if first < end {
             let byte = text.byte(first)
-            if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: ":")
+            // (Nor what rules 4 and 7 leave of a run that starts with a `-`: `optionValueMayStart(at:end:)`.)
+            if !optionValueMayStart(at: first, end: end) || byte == UInt8(ascii: "=") || byte == UInt8(ascii: ":")
                 || (byte == UInt8(ascii: "\\") && escapedSeparatorLength(at: first, end: end) > 0)
                 || (byte == 0xEF && fullWidthSeparatorLength(at: first, end: end) > 0)
                 || (byte == UInt8(ascii: "%") && percentSeparatorLength(at: first, end: end) > 0)
