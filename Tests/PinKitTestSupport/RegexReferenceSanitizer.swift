@@ -525,7 +525,8 @@ public enum RegexReferenceSanitizer {
         let boundary = commandBoundary("-u")
         return valueExpression(
             key: boundary + "-u",
-            tail: #"(?:[ \t]|\\t)++"# + optionValueStop + lftpUserName + ",(?!" + blank + ")" + openers)
+            tail: #"(?:[ \t]|\\t)++"# + optionValueStop + lftpUserName + ",(?!" + blank
+                + #"|\\\[redacted-(?:token|email)\])"# + openers)
     }()
     /// …after a quote (`"`, `'`, JSON's `\"`) before the name, apart or in an argument list
     /// (`["lftp", "-u", "bob,x"]`): the rest of that quote's string, in group 1 (the same quote right
@@ -582,7 +583,7 @@ public enum RegexReferenceSanitizer {
     /// Where an option's value may not start: a `-` (another option), or what rules 4 and 7 leave
     /// of a run that starts with one (`-888…é` → `[redacted-token]é`; the scanner's
     /// `optionValueMayStart(at:end:)`).
-    static let optionValueStop = #"(?!-|\[redacted-(?:token|email)\])"#
+    static let optionValueStop = #"(?!-|\\?\[redacted-(?:token|email)\])"#
     static let htpasswdCredential = valueExpression(key: htpasswdKey, tail: htpasswdTail)
     /// …and its empty quoted value right before a URL (``commandPasswordOptions``' companions).
     static let htpasswdEmptyBeforeURL = regex(htpasswdKey + htpasswdTail + emptyQuotedTail)
@@ -595,7 +596,7 @@ public enum RegexReferenceSanitizer {
     /// `login` after a registry client's name and one space (`docker login`; not `user login failed`);
     /// the name also right after an escaped `\n`, `\t`, `\r` (`\ndocker login`).
     static let registryLogin =
-        #"(?<=(?:(?<![A-Za-z0-9-])|(?<=\\[ntr]))(?:docker|podman|nerdctl|buildah|skopeo|oc|cf|az|registry) )login"#
+        #"(?<=(?:(?<![A-Za-z0-9\]@.-])|(?<=\\[ntr]))(?<!//)(?<!\\/)(?:docker|podman|nerdctl|buildah|skopeo|oc|cf|az|registry) )login"#
     /// Each command password option with the words of the commands it is a password of; each
     /// option's expression is followed by its `emptyBeforeURL` one: an empty quoted value right
     /// before a URL (``emptyQuotedTail``), as after a key, whose value resumes after the URL.
@@ -668,10 +669,11 @@ public enum RegexReferenceSanitizer {
         quotedCurlUserOptionCredentials + quotedAuthUserOptionCredentials)
     /// The word `curl` as a command (``commandWord(_:)``).
     static let curlWord = commandWord("curl")
-    static let optionKey = #"(?<![A-Za-z0-9_\-])--[A-Za-z0-9_\-]*?(?:"# + valueKey + "|" + headerKey + ")"
+    static let optionKey = #"(?<![A-Za-z0-9_\-\]])--[A-Za-z0-9_\-]*?(?:"# + valueKey + "|" + headerKey + ")"
     static let optionTail =
         #"[ \t]++(?!"# + blanks
-        + #"(?:-|\[redacted-(?:token|email)\]|=|:|\\u003[DdAa]|\uFF1D|\uFF1A|%3[DdAa]|%253[DdAa]))"# + blanks + openers
+        + #"(?:-|\\?\[redacted-(?:token|email)\]|=|:|\\u003[DdAa]|\uFF1D|\uFF1A|%3[DdAa]|%253[DdAa]))"# + blanks
+        + openers
     /// A name–value pair's `value` member (HAR, Kubernetes `env`, Python's dict, Go's `%+v`, AWS
     /// SSM): after a `name` or `key` member whose string ends in a credential key (after a run of
     /// `[A-Za-z0-9_./-]`) and up to four members between them (a key of 1 to 32 `[A-Za-z0-9_.-]`

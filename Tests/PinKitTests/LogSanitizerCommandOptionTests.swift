@@ -483,6 +483,26 @@ struct LogSanitizerCommandOptionTests {
         #expect(once.contains("[redacted-token]é"), "\(once.debugDescription)")
     }
 
+    /// Found by the twenty-second session's third review (older): the same shape. A UUID glued
+    /// before `--password` or `docker` (its last hex digit made them no option, no command's
+    /// word; its placeholder's `]` made them one), and an escaped blank (`\t`, `\u00a0`) before a
+    /// value from a `-`, whose letter rule 7 or 4 took (`\[redacted-token]`, read as a value).
+    /// Each case's first pass must be the second's.
+    @Test(
+        "a placeholder's ] or a \\ before one reads in a second pass as the byte it replaced did",
+        arguments: [
+            "123e4567-e89b-12d3-a456-426614174000--password hunter2",
+            "123e4567-e89b-12d3-a456-426614174000docker login -p hunter2",
+            #"sshpass -p \t-AbCdEfGh1234567890AbCdEfGh12345678 hunter2"#,
+            #"--password \u00a0-AbCdEfGh1234567890AbCdEfGh12345678 hunter2"#,
+            #"htpasswd -b f u \t-AbCdEfGh1234567890AbCdEfGh12345678"#, #"lftp -u u,\u00a0bob@ex.io hunter2"#,
+        ]
+    )
+    func placeholderBoundary(_ input: String) {
+        let once = LogSanitizerTests.checkedRedaction(input)
+        #expect(!once.contains("[redacted-secret]"), "\(once.debugDescription)")
+    }
+
     @Test(
         "what is no htpasswd password keeps its text",
         arguments: [

@@ -196,10 +196,15 @@ extension CredentialRule {
 
     /// Whether an option's value may start at `v` (below `end`): not at a `-` (another option), nor
     /// at what rules 4 and 7 leave of a run that starts with one (`sshpass -p -888…é` →
-    /// `-p [redacted-token]é`, found by FuzzSanitizer): a second pass must read no value there either.
+    /// `-p [redacted-token]é`, found by FuzzSanitizer), a token's or an email's placeholder, or a `\`
+    /// before one: a second pass must read no value there either.
     @inline(__always) func optionValueMayStart(at v: Int, end: Int) -> Bool {
         let byte = text.byte(v)
-        return byte != UInt8(ascii: "-") && !(byte == UInt8(ascii: "[") && text.laterRulePlaceholder(at: v, end: end))
+        if byte == UInt8(ascii: "-") { return false }
+        if byte == UInt8(ascii: "[") { return !text.laterRulePlaceholder(at: v, end: end) }
+        // (Nor a `\` before one: an escaped blank, `\t` or `\u00a0`, whose letter rules 4 and 7
+        // took with the run from the `-`, the third review of the twenty-second session.)
+        return !(byte == UInt8(ascii: "\\") && v + 1 < end && text.laterRulePlaceholder(at: v + 1, end: end))
     }
 
     /// Whether the option at `dash` follows an escaped `\t`, `\n` or `\r` whose letter starts a URL's
@@ -245,7 +250,10 @@ extension CredentialRule {
         while p < end, p - nameStart < Self.maximumUserName, userNameByte(at: p) { p += 1 }
         // (Unquoted, a blank right after the `,` ends the word: the password is empty.)
         guard p > nameStart, p + 1 < end, text.byte(p) == UInt8(ascii: ","),
-            opened != nil || text.blanksEnd(from: p + 1, end: end, stop: Int.max) == p + 1
+            opened != nil
+                || (text.blanksEnd(from: p + 1, end: end, stop: Int.max) == p + 1
+                    && !(text.byte(p + 1) == UInt8(ascii: "\\") && p + 2 < end
+                        && text.laterRulePlaceholder(at: p + 2, end: end)))
         else { return nil }
         if let opened {
             // (The same quote right after the `,`: a `"` after at most as many backslashes as the
@@ -628,11 +636,9 @@ struct CommandPasswordWords {
             }
             return false
         }
-        // (Not right after a `-`, as the reference's `(?<![A-Za-z0-9-])`: `-docker login`, the
-        // twenty-second session's review.)
-        if named(range), range.lowerBound == 0 || rule.text.byte(range.lowerBound - 1) != UInt8(ascii: "-") {
-            return true
-        }
+        // (Where a command's word may start: not right after a `-` (`-docker login`, the
+        // twenty-second session's review) nor a placeholder's `]` (a UUID's, glued before it).
+        if named(range), rule.commandWordMayStart(at: range.lowerBound) { return true }
         return range.count > 1 && rule.afterEscapedBreak(range.lowerBound) && named(range.dropFirst())
     }
 

@@ -415,7 +415,7 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
     }
 
     /// A long command-line option named by a key at the `-` at `dash` (a candidate of the span
-    /// pass: the first of `--`, or with `memchr` any `-`): `--` not right after an `[A-Za-z0-9_-]`,
+    /// pass: the first of `--`, or with `memchr` any `-`): `--` not right after an `[A-Za-z0-9_-]` or a `]`,
     /// then a run of `[A-Za-z0-9_-]` that ends in one of the keys (`--password`, `--db-password`,
     /// `--access-token`; any case), then spaces or tabs (the separator, `[nameEnd, valueStart)`) and,
     /// after rule 2's blanks, a byte that is no `-` (another option: `--password --host=x` keeps it;
@@ -431,7 +431,10 @@ struct CredentialRule<Counter: LogSanitizerCounting> {
         var nameEnd = dash + 2
         while nameEnd < end, text.has(nameEnd, Classes.token) { nameEnd += 1 }
         let nameStart = dash + 2
-        guard dash == 0 || !text.has(dash - 1, Classes.token), nameEnd - nameStart >= 3, nameEnd < end,
+        // (Nor right after a `]`: a UUID's placeholder glued before `--password` stands for a hex
+        // digit there, the third review of the twenty-second session.)
+        guard dash == 0 || !(text.has(dash - 1, Classes.token) || text.byte(dash - 1) == UInt8(ascii: "]")),
+            nameEnd - nameStart >= 3, nameEnd < end,
             text.byte(nameEnd) == 0x20 || text.byte(nameEnd) == 0x09
         else { return (nil, nameEnd, nameEnd) }
         let pairs = text.table + Classes.keyPairs
