@@ -147,19 +147,7 @@ extension CredentialRule {
         }
         // Apart: spaces, tabs and escaped tabs (`\t`, a command in a JSON string), then no `-`.
         var v = nameEnd
-        while v < end {
-            let byte = text.byte(v)
-            if byte == 0x20 || byte == 0x09 {
-                v += 1
-            } else if byte == UInt8(ascii: "\\"), v + 1 < end, text.byte(v + 1) == UInt8(ascii: "t"),
-                !escapedLetterStartsURL(before: v + 2, end: end)
-            {
-                // (Not where its `t` starts a URL's scheme, `\thttps://h`: rule 1 took the `t`.)
-                v += 2
-            } else {
-                break
-            }
-        }
+        while v < end, case let length = blankUnit(at: v, end: end), length > 0 { v += length }
         if v > nameEnd {
             guard apart < dash, v < end, optionValueMayStart(at: v, end: end) else { return nil }
             if letter == UInt8(ascii: "u") { return lftpPassword(dash: dash, nameEnd: nameEnd, value: v, end: end) }
@@ -192,6 +180,18 @@ extension CredentialRule {
         guard start + count <= end, other + count <= end else { return false }
         for k in 0..<count where text.byte(start + k) != text.byte(other + k) { return false }
         return true
+    }
+
+    /// The length of the blank at `p` (below `end`) between an option and its value, or between
+    /// htpasswd's words: a space or a tab (1), an escaped tab `\t` (2; a command in a JSON string)
+    /// but not where its `t` starts a URL's scheme (`\thttps://h`: rule 1 took the `t`), else 0.
+    @inline(__always) func blankUnit(at p: Int, end: Int) -> Int {
+        let byte = text.byte(p)
+        if byte == 0x20 || byte == 0x09 { return 1 }
+        guard byte == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "t"),
+            !escapedLetterStartsURL(before: p + 2, end: end)
+        else { return 0 }
+        return 2
     }
 
     /// Whether an option's value may start at `v` (below `end`): not at a `-` (another option), nor
@@ -296,17 +296,8 @@ extension CredentialRule {
         @inline(__always) func separator(from start: Int) -> Int? {
             var p = start
             var units = 0
-            while p < end {
-                let byte = text.byte(p)
-                if byte == 0x20 || byte == 0x09 {
-                    p += 1
-                } else if byte == UInt8(ascii: "\\"), p + 1 < end, text.byte(p + 1) == UInt8(ascii: "t"),
-                    !escapedLetterStartsURL(before: p + 2, end: end)
-                {
-                    p += 2
-                } else {
-                    break
-                }
+            while p < end, case let length = blankUnit(at: p, end: end), length > 0 {
+                p += length
                 units += 1
                 guard units <= Self.maximumHTPasswdBlanks else { return nil }
             }
