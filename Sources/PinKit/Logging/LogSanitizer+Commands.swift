@@ -409,16 +409,13 @@ extension CredentialRule {
         }
     }
 
-    /// Whether the byte at `index` may be in htpasswd's file or user name: `[A-Za-z0-9._@+~!$/{}-]`.
+    /// Whether the byte at `index` may be in htpasswd's file or user name: `[A-Za-z0-9._@+~!$/{}-]`,
+    /// a user name's bytes (``CredentialRule/userNameByte(at:)``) but `%` (a percent-encoded URL's
+    /// start), and a path's `/`, `{`, `}`.
     @inline(__always) func htpasswdWordByte(at index: Int) -> Bool {
-        if text.has(index, Classes.alphanumeric) { return true }
-        switch text.byte(index) {
-        case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "@"), UInt8(ascii: "+"), UInt8(ascii: "~"),
-            UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: "{"), UInt8(ascii: "}"),
-            UInt8(ascii: "-"):
-            return true
-        default: return false
-        }
+        let byte = text.byte(index)
+        if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") { return true }
+        return byte != UInt8(ascii: "%") && userNameByte(at: index)
     }
 
     /// Whether a command's short option whose `-` is at `dash` stands at a boundary: at the input's
