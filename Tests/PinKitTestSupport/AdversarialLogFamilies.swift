@@ -163,6 +163,17 @@ public enum AdversarialLogFamilies {
                 "htpasswd" + String(repeating: " ", count: 64) + "-bC" + String(repeating: "\t", count: 64) + "10 -n "
                     + String(repeating: "u", count: 255) + " -"
             ),
+            // The twenty-third session: SQL passwords. Each candidate reads forward its words, a
+            // plugin name (at most 64 bytes), an account (at most 128) and the blanks between; a
+            // value that starts with a placeholder is rejected before its content (which never
+            // closes here) is read.
+            ("SQL words repeated", "IDENTIFIED WITH x BY PASSWORD FOR a = PASSWORD( "),
+            (
+                "SQL bounds",
+                "identified\twith " + String(repeating: "p", count: 64) + " as\npassword for "
+                    + String(repeating: "a", count: 128) + " = \\\"x "
+            ),
+            ("SQL placeholder value", "password '[redacted-secret]a "),
             ("random upper-case hex", ""),
         ]
         return families

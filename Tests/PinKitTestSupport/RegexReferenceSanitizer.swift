@@ -841,8 +841,34 @@ public enum RegexReferenceSanitizer {
             // A SASL credential: `AUTH` or `AUTHENTICATE`, blanks, `PLAIN` or `LOGIN`, blanks and a run
             // (group `sasl`, the part replaced) of four or more base64 characters with a Basic token's
             // shape, before the end, a blank, a line break, a quote or an escaped `\r` or `\n`.
-            + #"|[Aa][Uu][Tt][Hh](?:[Ee][Nn][Tt][Ii][Cc][Aa][Tt][Ee])?[ \t]++(?:[Pp][Ll][Aa][Ii][Nn]|[Ll][Oo][Gg][Ii][Nn])[ \t]++(?<sasl>(?=R*?[0-9+/=]|R*?[a-z]R*?[A-Z]|RR*?[A-Z]R*?[a-z])R{4,}+(?=[ \t\r\n"'`]|\\[rn]|\z)))"#
-            .replacingOccurrences(of: "R", with: "[A-Za-z0-9+/=]"))
+            + #"|[Aa][Uu][Tt][Hh](?:[Ee][Nn][Tt][Ii][Cc][Aa][Tt][Ee])?[ \t]++(?:[Pp][Ll][Aa][Ii][Nn]|[Ll][Oo][Gg][Ii][Nn])[ \t]++(?<sasl>(?=R*?[0-9+/=]|R*?[a-z]R*?[A-Z]|RR*?[A-Z]R*?[a-z])R{4,}+(?=[ \t\r\n"'`]|\\[rn]|\z))"#
+            .replacingOccurrences(of: "R", with: "[A-Za-z0-9+/=]") + sqlPassword + ")")
+    /// A SQL statement's password (rule 3; group `sql`), its words kept: `IDENTIFIED BY` (or `WITH`
+    /// a plugin and `BY` or `AS`; `PASSWORD` before a quoted value skipped), a quoted value or
+    /// Oracle's identifier before what ends one; or `PASSWORD 'x'`, `PASSWORD('x')`, `PASSWORD FOR
+    /// account = 'x'` (group `sqlq`). `Ω` stands for a blank; an opening quote's backslashes are
+    /// group `sqe` or `sqf`.
+    static let sqlPassword =
+        #"|[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd]Ω++(?:[Ww][Ii][Tt][Hh]Ω++['"]?[A-Za-z0-9_]{1,64}+['"]?Ω++(?:[Bb][Yy]|[Aa][Ss])|[Bb][Yy])Ω++(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]Ω++(?=\\{0,15}+['"]))?+(?:(?<sqe>\\{1,15}+)?['"]"#
+        .replacingOccurrences(of: "Ω", with: sqlBlank) + notPlaceholder
+        + #")?(?<sql>"# + sqlQuoted("sqe") + #"|(?<![\\'"])[A-Za-z0-9_$#]++(?=[ \t\r\n;,)"'`]|\\[rnt]|\z))"#
+        + #"|[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd](?:Ω*+\(Ω*+|Ω++[Ff][Oo][Rr]Ω++[^ \t\r\n=]{1,128}+Ω*+=Ω*+|Ω++)(?<sqf>\\{1,15}+)?['"]"#
+        .replacingOccurrences(of: "Ω", with: sqlBlank) + notPlaceholder + "(?<sqlq>" + sqlQuoted("sqf") + ")"
+    static let sqlBlank = #"[ \t\r\n]"#
+    /// A quoted SQL value's content after its opening quote, whose backslashes are group `group`.
+    static func sqlQuoted(_ group: String) -> String {
+        // Each unit, as rule 2's values, not where a quote right before a URL (its context) and up
+        // to 15 backslashes before it start.
+        let bare = #"(?<=[^\\]Q)(?:"# + stopBeforeURL + #"(?:[^Q\\\r\n]|\\[^\r\n]|QQ(?!\uE000)))++"#
+        let e = #"\k<"# + group + ">"
+        let close = "(?:" + e + e + #"\\\\)*+"# + e + "Q"
+        let escaped =
+            #"(?<=\\Q)(?!"# + e + #"Q|[\r\n\uE000]|\z|\\{0,15}["'`]\uE000)(?:"# + stopBeforeURL + #"(?!(?<!\\)"# + close
+            + #")[^\r\n])*+(?:"# + stopBeforeURL + "(?=" + close + ")(?:" + e + e + #"\\\\)*+)?+"#
+        return ["'", "\""].map { quote in
+            [bare, escaped].map { $0.replacingOccurrences(of: "Q", with: quote) }.joined(separator: "|")
+        }.joined(separator: "|")
+    }
     /// `/`, `+` or `=` percent-encoded once or twice: one base64 character (rules 3 and 7).
     static let encodedBase64 = #"%(?:25)?(?:2[FfBb]|3[Dd])"#
     /// A local part starts outside a percent-encoded byte (once or twice), and holds no encoded `=`
@@ -1043,8 +1069,13 @@ public enum RegexReferenceSanitizer {
                         continue
                     }
                     // A SASL credential: its words stay with the text before it, for the later rules.
+                    // A SQL statement's password likewise.
                     let sasl =
-                        expression === bearer ? match.range(withName: "sasl") : NSRange(location: NSNotFound, length: 0)
+                        expression !== bearer
+                        ? NSRange(location: NSNotFound, length: 0)
+                        : ["sasl", "sql", "sqlq"].lazy.map { match.range(withName: $0) }.first {
+                            $0.location != NSNotFound
+                        } ?? NSRange(location: NSNotFound, length: 0)
                     let range =
                         expression === email
                         ? widenedEmail(match.range, in: seen, cursor: cursor)

@@ -35,6 +35,9 @@ struct LogSanitizerLeakTests {
         /// The twentieth session: a password in a command's short option (`sshpass -p x`, `docker
         /// login -p x`, `mysqldump -px`), and a user option's quoted password with blanks.
         case passwordOptions
+        /// The twenty-third session: a password in a SQL statement (`IDENTIFIED BY 'x'`, PostgreSQL's
+        /// `PASSWORD 'x'`, `SET PASSWORD FOR u = 'x'`), and a message that quotes one.
+        case sqlPasswords
     }
 
     struct Fragment {
@@ -61,6 +64,8 @@ struct LogSanitizerLeakTests {
         var users: LogCorpus
         /// The stream of the command options (``Family/passwordOptions``).
         var commands: LogCorpus
+        /// The stream of the SQL statements (``Family/sqlPasswords``).
+        var sql: LogCorpus
 
         mutating func marker() -> String { "Q" + corpus.string("0123456789", 8...8) + "Z" }
         mutating func pick<T>(_ options: [T]) -> T { corpus.pick(options) }
@@ -334,6 +339,22 @@ struct LogSanitizerLeakTests {
                 return Fragment(
                     text: text, secrets: text.contains(m2) ? [m1, m2] : [m1],
                     hosts: text.contains(url) ? [host] : [])
+            case .sqlPasswords:
+                let (open, close) = pick([("'", "'"), ("'", "'"), ("\"", "\""), ("\\\"", "\\\""), ("\\'", "\\'")])
+                let text = pick([
+                    "CREATE USER 'app'@'%' IDENTIFIED BY \(open)\(m1)\(close);",
+                    "ALTER USER app IDENTIFIED WITH caching_sha2_password BY \(open)\(m1)\(close)",
+                    "CREATE USER scott IDENTIFIED BY \(m1) DEFAULT TABLESPACE data;",
+                    "GRANT ALL ON db.* TO app@localhost IDENTIFIED BY PASSWORD \(open)*\(m1)\(close)",
+                    "ALTER ROLE app WITH LOGIN PASSWORD \(open)\(m1)\(close);",
+                    "CREATE ROLE app ENCRYPTED PASSWORD 'it''s \(m1)' VALID UNTIL 'infinity'",
+                    "SET PASSWORD FOR 'bob'@'localhost' = \(open)\(m1)\(close)",
+                    "SET PASSWORD = PASSWORD(\(open)\(m1)\(close))",
+                    "login failed: wrong password \(open)\(m1)\(close) for bob",
+                    "CREATE USER app\n    IDENTIFIED BY\n    \(open)\(m1)\(close);",
+                    "{\"sql\":\"ALTER ROLE app PASSWORD \\\"a\\\\\\\"\(m1)\\\"\",\"ms\":3}",
+                ])
+                return Fragment(text: text, secrets: [m1])
             case .gluedJWT:
                 let run = corpus.string(LogCorpus.base64url, 32...40)
                 let text = run + "eyJhbGciOi\(m1).eyJzdWIi\(m2).sig" + corpus.string(LogCorpus.base64url, 0...10)
@@ -354,7 +375,7 @@ struct LogSanitizerLeakTests {
                     Family.allCases.filter {
                         ![
                             .escapedSpaces, .keyInsideToken, .rawWindowsPathQuery, .nameValueApart, .newKeyWords,
-                            .pairLayouts, .userOptions, .passwordOptions,
+                            .pairLayouts, .userOptions, .passwordOptions, .sqlPasswords,
                         ]
                         .contains(
                             $0)
@@ -376,6 +397,7 @@ struct LogSanitizerLeakTests {
             appendTail(.pairLayouts, percent: 20, from: \.layouts, text: &text, fragments: &fragments)
             appendTail(.userOptions, percent: 20, from: \.users, text: &text, fragments: &fragments)
             appendTail(.passwordOptions, percent: 20, from: \.commands, text: &text, fragments: &fragments)
+            appendTail(.sqlPasswords, percent: 20, from: \.sql, text: &text, fragments: &fragments)
             return (text, fragments)
         }
 
@@ -460,7 +482,8 @@ struct LogSanitizerLeakTests {
             corpus: LogCorpus(seed: seed), escapes: LogCorpus(seed: seed ^ 0x16), glued: LogCorpus(seed: seed ^ 0x17),
             windows: LogCorpus(seed: seed ^ 0x18), pairs: LogCorpus(seed: seed ^ 0x19),
             keys: LogCorpus(seed: seed ^ 0x20), layouts: LogCorpus(seed: seed ^ 0x21),
-            users: LogCorpus(seed: seed ^ 0x22), commands: LogCorpus(seed: seed ^ 0x23))
+            users: LogCorpus(seed: seed ^ 0x22), commands: LogCorpus(seed: seed ^ 0x23),
+            sql: LogCorpus(seed: seed ^ 0x24))
         var failures: [String] = []
         var legacyLeaks: [Family: Int] = [:]
         for index in 0..<lines {

@@ -165,6 +165,13 @@ let seeded: [(line: String, secret: String)] = [
             + #" curl --user "bob:zq7SEEDc zq7SEEDd" -ualice:zq7SEEDglued -u"al:zq7SEEDq zq7SEEDr""#,
         "zq7SEED"
     ),
+    // The twenty-third session: a password in a SQL statement, bare, JSON-escaped and over lines.
+    (
+        "CREATE USER 'app'@'%' IDENTIFIED BY 'zq7SEEDmy'; CREATE USER scott IDENTIFIED BY zq7SEEDora;"
+            + " ALTER ROLE app WITH LOGIN PASSWORD 'it''s zq7SEEDpg'; SET PASSWORD FOR 'b'@'h' = \"zq7SEEDset\""
+            + #" {"sql":"ALTER USER a IDENTIFIED WITH x BY \"zq7SEEDjs\\\"on\""} wrong password 'zq7SEEDmsg'"#,
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

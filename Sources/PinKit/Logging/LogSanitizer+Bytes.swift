@@ -873,6 +873,16 @@ struct BearerStartFinder {
     var found: Int = -1
     var exhaustedFrom: Int = Int.max
 
+    /// Whether `first` and `second` are a pair the finder stops at: `be`, `ba`, `pa`, `pe`, `au`,
+    /// `aq`, `id`, `i@`, `` i` `` (any case).
+    @inline(__always) static func isPair(_ first: UInt8, _ second: UInt8) -> Bool {
+        let lowered = first | 0x20
+        let next = second | 0x24
+        return ((lowered == UInt8(ascii: "b") || lowered == UInt8(ascii: "p")) && next == UInt8(ascii: "e"))
+            || (lowered == UInt8(ascii: "a") && next == UInt8(ascii: "u"))
+            || (lowered == UInt8(ascii: "i") && next == UInt8(ascii: "d"))
+    }
+
     @inline(__always) mutating func next<Counter>(from: Int, to end: Int, in input: SanitizerInput<Counter>) -> Int? {
         if found >= from { return found }
         if from >= exhaustedFrom { return nil }
@@ -884,11 +894,17 @@ struct BearerStartFinder {
         let ae = ByteBlock.Bytes(repeating: 0x24)
         let a = ByteBlock.Bytes(repeating: UInt8(ascii: "a"))
         let u = ByteBlock.Bytes(repeating: UInt8(ascii: "u"))
+        let i = ByteBlock.Bytes(repeating: UInt8(ascii: "i"))
+        let d = ByteBlock.Bytes(repeating: UInt8(ascii: "d"))
+        let p = ByteBlock.Bytes(repeating: UInt8(ascii: "p"))
         @inline(__always) func pairs(_ at: Int) -> ByteBlock.Lanes {
             let first = ByteBlock.load(base, at) | fold
-            // `| 0x24` maps `u U q Q` to `u` as well (an `aq` costs the rule one more load).
+            // `| 0x24` maps `u U q Q` to `u` as well (an `aq` costs the rule one more load), and
+            // `d D @` and a backtick to `d`. `pa` (`PASSWORD 'x'`) comes with `pe`, `id`
+            // (`IDENTIFIED BY`) with `i@`: the rule rejects those at their second byte.
             let second = ByteBlock.load(base, at &+ 1) | ae
-            return ((first .== b) .& (second .== e)) .| ((first .== a) .& (second .== u))
+            return (((first .== b) .| (first .== p)) .& (second .== e)) .| ((first .== a) .& (second .== u))
+                .| ((first .== i) .& (second .== d))
         }
         // A pair starts at most at end - 2: the blocks cover starts [index, end - 1).
         var index = from
@@ -912,9 +928,7 @@ struct BearerStartFinder {
                 }
             } else {
                 while index &+ 1 < end {
-                    if (base[index] | 0x20 == UInt8(ascii: "b") && base[index &+ 1] | 0x24 == UInt8(ascii: "e"))
-                        || (base[index] | 0x20 == UInt8(ascii: "a") && base[index &+ 1] | 0x24 == UInt8(ascii: "u"))
-                    {
+                    if BearerStartFinder.isPair(base[index], base[index &+ 1]) {
                         found = index
                         return index
                     }

@@ -45,11 +45,16 @@ struct WordRules<Counter: LogSanitizerCounting> {
         /// reset at the start of each of its regions and its finders stop at the region's end.
         let regionByRegion: Bool
         /// The previous engine's bearer finders (`b`, `B`, and `a`, `A` for `AUTH PLAIN`); the current
-        /// engine looks for `be`, `ba` and `au` in any case.
+        /// engine looks for `be`, `ba`, `au`, `pa` and `id` in any case.
         var lowerB = CachedFinder()
         var upperB = CachedFinder()
         var lowerA = CachedFinder()
         var upperA = CachedFinder()
+        /// `i`, `I`, `p`, `P`: `IDENTIFIED BY x`, `PASSWORD 'x'`.
+        var lowerI = CachedFinder()
+        var upperI = CachedFinder()
+        var lowerP = CachedFinder()
+        var upperP = CachedFinder()
         var bearerStart = BearerStartFinder()
         /// `@`, `-`, `2`, `x`: the current engine searches with the patterns that pass over what
         /// the rule rejects at the byte before (``FinderPattern/emailAt`` and the others), the
@@ -93,6 +98,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 upperB = CachedFinder()
                 lowerA = CachedFinder()
                 upperA = CachedFinder()
+                lowerI = CachedFinder()
+                upperI = CachedFinder()
+                lowerP = CachedFinder()
+                upperP = CachedFinder()
             case 1:
                 at = CachedFinder()
                 percent = CachedFinder()
@@ -137,7 +146,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 let upper = state.upperB.next(.byte(UInt8(ascii: "B")), from: search, to: end, in: text) ?? end
                 let lowerA = state.lowerA.next(.byte(UInt8(ascii: "a")), from: search, to: end, in: text) ?? end
                 let upperA = state.upperA.next(.byte(UInt8(ascii: "A")), from: search, to: end, in: text) ?? end
-                s = min(lower, upper, lowerA, upperA)
+                let lowerI = state.lowerI.next(.byte(UInt8(ascii: "i")), from: search, to: end, in: text) ?? end
+                let upperI = state.upperI.next(.byte(UInt8(ascii: "I")), from: search, to: end, in: text) ?? end
+                let lowerP = state.lowerP.next(.byte(UInt8(ascii: "p")), from: search, to: end, in: text) ?? end
+                let upperP = state.upperP.next(.byte(UInt8(ascii: "P")), from: search, to: end, in: text) ?? end
+                s = min(lower, upper, lowerA, upperA, lowerI, upperI, lowerP, upperP)
             }
             guard s + 6 < end else { return nil }
             search = s + 1
@@ -149,10 +162,28 @@ struct WordRules<Counter: LogSanitizerCounting> {
             if s > regionStart, text.byte(s - 1) == UInt8(ascii: "]"), followsPlaceholder(s, regionStart) { continue }
             // Most candidates are a word that starts with `b` and goes on with something else.
             let second = text.byte(s + 1) | 0x20
-            if text.byte(s) | 0x20 == UInt8(ascii: "a") {
+            switch text.byte(s) | 0x20 {
+            case UInt8(ascii: "a"):
                 // `au` (any case): most are no `auth` and a blank, which one load rejects.
-                if second == UInt8(ascii: "u"), let match = saslMatch(s, end, state.urlStart) { return match }
+                if second == UInt8(ascii: "u"), let match = saslMatch(s, end) { return match }
                 continue
+            case UInt8(ascii: "i"):
+                // `id` (any case): most are no `identified`, which its third byte rejects.
+                if second == UInt8(ascii: "d"), text.byte(s + 2) | 0x20 == UInt8(ascii: "e"),
+                    let match = identifiedMatch(s, end, state.urlStart)
+                {
+                    return match
+                }
+                continue
+            case UInt8(ascii: "p"):
+                // `pa` (any case; the finder also stops at `pe`): most are no `password` and a blank.
+                if second == UInt8(ascii: "a"), text.byte(s + 2) | 0x20 == UInt8(ascii: "s"),
+                    let match = sqlPasswordMatch(s, end, state.urlStart)
+                {
+                    return match
+                }
+                continue
+            default: break
             }
             if second == UInt8(ascii: "a") {
                 // Most `ba` words are no `basic` (`back`, `bad`, `batch`): one more byte rejects them.
@@ -323,11 +354,12 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// spaces or tabs, then a run of four or more standard base64 characters `[A-Za-z0-9+/=]` with a
     /// Basic token's shape (``hasTokenShape(_:_:)``: `auth plain text` in prose stays), followed by
     /// the end of the text, a space, a tab, a line break, a quote (`"`, `'`, backtick) or an escaped
-    /// `\r` or `\n`: the run → `[redacted-secret]`, the words before it kept. At the end of a region
-    /// that a URL starts (`urlStart`) the run is followed by the URL: no match. Each run is read
+    /// `\r` or `\n`, or at the end of its region (also where a URL starts: a run glued to a URL's
+    /// scheme goes, as the reference reads it): the run → `[redacted-secret]`, the words before it
+    /// kept. Each run is read
     /// for one candidate only (another needs its own words and blanks, which no run holds), forward
     /// and once more for its shape.
-    @inline(never) func saslMatch(_ s: Int, _ end: Int, _ urlStart: Int) -> Match? {
+    @inline(never) func saslMatch(_ s: Int, _ end: Int) -> Match? {
         guard text.matches("auth", at: s, end: end) else { return nil }
         var p = s + 4
         if text.matches("enticate", at: p, end: end) { p += 8 }
@@ -351,9 +383,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
             runEnd += 1
         }
         guard runEnd - q >= 4 else { return nil }
-        if runEnd == end {
-            guard end != urlStart else { return nil }
-        } else {
+        if runEnd < end {
             let after = text.byte(runEnd)
             let ends =
                 after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D || text.has(runEnd, Classes.quote)
@@ -363,6 +393,180 @@ struct WordRules<Counter: LogSanitizerCounting> {
         }
         guard hasTokenShape(q, runEnd) else { return nil }
         return Match(start: q, end: runEnd, placeholder: .secret)
+    }
+
+    /// The blanks of a SQL statement (spaces, tabs and line breaks: statements are logged over
+    /// several lines) from `p`.
+    @inline(__always) func sqlBlanksEnd(from p: Int, _ end: Int) -> Int {
+        var q = p
+        while q < end, case let byte = text.byte(q), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+            q += 1
+        }
+        return q
+    }
+
+    /// A password in a SQL statement at `s` (where `id` is, in any case, after no letter or digit):
+    /// `IDENTIFIED` and blanks (``sqlBlanksEnd(from:_:)``), then `BY`, or `WITH`, blanks, a plugin's
+    /// name (1–64 `[A-Za-z0-9_]`, a quote optional on either side) blanks and `BY` or `AS` (MySQL's
+    /// hash, which logs in as well as the password does); blanks, and `PASSWORD` and blanks before a
+    /// quoted value (MySQL's `IDENTIFIED BY PASSWORD '*…'`); then a quoted value
+    /// (``sqlQuotedEnd(_:_:)``) or, as Oracle writes one, a run of `[A-Za-z0-9_$#]` followed by the
+    /// end (not a URL's start), a blank, `; , )`, a quote or an escaped `\r`, `\n` or `\t`: the value
+    /// → `[redacted-secret]`, the words before it kept (a run that a URL's separator ends goes, as
+    /// a SASL run does). Each candidate reads forward at most its
+    /// words, a 64-byte name and the blank runs between them, which no other candidate reads but
+    /// the one whose plugin name a `WITH` candidate took: linear.
+    @inline(never) func identifiedMatch(_ s: Int, _ end: Int, _ urlStart: Int) -> Match? {
+        guard text.matches("identified", at: s, end: end) else { return nil }
+        var p = sqlBlanksEnd(from: s + 10, end)
+        guard p > s + 10 else { return nil }
+        if text.matches("with", at: p, end: end) {
+            var q = sqlBlanksEnd(from: p + 4, end)
+            guard q > p + 4 else { return nil }
+            if q < end, text.byte(q) == UInt8(ascii: "'") || text.byte(q) == UInt8(ascii: "\"") { q += 1 }
+            let nameStart = q
+            while q < end, q - nameStart <= 64, text.has(q, Classes.alphanumeric) || text.byte(q) == UInt8(ascii: "_") {
+                q += 1
+            }
+            guard q > nameStart, q - nameStart <= 64 else { return nil }
+            if q < end, text.byte(q) == UInt8(ascii: "'") || text.byte(q) == UInt8(ascii: "\"") { q += 1 }
+            p = sqlBlanksEnd(from: q, end)
+            guard p > q, text.matches("by", at: p, end: end) || text.matches("as", at: p, end: end) else { return nil }
+        } else {
+            guard text.matches("by", at: p, end: end) else { return nil }
+        }
+        let byEnd = p + 2
+        p = sqlBlanksEnd(from: byEnd, end)
+        guard p > byEnd else { return nil }
+        if text.matches("password", at: p, end: end), case let q = sqlBlanksEnd(from: p + 8, end), q > p + 8,
+            sqlOpener(q, end) != nil
+        {
+            p = q
+        }
+        if let match = sqlQuotedMatch(p, end, urlStart) { return match }
+        if sqlOpener(p, end) != nil { return nil }
+        // Oracle's unquoted password: an identifier.
+        var q = p
+        while q < end,
+            text.has(q, Classes.alphanumeric) || text.byte(q) == UInt8(ascii: "_")
+                || text.byte(q) == UInt8(ascii: "$") || text.byte(q) == UInt8(ascii: "#")
+        {
+            q += 1
+        }
+        guard q > p else { return nil }
+        if q < end {
+            let after = text.byte(q)
+            let ends =
+                after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D || after == UInt8(ascii: ";")
+                || after == UInt8(ascii: ",") || after == UInt8(ascii: ")") || text.has(q, Classes.quote)
+                || (after == UInt8(ascii: "\\") && q + 1 < end
+                    && (text.byte(q + 1) == UInt8(ascii: "r") || text.byte(q + 1) == UInt8(ascii: "n")
+                        || text.byte(q + 1) == UInt8(ascii: "t")))
+            guard ends else { return nil }
+        }
+        return Match(start: p, end: q, placeholder: .secret)
+    }
+
+    /// A password after `PASSWORD` at `s` (where `pa` is, in any case, after no letter or digit):
+    /// PostgreSQL's `PASSWORD 'x'` (blanks between), MySQL's function `PASSWORD('x')` and
+    /// `SET PASSWORD FOR account = 'x'` (the account 1–128 bytes other than blanks and `=`), and a
+    /// message quoting one (`wrong password "x"`): a quoted value (``sqlQuotedEnd(_:_:)``) →
+    /// `[redacted-secret]`, the words and the quotes kept. Reads forward at most its words, an
+    /// account of 128 bytes and the blank runs between them: linear.
+    @inline(never) func sqlPasswordMatch(_ s: Int, _ end: Int, _ urlStart: Int) -> Match? {
+        guard text.matches("password", at: s, end: end) else { return nil }
+        let wordEnd = s + 8
+        let p = sqlBlanksEnd(from: wordEnd, end)
+        if p < end, text.byte(p) == UInt8(ascii: "(") {
+            return sqlQuotedMatch(sqlBlanksEnd(from: p + 1, end), end, urlStart)
+        }
+        guard p > wordEnd else { return nil }
+        if text.matches("for", at: p, end: end), case let q = sqlBlanksEnd(from: p + 3, end), q > p + 3 {
+            var r = q
+            while r < end, r - q <= 128, case let byte = text.byte(r), byte != 0x20, byte != 0x09, byte != 0x0A,
+                byte != 0x0D, byte != UInt8(ascii: "=")
+            {
+                r += 1
+            }
+            if r > q, r - q <= 128, case let e = sqlBlanksEnd(from: r, end), e < end, text.byte(e) == UInt8(ascii: "=")
+            {
+                return sqlQuotedMatch(sqlBlanksEnd(from: e + 1, end), end, urlStart)
+            }
+        }
+        return sqlQuotedMatch(p, end, urlStart)
+    }
+
+    /// A SQL value's opening quote at `p`: `'` or `"`, after up to 15 backslashes (a statement in a
+    /// JSON or Python string): the quote, its backslashes and the position after it, or nil.
+    @inline(__always) func sqlOpener(_ p: Int, _ end: Int) -> (quote: UInt8, escapes: Int, contentStart: Int)? {
+        guard p < end else { return nil }
+        var q = p
+        if text.byte(q) == UInt8(ascii: "\\") {
+            q += SanitizerScan.backslashRun(text, from: q, limit: min(end, q + 16))
+            guard q - p <= 15 else { return nil }
+        }
+        guard q < end, case let quote = text.byte(q), quote == UInt8(ascii: "'") || quote == UInt8(ascii: "\"") else {
+            return nil
+        }
+        return (quote, q - p, q + 1)
+    }
+
+    /// The quoted value at `p` (``sqlOpener(_:_:)``) as a match of its content, up to a line break or
+    /// its closing quote. After a bare quote: bytes other than that quote and `\\`, a `\\` and the byte
+    /// after it (MySQL's escape) and the quote doubled (SQL's; not when the second is right before a
+    /// URL). After e backslashes and the quote:
+    /// any byte up to a run of backslashes and the same quote that closes a string so opened
+    /// (``SanitizerScan/closesEscaped(run:escapes:)``, as rule 2's escaped strings: of a run of
+    /// e + j(2e + 2), the j(2e + 2) escaped backslashes are the value's); other runs and quotes are
+    /// the value's. Either stops, as rule 2's values do, before a quote right before a URL (the
+    /// region's end, `urlStart`) and up to 15 backslashes before it: that quote is the URL's context,
+    /// which a second pass must find where the first did. Nil when the content is empty or starts
+    /// with a placeholder (a second pass leaves what the first made; no byte a value ends at is a
+    /// placeholder's, so the placeholder is tested before the content is read). Each byte is read
+    /// at most twice.
+    @inline(__always) func sqlQuotedMatch(_ p: Int, _ end: Int, _ urlStart: Int) -> Match? {
+        // The placeholder first: a failed candidate must not have read its content (which may run
+        // to the line's end, past every later candidate).
+        guard let (quote, escapes, start) = sqlOpener(p, end), !startsWithPlaceholder(start, end) else { return nil }
+        @inline(__always) func beforeURLQuote(_ q: Int) -> Bool {
+            end == urlStart && q + 16 >= end && SanitizerScan.quoteBeforeURL(text, at: q, end: end, stop: end)
+        }
+        var q = start
+        while q < end, !beforeURLQuote(q) {
+            let byte = text.byte(q)
+            if byte == 0x0A || byte == 0x0D { break }
+            if escapes > 0 {
+                // A run's start (the byte before is no backslash: the opening quote, or a byte the
+                // loop passed one at a time) may close the string.
+                if byte == UInt8(ascii: "\\"), text.byte(q - 1) != UInt8(ascii: "\\"),
+                    case let run = SanitizerScan.backslashRun(text, from: q, limit: end), q + run < end,
+                    text.byte(q + run) == quote, SanitizerScan.closesEscaped(run: run, escapes: escapes)
+                {
+                    q += run - escapes
+                    break
+                }
+                q += 1
+            } else if byte == quote {
+                // Doubled, unless the second is a URL's context.
+                guard q + 1 < end, text.byte(q + 1) == quote, q + 2 != urlStart else { break }
+                q += 2
+            } else if byte == UInt8(ascii: "\\") {
+                guard q + 1 < end, text.byte(q + 1) != 0x0A, text.byte(q + 1) != 0x0D else { break }
+                q += 2
+            } else {
+                q += 1
+            }
+        }
+        guard q > start else { return nil }
+        return Match(start: start, end: q, placeholder: .secret)
+    }
+
+    /// Whether `[redacted-` and a run of `[a-z]` and `]` starts at `p`, below `end`.
+    @inline(__always) func startsWithPlaceholder(_ p: Int, _ end: Int) -> Bool {
+        guard text.matches("[redacted-", at: p, end: end) else { return false }
+        var q = p + 10
+        while q < end, text.byte(q) >= UInt8(ascii: "a"), text.byte(q) <= UInt8(ascii: "z") { q += 1 }
+        return q > p + 10 && q < end && text.byte(q) == UInt8(ascii: "]")
     }
 
     /// The end of "basic" (any case) and its separators (as `bearer`'s) at `p`, or nil.
@@ -1622,8 +1826,12 @@ struct WordRules<Counter: LogSanitizerCounting> {
             // `| 0x24` maps `u U q Q` to `u`, as the finder's test does).
             let lowered = bytes | fold
             let next = after | V(repeating: 0x24)
-            be .|= ((lowered .== V(repeating: 0x62)) .& (next .== V(repeating: 0x65)))
+            // `pa` and `id` too (`PASSWORD 'x'`, `IDENTIFIED BY x`), as the finder stops at them.
+            be
+                .|= (((lowered .== V(repeating: 0x62)) .| (lowered .== V(repeating: 0x70)))
+                    .& (next .== V(repeating: 0x65)))
                 .| ((lowered .== V(repeating: 0x61)) .& (next .== V(repeating: 0x75)))
+                .| ((lowered .== V(repeating: 0x69)) .& (next .== V(repeating: 0x64)))
             at .|= bytes .== V(repeating: 0x40)
             // The `40` of `%40` or `%2540`, the `25` of `a25` and the `xp` of `exp`: the pair only,
             // without the byte before it (more than the finders need, which costs a search on a
@@ -1651,8 +1859,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         // Each finder fresh, so its answer is either untouched or "nothing from `start` on";
         // chosen without a branch (whether a trigger is in a line changes from line to line).
         @inline(__always) func mark(_ present: Bool) -> Int { present ? Int.max : start }
-        let bearerAtFirst =
-            (first | 0x20 == 0x62 && second | 0x24 == 0x65) || (first | 0x20 == 0x61 && second | 0x24 == 0x75)
+        let bearerAtFirst = BearerStartFinder.isPair(first, second)
         state.bearerStart.exhaustedFrom = mark(ByteBlock.any(be) || bearerAtFirst)
         state.at.exhaustedFrom = mark(ByteBlock.any(at) || first == 0x40 || final == 0x40)
         // The `4` of a `%40` or `%2540` is at neither end.

@@ -245,10 +245,31 @@
 ///    places), spaces or tabs, `PLAIN` or `LOGIN` (any case), spaces or tabs, then a run of four or
 ///    more `[A-Za-z0-9+/=]` with that token's shape (a digit, `+ / =`, or both cases after its first
 ///    character: `auth plain text` in prose stays) followed by the end, a space, a tab, a line
-///    break, a quote (`"`, `'`, backtick) or an escaped `\r` or `\n` (not by a URL, nor by any
-///    other byte: `AUTH PLAIN abcd;x` stays) → the run `[redacted-secret]`, the words before it kept
+///    break, a quote (`"`, `'`, backtick), an escaped `\r` or `\n`, or a URL's separator (a run glued
+///    to a URL whose scheme it is not: `AUTH PLAIN AGJvYg==https://…`), not by any other byte
+///    (`AUTH PLAIN abcd;x` stays) → the run `[redacted-secret]`, the words before it kept
 ///    (`send: 'AUTH PLAIN [redacted-secret]\r\n'`); `AUTH PLAIN` alone or `AUTH PLAIN =` (SASL's empty
 ///    response) stay.
+///    And a password in a SQL statement (MySQL's and PostgreSQL's statement logs, an ORM's, a
+///    migration tool's): `IDENTIFIED` (any case, the same places), blanks (spaces, tabs, line
+///    breaks), then `BY`, or `WITH`, blanks, a plugin's name (1–64 `[A-Za-z0-9_]`, a `'` or `"` on
+///    either side optional), blanks and `BY` or `AS` (MySQL's hash, which logs in as the password
+///    does); blanks, and `PASSWORD` and blanks when a quoted value follows (`IDENTIFIED BY PASSWORD
+///    '*…'`); then a quoted value or Oracle's unquoted one, a run of `[A-Za-z0-9_$#]` followed by
+///    what ends a SASL run or `; , )` (`identified by sha256/…` stays, a pin). Or `PASSWORD` (any
+///    case, the same places) and blanks, or blanks, `(` and blanks (`PASSWORD('x')`), or blanks,
+///    `FOR`, blanks, an account (1–128 bytes other than blanks and `=`), blanks, `=` and blanks
+///    (`SET PASSWORD FOR 'bob'@'%' = 'x'`), then a quoted value (PostgreSQL's `ALTER ROLE app
+///    PASSWORD 'x'`, a message's `wrong password "x"`). A quoted value opens with `'` or `"` after
+///    up to 15 backslashes (a statement in a JSON or Python string); after a bare quote it runs over
+///    bytes other than that quote and `\`, a `\` and the byte after it (MySQL's escape) and the quote
+///    doubled (SQL's), after an escaped one up to a run of backslashes and the quote that closes a
+///    string so opened (as rule 2's quoted values; of its backslashes, the escaped ones are the
+///    value's), to a line break, or before a quote right before a URL and up to 15 backslashes
+///    before it (the URL's context, as rule 2's values) → `[redacted-secret]`, the words and quotes
+///    kept (`ALTER ROLE app PASSWORD '[redacted-secret]'`). An empty value, or one that starts with a
+///    placeholder, stays. Prose shaped like a statement loses a word (`identified by QA` loses
+///    `QA`), as `sshpass -p` in prose does.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
 ///    (not starting with `'` nor inside a percent-encoded byte, `%XX` or `%25XX`, and holding no
 ///    encoded `=` or `&`, `%3D`, `%26`, `%253D` or `%2526`, so a form encoded twice or three times
@@ -1127,11 +1148,11 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
     }
 
     /// Whether `first` and `second` start a word rule's match or a span without any byte
-    /// ``mayMatchShort(from:to:spans:)`` tests alone: `au` in any case (`AUTH PLAIN x`, rule 3),
-    /// and for `spans` `--` (a long option named by a key, rule 2) or `-` and a letter (a command's
+    /// ``mayMatchShort(from:to:spans:)`` tests alone: the pairs rule 3's finder stops at
+    /// (``BearerStartFinder/isPair(_:_:)``: `AUTH PLAIN x`, `PASSWORD 'x'`, `IDENTIFIED BY x`), and for `spans` `--` (a long option named by a key, rule 2) or `-` and a letter (a command's
     /// password option, `sshpass -p x`).
     @inline(__always) func mayStartPair(_ first: UInt8, _ second: UInt8, spans: Bool) -> Bool {
-        (first | 0x20 == UInt8(ascii: "a") && second | 0x20 == UInt8(ascii: "u"))
+        BearerStartFinder.isPair(first, second)
             || (spans && first == UInt8(ascii: "-")
                 && (second == UInt8(ascii: "-") || (second | 0x20) &- UInt8(ascii: "a") < 26))
     }
@@ -1142,13 +1163,18 @@ struct SanitizerRun<Counter: LogSanitizerCounting> {
         let lowered = bytes | ByteBlock.Bytes(repeating: 0x20)
         let a = ByteBlock.bits(lowered .== ByteBlock.Bytes(repeating: UInt8(ascii: "a"))) & range
         let u = ByteBlock.bits(lowered .== ByteBlock.Bytes(repeating: UInt8(ascii: "u"))) & range
-        guard spans else { return a & u &>> 1 }
+        // `id` and `pa` (rule 3's SQL passwords: `IDENTIFIED BY x` and `PASSWORD 'x'`).
+        let i = ByteBlock.bits(lowered .== ByteBlock.Bytes(repeating: UInt8(ascii: "i"))) & range
+        let d = ByteBlock.bits(lowered .== ByteBlock.Bytes(repeating: UInt8(ascii: "d"))) & range
+        let p = ByteBlock.bits(lowered .== ByteBlock.Bytes(repeating: UInt8(ascii: "p"))) & range
+        let words = a & u &>> 1 | i & d &>> 1 | p & a &>> 1
+        guard spans else { return words }
         let dashes = ByteBlock.bits(bytes .== ByteBlock.Bytes(repeating: UInt8(ascii: "-"))) & range
         // A `-` before a `-` (a long option) or a letter (a command's password option, `-p`).
         let letters =
             ByteBlock.bits((lowered &- ByteBlock.Bytes(repeating: UInt8(ascii: "a"))) .< ByteBlock.Bytes(repeating: 26))
             & range
-        return a & u &>> 1 | dashes & (dashes | letters) &>> 1
+        return words | dashes & (dashes | letters) &>> 1
     }
 
     @inline(__always) mutating func emit(_ span: LogSanitizer.Span) {
