@@ -849,12 +849,15 @@ public enum RegexReferenceSanitizer {
     /// account = 'x'` (group `sqlq`). `Ω` stands for a blank; an opening quote's backslashes are
     /// group `sqe` or `sqf`.
     static let sqlPassword =
-        #"|[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd]Ω++(?:[Ww][Ii][Tt][Hh]Ω++['"]?[A-Za-z0-9_]{1,64}+['"]?Ω++(?:[Bb][Yy]|[Aa][Ss])|[Bb][Yy])Ω++(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]Ω++(?=\\{0,15}+['"]))?+(?:(?<sqe>\\{1,15}+)?['"]"#
+        #"|[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd]Ω++(?:[Ww][Ii][Tt][Hh]Ω++['"]?[A-Za-z0-9_]{1,64}+['"]?Ω++(?:[Bb][Yy]|[Aa][Ss])|[Bb][Yy])Ω++(?:(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Vv][Aa][Ll][Uu][Ee][Ss])Ω++(?![A-Za-z]))?+(?:(?<sqe>\\{1,15}+)?['"]"#
         .replacingOccurrences(of: "Ω", with: sqlBlank) + notPlaceholder
-        + #")?(?<sql>"# + sqlQuoted("sqe") + #"|(?<![\\'"])[A-Za-z0-9_$#]++(?=[ \t\r\n;,)"'`]|\\[rnt]|\z))"#
-        + #"|[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd](?:Ω*+\(Ω*+|Ω++[Ff][Oo][Rr]Ω++[^ \t\r\n=]{1,128}+Ω*+=Ω*+|Ω++)(?<sqf>\\{1,15}+)?['"]"#
-        .replacingOccurrences(of: "Ω", with: sqlBlank) + notPlaceholder + "(?<sqlq>" + sqlQuoted("sqf") + ")"
-    static let sqlBlank = #"[ \t\r\n]"#
+        + #")?(?<sql>"# + sqlQuoted("sqe")
+        + #"|(?<![\\'"])[A-Za-z][A-Za-z0-9_$#]*+(?=[ \t\r\n;,)\]}<>|"'`]|\\[rnt"'\\]|\z))"#
+        + #"|[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd](?:Ω*+\(Ω*+|Ω++[Ff][Oo][Rr]Ω++(?:(?![Bb][Ee][Aa][Rr][Ee][Rr]Σ|[Bb][Aa][Ss][Ii][Cc]Σ)(?:[^ \t\r\n=\[\\]|\\(?![nrt])))++Ω*+=Ω*+|Ω++)(?<sqf>\\{1,15}+)?['"]"#
+        .replacingOccurrences(of: "Ω", with: sqlBlank).replacingOccurrences(of: "Σ", with: bearerSeparator)
+        + notPlaceholder + "(?<sqlq>" + sqlQuoted("sqf") + ")"
+    /// A blank in a SQL statement: white space or an escaped line break or tab.
+    static let sqlBlank = #"(?:[ \t\r\n]|\\[nrt])"#
     /// A quoted SQL value's content after its opening quote, whose backslashes are group `group`.
     static func sqlQuoted(_ group: String) -> String {
         // Each unit, as rule 2's values, not where a quote right before a URL (its context) and up

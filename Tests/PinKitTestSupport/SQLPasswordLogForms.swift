@@ -2,8 +2,9 @@
 /// (also `WITH` a plugin and `BY` or `AS`, `BY PASSWORD`), PostgreSQL's `PASSWORD 'x'`, MySQL's
 /// `PASSWORD('x')` and `SET PASSWORD FOR account = 'x'`, in bare, JSON-escaped (once and more) and
 /// Python-escaped quotes, over several lines; and their near misses (`unidentified by`,
-/// `passwords 'x'`, a value that is a placeholder, an empty one, a 65-byte plugin name, a
-/// 129-byte account, an identifier glued to what does not end one). The differential test
+/// `passwords 'x'`, a value that is a placeholder, an empty one, a 65-byte plugin name, an
+/// account holding a placeholder, a bearer token or an escaped line break, an identifier glued to
+/// what does not end one, or that starts with a digit). The differential test
 /// `LogSanitizerSQLPasswordTests` draws its lines from here (its own stream, so the corpus the
 /// benchmark measures stays as it was).
 extension LogCorpus {
@@ -19,7 +20,7 @@ extension LogCorpus {
     /// One statement (or a near miss): words, blanks between them, and a value.
     public mutating func sqlStatement() -> String {
         let blank = { (corpus: inout LogCorpus) in
-            corpus.pick([" ", " ", "  ", "\t", "\n    ", "\r\n", "", " \\n "])
+            corpus.pick([" ", " ", "  ", "\t", "\n    ", "\r\n", "", " \\n ", "\\t", "\\r\\n", "\\q"])
         }
         var words: [String]
         switch Int.random(in: 0..<4, using: &generator) {
@@ -42,7 +43,7 @@ extension LogCorpus {
             } else {
                 words.append(pick(["BY", "by", "By", "BYE", "EXTERNALLY"]))
             }
-            if chance(20) { words.append(pick(["PASSWORD", "password", "passwords"])) }
+            if chance(20) { words.append(pick(["PASSWORD", "password", "passwords", "VALUES", "values", "VALUE"])) }
         case 1:
             words = [
                 pick(["ALTER ROLE app WITH LOGIN", "CREATE ROLE a ENCRYPTED", "wrong", "x_", "5", "%20", "\\n", ""]),
@@ -52,8 +53,9 @@ extension LogCorpus {
             words = [
                 pick(["SET", "set", ""]), pick(["PASSWORD", "password"]), pick(["FOR", "for", "FORM", ""]),
                 pick([
-                    "'bob'@'localhost'", "bob", "CURRENT_USER()", "", String(repeating: "a", count: 128),
-                    String(repeating: "a", count: 129), "a=b",
+                    "'bob'@'localhost'", "bob", "CURRENT_USER()", "", String(repeating: "é", count: 65),
+                    String(repeating: "a", count: 129), "a=b", "[redacted-email]", "a[b", "a\\nb", "a\\qb",
+                    "'Bearer:" + String(repeating: "x", count: 40) + "'", "xbasic:abc", "''bob@ex.io",
                 ]),
                 pick(["=", "= ", "", "=="]),
             ]
@@ -74,9 +76,11 @@ extension LogCorpus {
             "hunter2", "S3cret!", "it''s", "it\\'s", "a\"b", "", "[redacted-secret]", "[redacted-secret]x", "a b",
             "https://a.io/x", "token=abc", "alice@example.com", "x\\", "Bearer abcdef", "\\\\", "é",
             "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "550e8400-e29b-41d4-a716-446655440000", "a\\\"b", "a'b", "$x#1",
+            "1234", "S:ABCDEF0123;T:99", "_x",
         ])
         let tail = pick([
-            "", ";", " DEFAULT TABLESPACE users", ")", ",", "x", "\\n", "https://h/p", "'", "\"", " ", "\\",
+            "", ";", " DEFAULT TABLESPACE users", ")", ",", "x", "\\n", "https://h/p", "'", "\"", " ", "\\", "]", "}",
+            "|", "<", "\\\"", "\\\\", "\\q", "-",
         ])
         switch Int.random(in: 0..<8, using: &generator) {
         case 0, 1: return "'" + content + "'" + tail

@@ -353,6 +353,12 @@ struct LogSanitizerLeakTests {
                     "login failed: wrong password \(open)\(m1)\(close) for bob",
                     "CREATE USER app\n    IDENTIFIED BY\n    \(open)\(m1)\(close);",
                     "{\"sql\":\"ALTER ROLE app PASSWORD \\\"a\\\\\\\"\(m1)\\\"\",\"ms\":3}",
+                    // Spring's bracketed statement; a statement over escaped line breaks in JSON;
+                    // Oracle's verifier; an account of 140 bytes of non-ASCII letters.
+                    "SQL [CREATE USER app IDENTIFIED BY \(m1)]; nested exception",
+                    "{\"sql\":\"CREATE USER app\\nIDENTIFIED BY\\n\\t\(open)\(m1)\(close)\"}",
+                    "ALTER USER app IDENTIFIED BY VALUES 'S:\(m1);T:99'",
+                    "SET PASSWORD FOR j\u{F6}rg" + String(repeating: "\u{E9}", count: 70) + " = \(open)\(m1)\(close)",
                 ])
                 return Fragment(text: text, secrets: [m1])
             case .gluedJWT:

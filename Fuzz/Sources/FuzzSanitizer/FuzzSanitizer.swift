@@ -172,6 +172,14 @@ let seeded: [(line: String, secret: String)] = [
             + #" {"sql":"ALTER USER a IDENTIFIED WITH x BY \"zq7SEEDjs\\\"on\""} wrong password 'zq7SEEDmsg'"#,
         "zq7SEED"
     ),
+    // Its review: escaped blanks between the words, Oracle's verifier, a bracketed statement, and
+    // an account longer than 128 bytes.
+    (
+        #"{"sql":"CREATE USER a\nIDENTIFIED BY\n\t'zq7SEEDesc'"} ALTER USER a IDENTIFIED BY VALUES 'S:zq7SEEDora'"#
+            + " SQL [CREATE USER a IDENTIFIED BY zq7SEEDbr]; SET PASSWORD FOR " + String(repeating: "\u{E9}", count: 70)
+            + " = 'zq7SEEDlong'",
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

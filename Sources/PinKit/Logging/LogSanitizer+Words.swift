@@ -395,23 +395,39 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return Match(start: q, end: runEnd, placeholder: .secret)
     }
 
-    /// The blanks of a SQL statement (spaces, tabs and line breaks: statements are logged over
-    /// several lines) from `p`.
+    /// The blanks of a SQL statement from `p`: spaces, tabs and line breaks (statements are logged
+    /// over several lines), also escaped (`\n`, `\r`, `\t`: a multi-line statement in a JSON log).
     @inline(__always) func sqlBlanksEnd(from p: Int, _ end: Int) -> Int {
         var q = p
-        while q < end, case let byte = text.byte(q), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-            q += 1
+        while q < end {
+            let byte = text.byte(q)
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                q += 1
+            } else if sqlEscapedBlank(q, end) {
+                q += 2
+            } else {
+                break
+            }
         }
         return q
+    }
+
+    /// Whether `\n`, `\r` or `\t` is at `q`, below `end`.
+    @inline(__always) func sqlEscapedBlank(_ q: Int, _ end: Int) -> Bool {
+        guard q + 1 < end, text.byte(q) == UInt8(ascii: "\\") else { return false }
+        let letter = text.byte(q + 1)
+        return letter == UInt8(ascii: "n") || letter == UInt8(ascii: "r") || letter == UInt8(ascii: "t")
     }
 
     /// A password in a SQL statement at `s` (where `id` is, in any case, after no letter or digit):
     /// `IDENTIFIED` and blanks (``sqlBlanksEnd(from:_:)``), then `BY`, or `WITH`, blanks, a plugin's
     /// name (1–64 `[A-Za-z0-9_]`, a quote optional on either side) blanks and `BY` or `AS` (MySQL's
-    /// hash, which logs in as well as the password does); blanks, and `PASSWORD` and blanks before a
-    /// quoted value (MySQL's `IDENTIFIED BY PASSWORD '*…'`); then a quoted value
-    /// (``sqlQuotedEnd(_:_:)``) or, as Oracle writes one, a run of `[A-Za-z0-9_$#]` followed by the
-    /// end (not a URL's start), a blank, `; , )`, a quote or an escaped `\r`, `\n` or `\t`: the value
+    /// hash, which logs in as well as the password does); blanks, and `PASSWORD` or `VALUES` and
+    /// blanks before no letter (MySQL's `IDENTIFIED BY PASSWORD '*…'`, Oracle's `IDENTIFIED BY VALUES
+    /// 'S:…'`);
+    /// then a quoted value (``sqlQuotedMatch(_:_:_:)``) or, as Oracle writes one, an identifier (a
+    /// letter and a run of `[A-Za-z0-9_$#]`: `identified by 1234` stays) followed by the end of its
+    /// region, a blank, one of `; , ) ] } < > |`, a quote, or `\` and one of `r n t " ' \`: the value
     /// → `[redacted-secret]`, the words before it kept (a run that a URL's separator ends goes, as
     /// a SASL run does). Each candidate reads forward at most its
     /// words, a 64-byte name and the blank runs between them, which no other candidate reads but
@@ -438,41 +454,59 @@ struct WordRules<Counter: LogSanitizerCounting> {
         let byEnd = p + 2
         p = sqlBlanksEnd(from: byEnd, end)
         guard p > byEnd else { return nil }
-        if text.matches("password", at: p, end: end), case let q = sqlBlanksEnd(from: p + 8, end), q > p + 8,
-            sqlOpener(q, end) != nil
+        // `PASSWORD` (MySQL's hash) or `VALUES` (Oracle's) and blanks before no letter (a quoted
+        // value, or what a later rule left of one: an escaped tab's `t` an email took is no letter
+        // that could make the word a password in a second pass).
+        let word = text.matches("password", at: p, end: end) ? 8 : text.matches("values", at: p, end: end) ? 6 : 0
+        if word > 0, case let q = sqlBlanksEnd(from: p + word, end), q > p + word,
+            q == end || !text.has(q, Classes.letter)
         {
             p = q
         }
         if let match = sqlQuotedMatch(p, end, urlStart) { return match }
         if sqlOpener(p, end) != nil { return nil }
         // Oracle's unquoted password: an identifier.
-        var q = p
+        guard p < end, text.has(p, Classes.letter) else { return nil }
+        var q = p + 1
         while q < end,
             text.has(q, Classes.alphanumeric) || text.byte(q) == UInt8(ascii: "_")
                 || text.byte(q) == UInt8(ascii: "$") || text.byte(q) == UInt8(ascii: "#")
         {
             q += 1
         }
-        guard q > p else { return nil }
         if q < end {
-            let after = text.byte(q)
-            let ends =
-                after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D || after == UInt8(ascii: ";")
-                || after == UInt8(ascii: ",") || after == UInt8(ascii: ")") || text.has(q, Classes.quote)
-                || (after == UInt8(ascii: "\\") && q + 1 < end
-                    && (text.byte(q + 1) == UInt8(ascii: "r") || text.byte(q + 1) == UInt8(ascii: "n")
-                        || text.byte(q + 1) == UInt8(ascii: "t")))
-            guard ends else { return nil }
+            switch text.byte(q) {
+            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: ")"), UInt8(ascii: "]"),
+                UInt8(ascii: "}"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "|"), UInt8(ascii: "\""),
+                UInt8(ascii: "'"), UInt8(ascii: "`"):
+                break
+            case UInt8(ascii: "\\"):
+                // An escape a logger wrote: a line break or tab, or the quote or backslash of a string
+                // the statement sits in (`\"`, `\'`, `\\`).
+                guard q + 1 < end else { return nil }
+                switch text.byte(q + 1) {
+                case UInt8(ascii: "r"), UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+                    UInt8(ascii: "\\"):
+                    break
+                default: return nil
+                }
+            default: return nil
+            }
         }
         return Match(start: p, end: q, placeholder: .secret)
     }
 
     /// A password after `PASSWORD` at `s` (where `pa` is, in any case, after no letter or digit):
     /// PostgreSQL's `PASSWORD 'x'` (blanks between), MySQL's function `PASSWORD('x')` and
-    /// `SET PASSWORD FOR account = 'x'` (the account 1–128 bytes other than blanks and `=`), and a
-    /// message quoting one (`wrong password "x"`): a quoted value (``sqlQuotedEnd(_:_:)``) →
-    /// `[redacted-secret]`, the words and the quotes kept. Reads forward at most its words, an
-    /// account of 128 bytes and the blank runs between them: linear.
+    /// `SET PASSWORD FOR account = 'x'`, and a message quoting one (`wrong password "x"`): a quoted
+    /// value (``sqlQuotedMatch(_:_:_:)``) → `[redacted-secret]`, the words and the quotes kept. The
+    /// account is a run of bytes other than blanks (``sqlBlanksEnd(from:_:)``), `=` and `[`: with no
+    /// bound and no `[`, what later rules make of a run that failed (a placeholder, which starts with
+    /// `[`) fails again, so a second pass finds no value the first did not. It holds no `bearer` or
+    /// `basic` and a separator either: the rule's search goes on after the value, past the account,
+    /// so a bearer token in it would be found by a second pass only. Reads forward its words,
+    /// the blank runs between them and its account, a run no other candidate reads (another needs
+    /// blanks after its `PASSWORD`, which no account holds): linear.
     @inline(never) func sqlPasswordMatch(_ s: Int, _ end: Int, _ urlStart: Int) -> Match? {
         guard text.matches("password", at: s, end: end) else { return nil }
         let wordEnd = s + 8
@@ -483,13 +517,13 @@ struct WordRules<Counter: LogSanitizerCounting> {
         guard p > wordEnd else { return nil }
         if text.matches("for", at: p, end: end), case let q = sqlBlanksEnd(from: p + 3, end), q > p + 3 {
             var r = q
-            while r < end, r - q <= 128, case let byte = text.byte(r), byte != 0x20, byte != 0x09, byte != 0x0A,
-                byte != 0x0D, byte != UInt8(ascii: "=")
+            while r < end, case let byte = text.byte(r), byte != 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D,
+                byte != UInt8(ascii: "="), byte != UInt8(ascii: "["), !sqlEscapedBlank(r, end),
+                byte | 0x20 != UInt8(ascii: "b") || (bearerGroupEnd(r, end) == nil && basicGroupEnd(r, end) == nil)
             {
                 r += 1
             }
-            if r > q, r - q <= 128, case let e = sqlBlanksEnd(from: r, end), e < end, text.byte(e) == UInt8(ascii: "=")
-            {
+            if r > q, case let e = sqlBlanksEnd(from: r, end), e < end, text.byte(e) == UInt8(ascii: "=") {
                 return sqlQuotedMatch(sqlBlanksEnd(from: e + 1, end), end, urlStart)
             }
         }
