@@ -164,7 +164,8 @@ public enum AdversarialLogFamilies {
                     + String(repeating: "u", count: 255) + " -"
             ),
             // The twenty-third session: SQL passwords. Each candidate reads forward its words, a
-            // plugin name (at most 64 bytes), an account (at most 128) and the blanks between; a
+            // plugin name (at most 64 bytes), an account (unbounded: a run no other candidate
+            // reads, since another needs blanks after its `PASSWORD`) and the blanks between; a
             // value that starts with a placeholder is rejected before its content (which never
             // closes here) is read.
             ("SQL words repeated", "IDENTIFIED WITH x BY PASSWORD FOR a = PASSWORD( "),
@@ -174,6 +175,16 @@ public enum AdversarialLogFamilies {
                     + String(repeating: "a", count: 128) + " = \\\"x "
             ),
             ("SQL placeholder value", "password '[redacted-secret]a "),
+            // Long accounts full of candidates that fail (`password` after `'` needs blanks and
+            // `FOR`), each ended by a blank and followed by no `=`.
+            ("SQL long account", "password for " + String(repeating: "a'password(", count: 100) + "\\n x "),
+            // The second review: a pin quoted as the value (read up to 43 slashes after 15
+            // backslashes each, then kept) and values opened by doubled quotes.
+            (
+                "SQL quoted pin",
+                "password 'sha256/" + String(repeating: String(repeating: "\\", count: 15) + "/", count: 43) + "=' "
+            ),
+            ("SQL doubled quotes", "identified by ''x'''' password \"\"y\"\" "),
             ("random upper-case hex", ""),
         ]
         return families

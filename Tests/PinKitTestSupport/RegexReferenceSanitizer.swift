@@ -849,20 +849,35 @@ public enum RegexReferenceSanitizer {
     /// account = 'x'` (group `sqlq`). `Ω` stands for a blank; an opening quote's backslashes are
     /// group `sqe` or `sqf`.
     static let sqlPassword =
-        #"|[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd]Ω++(?:[Ww][Ii][Tt][Hh]Ω++['"]?[A-Za-z0-9_]{1,64}+['"]?Ω++(?:[Bb][Yy]|[Aa][Ss])|[Bb][Yy])Ω++(?:(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Vv][Aa][Ll][Uu][Ee][Ss])Ω++(?![A-Za-z]))?+(?:(?<sqe>\\{1,15}+)?['"]"#
-        .replacingOccurrences(of: "Ω", with: sqlBlank) + notPlaceholder
+        #"|[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd]Ω++(?:[Ww][Ii][Tt][Hh]Ω++(?:\\{0,15}+['"`])?[A-Za-z0-9_]{1,64}+(?:\\{0,15}+['"`])?Ω++(?:[Bb][Yy]|[Aa][Ss])|[Bb][Yy])Ω++(?:(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Vv][Aa][Ll][Uu][Ee][Ss])Ω++(?![A-Za-z]))?+(?:"#
+        .replacingOccurrences(of: "Ω", with: sqlBlank) + sqlDoubled("sqd", "sqlc")
+        + #"|(?:(?<sqe>\\{1,15}+)?['"]"# + notPlaceholder + notQuotedPin
         + #")?(?<sql>"# + sqlQuoted("sqe")
-        + #"|(?<![\\'"])[A-Za-z][A-Za-z0-9_$#]*+(?=[ \t\r\n;,)\]}<>|"'`]|\\[rnt"'\\]|\z))"#
-        + #"|[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd](?:Ω*+\(Ω*+|Ω++[Ff][Oo][Rr]Ω++(?:(?![Bb][Ee][Aa][Rr][Ee][Rr]Σ|[Bb][Aa][Ss][Ii][Cc]Σ)(?:[^ \t\r\n=\[\\]|\\(?![nrt])))++Ω*+=Ω*+|Ω++)(?<sqf>\\{1,15}+)?['"]"#
+        + #"|(?<![\\'"])[A-Za-z][A-Za-z0-9_$#]*+(?=[ \t\r\n;,)\]}<>|"'`]|\\[rnt"'\\]|\z)))"#
+        + #"|[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd](?:Ω*+\(Ω*+|Ω++[Ff][Oo][Rr]Ω++(?:(?![Bb][Ee][Aa][Rr][Ee][Rr]Σ|[Bb][Aa][Ss][Ii][Cc]Σ)(?:[^ \t\r\n=\[\\]|\\(?!\\{0,14}+[nrt])))++Ω*+=Ω*+|Ω++)(?:"#
         .replacingOccurrences(of: "Ω", with: sqlBlank).replacingOccurrences(of: "Σ", with: bearerSeparator)
-        + notPlaceholder + "(?<sqlq>" + sqlQuoted("sqf") + ")"
-    /// A blank in a SQL statement: white space or an escaped line break or tab.
-    static let sqlBlank = #"(?:[ \t\r\n]|\\[nrt])"#
+        + sqlDoubled("sqdq", "sqlqc") + #"|(?<sqf>\\{1,15}+)?['"]"# + notPlaceholder + notQuotedPin + "(?<sqlq>"
+        + sqlQuoted("sqf") + "))"
+    /// A blank in a SQL statement: white space or an escaped line break or tab (after 1–15
+    /// backslashes: a JSON string, or one escaped twice).
+    static let sqlBlank = #"(?:[ \t\r\n]|\\{1,15}+[nrt])"#
+    /// A pin quoted as a value (§4: it stays).
+    static let notQuotedPin = #"(?![Ss][Hh][Aa]256\\{0,15}+/(?:[A-Za-z0-9+/]|\\{1,15}+/){43}+=\\{0,15}+['"])"#
+    /// A value a doubled bare quote opens (CSV's `""x""`, a SQL string's `''x''`), not before what
+    /// ends an empty value; its content (group `content`) runs to the next doubled quote.
+    static func sqlDoubled(_ quote: String, _ content: String) -> String {
+        #"(?<"# + quote + #">['"])\k<"# + quote + #">(?![ \t\r\n'"\\;,)]|\z)"# + notPlaceholder + notQuotedPin + "(?<"
+            + content + ">(?:" + stopBeforeURL
+            + #"(?:(?!QQ)[^\r\n]|QQQQ(?!\uE000)))++)"#
+            .replacingOccurrences(of: "Q", with: #"\k<"# + quote + ">")
+    }
     /// A quoted SQL value's content after its opening quote, whose backslashes are group `group`.
     static func sqlQuoted(_ group: String) -> String {
         // Each unit, as rule 2's values, not where a quote right before a URL (its context) and up
         // to 15 backslashes before it start.
-        let bare = #"(?<=[^\\]Q)(?:"# + stopBeforeURL + #"(?:[^Q\\\r\n]|\\[^\r\n]|QQ(?!\uE000)))++"#
+        let bare =
+            #"(?<=[^\\]Q)(?:"# + stopBeforeURL
+            + #"(?:[^Q\\\r\n]|\\[^\r\n]|QQ(?!\uE000| [Aa][Tt] [Ll][Ii][Nn][Ee] )))++"#
         let e = #"\k<"# + group + ">"
         let close = "(?:" + e + e + #"\\\\)*+"# + e + "Q"
         let escaped =
@@ -1076,7 +1091,7 @@ public enum RegexReferenceSanitizer {
                     let sasl =
                         expression !== bearer
                         ? NSRange(location: NSNotFound, length: 0)
-                        : ["sasl", "sql", "sqlq"].lazy.map { match.range(withName: $0) }.first {
+                        : ["sasl", "sql", "sqlq", "sqlc", "sqlqc"].lazy.map { match.range(withName: $0) }.first {
                             $0.location != NSNotFound
                         } ?? NSRange(location: NSNotFound, length: 0)
                     let range =

@@ -20,7 +20,9 @@ extension LogCorpus {
     /// One statement (or a near miss): words, blanks between them, and a value.
     public mutating func sqlStatement() -> String {
         let blank = { (corpus: inout LogCorpus) in
-            corpus.pick([" ", " ", "  ", "\t", "\n    ", "\r\n", "", " \\n ", "\\t", "\\r\\n", "\\q"])
+            corpus.pick([
+                " ", " ", "  ", "\t", "\n    ", "\r\n", "", " \\n ", "\\t", "\\r\\n", "\\q", "\\\\n", "\\\\\\t",
+            ])
         }
         var words: [String]
         switch Int.random(in: 0..<4, using: &generator) {
@@ -36,6 +38,7 @@ extension LogCorpus {
                     pick(["WITH", "with", "WITHOUT"]),
                     pick([
                         "mysql_native_password", "'caching_sha2_password'", "\"ed25519\"", "x", "'",
+                        "\\\"ed25519\\\"", "`mysql_native_password`", "\\'sha256_password\\'", "\\\\\"x",
                         String(repeating: "p", count: 64), String(repeating: "p", count: 65), "a-b",
                     ]),
                     pick(["BY", "AS", "by", "AT"]),
@@ -76,13 +79,14 @@ extension LogCorpus {
             "hunter2", "S3cret!", "it''s", "it\\'s", "a\"b", "", "[redacted-secret]", "[redacted-secret]x", "a b",
             "https://a.io/x", "token=abc", "alice@example.com", "x\\", "Bearer abcdef", "\\\\", "é",
             "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "550e8400-e29b-41d4-a716-446655440000", "a\\\"b", "a'b", "$x#1",
-            "1234", "S:ABCDEF0123;T:99", "_x",
+            "1234", "S:ABCDEF0123;T:99", "_x", "it''''s", "sha256/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+            "sha256\\/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
         ])
         let tail = pick([
             "", ";", " DEFAULT TABLESPACE users", ")", ",", "x", "\\n", "https://h/p", "'", "\"", " ", "\\", "]", "}",
-            "|", "<", "\\\"", "\\\\", "\\q", "-",
+            "|", "<", "\\\"", "\\\\", "\\q", "-", "' at line 1", "'", "''",
         ])
-        switch Int.random(in: 0..<8, using: &generator) {
+        switch Int.random(in: 0..<10, using: &generator) {
         case 0, 1: return "'" + content + "'" + tail
         case 2: return "\"" + content + "\"" + tail
         case 3: return "\\\"" + content + "\\\"" + tail
@@ -93,6 +97,11 @@ extension LogCorpus {
             let close = pick([open, "\\\"", "\\\\\\\"", "\""])
             return open + content + close + tail
         case 6: return "'" + content + pick(["", "\n", "\r\n"])
+        case 7:
+            // Doubled: CSV's `""x""`, a SQL string's `''x''` (and an empty one before what ends it).
+            let quote = pick(["''", "\"\""])
+            return quote + content + pick([quote, "'", quote + quote, ""]) + tail
+        case 8: return "'" + content + "'' at line 1" + tail
         default: return content + tail
         }
     }

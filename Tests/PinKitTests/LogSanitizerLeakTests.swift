@@ -359,6 +359,13 @@ struct LogSanitizerLeakTests {
                     "{\"sql\":\"CREATE USER app\\nIDENTIFIED BY\\n\\t\(open)\(m1)\(close)\"}",
                     "ALTER USER app IDENTIFIED BY VALUES 'S:\(m1);T:99'",
                     "SET PASSWORD FOR j\u{F6}rg" + String(repeating: "\u{E9}", count: 70) + " = \(open)\(m1)\(close)",
+                    // The second review: CSV's doubled quotes, a SQL string's, blanks escaped twice,
+                    // quoted plugin names, MySQL's syntax error.
+                    "\"Query\",\"ALTER USER bob IDENTIFIED BY \"\"\(m1)\"\"\",0",
+                    "EXECUTE IMMEDIATE 'CREATE USER a IDENTIFIED BY ''it''''s \(m1)'' QUOTA 0';",
+                    "{\"log\":\"{\\\"sql\\\":\\\"ALTER USER bob\\\\nIDENTIFIED\\\\nBY\\\\n\(open)\(m1)\(close)\\\"}\"}",
+                    "CREATE USER `b`@`%` IDENTIFIED WITH `mysql_native_password` BY \(open)\(m1)\(close)",
+                    "{\"error\":\"Error 1064 (42000): near 'IDENTIFIED BY '\(m1)'' at line 1\",\"host\":\"\(host)\"}",
                 ])
                 return Fragment(text: text, secrets: [m1])
             case .gluedJWT:

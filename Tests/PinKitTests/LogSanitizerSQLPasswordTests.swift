@@ -116,6 +116,34 @@ struct LogSanitizerSQLPasswordTests {
                 "SET PASSWORD FOR " + String(repeating: "\u{E9}", count: 65) + " 'hunter2'"
             ),
             (
+                // The second review's finds: CSV's doubled quotes (MySQL's log as a CSV table), a
+                // statement in a SQL string (PL/SQL's dynamic SQL, a quote inside doubled twice), a
+                // JSON log inside a JSON string (blanks escaped twice), quoted plugin names.
+                #""2026-12-07 10:00:00","root","Query","ALTER USER bob IDENTIFIED BY ""hunter2""""#,
+                #""2026-12-07 10:00:00","root","Query","ALTER USER bob IDENTIFIED BY ""[redacted-secret]""""#,
+                #""2026-12-07 10:00:00","root","Query","ALTER USER bob IDENTIFIE BY ""hunter2""""#
+            ),
+            (
+                "EXECUTE IMMEDIATE 'CREATE USER a IDENTIFIED BY ''it''''s hunter2'' DEFAULT TABLESPACE u';",
+                "EXECUTE IMMEDIATE 'CREATE USER a IDENTIFIED BY ''[redacted-secret]'' DEFAULT TABLESPACE u';",
+                "EXECUTE IMMEDIATE 'CREATE USER a IDENTIFIED ''it''''s hunter2'' DEFAULT TABLESPACE u';"
+            ),
+            (
+                #"{"log":"{\"sql\":\"ALTER USER bob\\nIDENTIFIED\\nBY\\n'hunter2'\"}"}"#,
+                #"{"log":"{\"sql\":\"ALTER USER bob\\nIDENTIFIED\\nBY\\n'[redacted-secret]'\"}"}"#,
+                #"{"log":"{\"sql\":\"ALTER USER bob\\nIDENTIFIED\\qBY\\n'hunter2'\"}"}"#
+            ),
+            (
+                #"{"sql":"CREATE USER \"bob\" IDENTIFIED WITH \"mysql_native_password\" BY \"hunter2\""}"#,
+                #"{"sql":"CREATE USER \"bob\" IDENTIFIED WITH \"mysql_native_password\" BY \"[redacted-secret]\""}"#,
+                #"{"sql":"CREATE USER \"bob\" IDENTIFIED WITHOUT \"mysql_native_password\" BY \"hunter2\""}"#
+            ),
+            (
+                "CREATE USER `bob`@`%` IDENTIFIED WITH `caching_sha2_password` BY 'hunter2'",
+                "CREATE USER `bob`@`%` IDENTIFIED WITH `caching_sha2_password` BY '[redacted-secret]'",
+                "CREATE USER `bob`@`%` IDENTIFIED WITH `caching_sha2_password` BYE 'hunter2'"
+            ),
+            (
                 "{'query': 'ALTER ROLE app PASSWORD \\'hunter2\\''}",
                 "{'query': 'ALTER ROLE app PASSWORD \\'[redacted-secret]\\''}",
                 "{'query': 'ALTER ROLE app PASSWORDS \\'hunter2\\''}"
@@ -146,6 +174,11 @@ struct LogSanitizerSQLPasswordTests {
             // email) or an escaped line break inside a word is no account: a second pass finds nothing
             // the first did not.
             "SET PASSWORD FOR [redacted-bearer] = 'x'", "SET PASSWORD FOR a\\nb = 'x'",
+            // A doubled quote before what ends a value is an empty one; a doubled placeholder stays.
+            "ALTER USER a IDENTIFIED BY '';", "ALTER USER a IDENTIFIED BY '' ", "IDENTIFIED BY ''[redacted-secret]''",
+            // A pin quoted as the value stays (§4), also JSON-escaped.
+            "pin identified by \"sha256/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\" ok",
+            #"{"msg":"peer identified by \"sha256\/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\""}"#,
         ]
     )
     func nearMissStays(_ line: String) {
@@ -170,6 +203,24 @@ struct LogSanitizerSQLPasswordTests {
         let once = LogSanitizerTests.checkedRedaction(line)
         #expect(!once.contains("xxxxxxxxxxxxxxxx"))
         #expect(once.contains("hunter2") == keepsPassword, "\(once.debugDescription)")
+    }
+
+    /// MySQL's syntax error quotes the statement from where parsing failed (`near '…' at line 1`):
+    /// the value's closing quote and the message's are doubled. Read as SQL's escaped quote, the
+    /// value ran to the end of the line, and a JSON log lost its host and trace id (the second
+    /// review). `''` before ` at line ` closes the value.
+    @Test("MySQL's syntax error keeps what follows the statement")
+    func mysqlSyntaxErrorKeepsItsFields() {
+        #expect(
+            LogSanitizerTests.checkedRedaction(
+                #"{"error":"Error 1064 (42000): You have an error in your SQL syntax; check the manual near 'IDENTIFIED BY 'hunter2'' at line 1","host":"db1.example.com","trace_id":"abc123"}"#
+            )
+                == #"{"error":"Error 1064 (42000): You have an error in your SQL syntax; check the manual near 'IDENTIFIED BY '[redacted-secret]'' at line 1","host":"db1.example.com","trace_id":"abc123"}"#
+        )
+        // Elsewhere a doubled quote stays SQL's escaped quote, inside the value.
+        #expect(
+            LogSanitizerTests.checkedRedaction("ALTER ROLE a PASSWORD 'it'' s hunter2' VALID UNTIL 'x'")
+                == "ALTER ROLE a PASSWORD '[redacted-secret]' VALID UNTIL 'x'")
     }
 
     /// Over-redaction accepted (README "Still open"): prose that reads as a statement loses a word,

@@ -180,6 +180,14 @@ let seeded: [(line: String, secret: String)] = [
             + " = 'zq7SEEDlong'",
         "zq7SEED"
     ),
+    // The second review: doubled quotes (CSV, a SQL string), blanks escaped twice, quoted plugin
+    // names, MySQL's syntax error.
+    (
+        #""Query","ALTER USER b IDENTIFIED BY ""zq7SEEDcsv""",0 EXECUTE IMMEDIATE 'ALTER USER a IDENTIFIED BY ''it''''s zq7SEEDpl'''"#
+            + #" {"log":"{\"sql\":\"ALTER USER b\\nIDENTIFIED\\nBY\\n'zq7SEEDjj'\"}"} IDENTIFIED WITH `p` BY 'zq7SEEDbt'"#
+            + " near 'IDENTIFIED BY 'zq7SEEDnear'' at line 1",
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -396,15 +396,16 @@ struct WordRules<Counter: LogSanitizerCounting> {
     }
 
     /// The blanks of a SQL statement from `p`: spaces, tabs and line breaks (statements are logged
-    /// over several lines), also escaped (`\n`, `\r`, `\t`: a multi-line statement in a JSON log).
+    /// over several lines), also escaped (``sqlEscapedBlankLength(_:_:)``: a multi-line statement in
+    /// a JSON log).
     @inline(__always) func sqlBlanksEnd(from p: Int, _ end: Int) -> Int {
         var q = p
         while q < end {
             let byte = text.byte(q)
             if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
                 q += 1
-            } else if sqlEscapedBlank(q, end) {
-                q += 2
+            } else if case let length = sqlEscapedBlankLength(q, end), length > 0 {
+                q += length
             } else {
                 break
             }
@@ -412,16 +413,31 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return q
     }
 
-    /// Whether `\n`, `\r` or `\t` is at `q`, below `end`.
-    @inline(__always) func sqlEscapedBlank(_ q: Int, _ end: Int) -> Bool {
-        guard q + 1 < end, text.byte(q) == UInt8(ascii: "\\") else { return false }
-        let letter = text.byte(q + 1)
-        return letter == UInt8(ascii: "n") || letter == UInt8(ascii: "r") || letter == UInt8(ascii: "t")
+    /// The length of an escaped blank at `q`, below `end`: 1–15 backslashes and `n`, `r` or `t`
+    /// (`\n` in a JSON string, `\\n` in one escaped twice), or 0.
+    @inline(__always) func sqlEscapedBlankLength(_ q: Int, _ end: Int) -> Int {
+        guard q < end, text.byte(q) == UInt8(ascii: "\\") else { return 0 }
+        let run = SanitizerScan.backslashRun(text, from: q, limit: min(end, q + 16))
+        guard run <= 15, q + run < end else { return 0 }
+        let letter = text.byte(q + run)
+        return letter == UInt8(ascii: "n") || letter == UInt8(ascii: "r") || letter == UInt8(ascii: "t") ? run + 1 : 0
+    }
+
+    /// The end of a plugin name's quote at `q` (up to 15 backslashes and `'`, `"` or a backtick: a
+    /// statement in a JSON or Python string, MySQL's quoted identifier), or `q`.
+    @inline(__always) func sqlNameQuoteEnd(_ q: Int, _ end: Int) -> Int {
+        let run =
+            q < end && text.byte(q) == UInt8(ascii: "\\")
+            ? SanitizerScan.backslashRun(text, from: q, limit: min(end, q + 16)) : 0
+        guard run <= 15, q + run < end, case let quote = text.byte(q + run),
+            quote == UInt8(ascii: "'") || quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "`")
+        else { return q }
+        return q + run + 1
     }
 
     /// A password in a SQL statement at `s` (where `id` is, in any case, after no letter or digit):
     /// `IDENTIFIED` and blanks (``sqlBlanksEnd(from:_:)``), then `BY`, or `WITH`, blanks, a plugin's
-    /// name (1–64 `[A-Za-z0-9_]`, a quote optional on either side) blanks and `BY` or `AS` (MySQL's
+    /// name (1–64 `[A-Za-z0-9_]`, ``sqlNameQuoteEnd(_:_:)`` optional on either side) blanks and `BY` or `AS` (MySQL's
     /// hash, which logs in as well as the password does); blanks, and `PASSWORD` or `VALUES` and
     /// blanks before no letter (MySQL's `IDENTIFIED BY PASSWORD '*…'`, Oracle's `IDENTIFIED BY VALUES
     /// 'S:…'`);
@@ -439,13 +455,13 @@ struct WordRules<Counter: LogSanitizerCounting> {
         if text.matches("with", at: p, end: end) {
             var q = sqlBlanksEnd(from: p + 4, end)
             guard q > p + 4 else { return nil }
-            if q < end, text.byte(q) == UInt8(ascii: "'") || text.byte(q) == UInt8(ascii: "\"") { q += 1 }
+            q = sqlNameQuoteEnd(q, end)
             let nameStart = q
             while q < end, q - nameStart <= 64, text.has(q, Classes.alphanumeric) || text.byte(q) == UInt8(ascii: "_") {
                 q += 1
             }
             guard q > nameStart, q - nameStart <= 64 else { return nil }
-            if q < end, text.byte(q) == UInt8(ascii: "'") || text.byte(q) == UInt8(ascii: "\"") { q += 1 }
+            q = sqlNameQuoteEnd(q, end)
             p = sqlBlanksEnd(from: q, end)
             guard p > q, text.matches("by", at: p, end: end) || text.matches("as", at: p, end: end) else { return nil }
         } else {
@@ -518,7 +534,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
         if text.matches("for", at: p, end: end), case let q = sqlBlanksEnd(from: p + 3, end), q > p + 3 {
             var r = q
             while r < end, case let byte = text.byte(r), byte != 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D,
-                byte != UInt8(ascii: "="), byte != UInt8(ascii: "["), !sqlEscapedBlank(r, end),
+                byte != UInt8(ascii: "="), byte != UInt8(ascii: "["), sqlEscapedBlankLength(r, end) == 0,
                 byte | 0x20 != UInt8(ascii: "b") || (bearerGroupEnd(r, end) == nil && basicGroupEnd(r, end) == nil)
             {
                 r += 1
@@ -548,7 +564,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// The quoted value at `p` (``sqlOpener(_:_:)``) as a match of its content, up to a line break or
     /// its closing quote. After a bare quote: bytes other than that quote and `\\`, a `\\` and the byte
     /// after it (MySQL's escape) and the quote doubled (SQL's; not when the second is right before a
-    /// URL). After e backslashes and the quote:
+    /// URL, or before ` at line `: MySQL's syntax error quotes the statement, `near 'IDENTIFIED BY
+    /// 'x'' at line 1`). A bare quote doubled before a byte that can start a value: bytes up to the
+    /// next doubled quote (CSV's `""x""`, a SQL string's `''x''`; four quotes are one in the value).
+    /// After e backslashes and the quote:
     /// any byte up to a run of backslashes and the same quote that closes a string so opened
     /// (``SanitizerScan/closesEscaped(run:escapes:)``, as rule 2's escaped strings: of a run of
     /// e + j(2e + 2), the j(2e + 2) escaped backslashes are the value's); other runs and quotes are
@@ -556,16 +575,41 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// region's end, `urlStart`) and up to 15 backslashes before it: that quote is the URL's context,
     /// which a second pass must find where the first did. Nil when the content is empty or starts
     /// with a placeholder (a second pass leaves what the first made; no byte a value ends at is a
-    /// placeholder's, so the placeholder is tested before the content is read). Each byte is read
-    /// at most twice.
+    /// placeholder's, so the placeholder is tested before the content is read) or is a quoted pin
+    /// (``startsWithQuotedPin(_:_:)``, read forward at most 7 + 43 × 16 + 17 bytes). Each byte is
+    /// read at most twice.
     @inline(__always) func sqlQuotedMatch(_ p: Int, _ end: Int, _ urlStart: Int) -> Match? {
-        // The placeholder first: a failed candidate must not have read its content (which may run
-        // to the line's end, past every later candidate).
-        guard let (quote, escapes, start) = sqlOpener(p, end), !startsWithPlaceholder(start, end) else { return nil }
+        guard let (quote, escapes, opened) = sqlOpener(p, end) else { return nil }
         @inline(__always) func beforeURLQuote(_ q: Int) -> Bool {
             end == urlStart && q + 16 >= end && SanitizerScan.quoteBeforeURL(text, at: q, end: end, stop: end)
         }
+        // A bare quote doubled before what can start a value opens one that the next doubled quote
+        // closes: CSV writes a field's `"` so (`"ALTER USER a IDENTIFIED BY ""x"""`), SQL a string's
+        // `'` inside a string (`EXECUTE IMMEDIATE 'CREATE USER a IDENTIFIED BY ''x'''`). Before a
+        // blank, a quote, `\`, `;`, `,`, `)` or the end, the doubled quote is an empty value.
+        let doubled =
+            escapes == 0 && opened + 1 < end && text.byte(opened) == quote && !sqlEndsEmpty(text.byte(opened + 1))
+        let start = doubled ? opened + 1 : opened
+        // The placeholder first: a failed candidate must not have read its content (which may run
+        // to the line's end, past every later candidate). A pin stays (§4), quoted as a value.
+        guard !startsWithPlaceholder(start, end), !startsWithQuotedPin(start, end) else { return nil }
         var q = start
+        if doubled {
+            // Up to a doubled quote; four are a quote inside the value (`''it''''s''`), unless the
+            // last is a URL's context.
+            while q < end, !beforeURLQuote(q), case let byte = text.byte(q), byte != 0x0A, byte != 0x0D {
+                if byte == quote, q + 1 < end, text.byte(q + 1) == quote {
+                    guard q + 3 < end, text.byte(q + 2) == quote, text.byte(q + 3) == quote, q + 4 != urlStart else {
+                        break
+                    }
+                    q += 4
+                } else {
+                    q += 1
+                }
+            }
+            guard q > start else { return nil }
+            return Match(start: start, end: q, placeholder: .secret)
+        }
         while q < end, !beforeURLQuote(q) {
             let byte = text.byte(q)
             if byte == 0x0A || byte == 0x0D { break }
@@ -581,8 +625,11 @@ struct WordRules<Counter: LogSanitizerCounting> {
                 }
                 q += 1
             } else if byte == quote {
-                // Doubled, unless the second is a URL's context.
-                guard q + 1 < end, text.byte(q + 1) == quote, q + 2 != urlStart else { break }
+                // Doubled, unless the second is a URL's context or closes MySQL's error message
+                // around the statement (`near 'IDENTIFIED BY 'x'' at line 1`).
+                guard q + 1 < end, text.byte(q + 1) == quote, q + 2 != urlStart,
+                    !text.matches(" at line ", at: q + 2, end: end)
+                else { break }
                 q += 2
             } else if byte == UInt8(ascii: "\\") {
                 guard q + 1 < end, text.byte(q + 1) != 0x0A, text.byte(q + 1) != 0x0D else { break }
@@ -593,6 +640,45 @@ struct WordRules<Counter: LogSanitizerCounting> {
         }
         guard q > start else { return nil }
         return Match(start: start, end: q, placeholder: .secret)
+    }
+
+    /// Whether `byte` after a doubled quote makes it an empty value: a blank, a quote, `\`, `;`,
+    /// `,` or `)`.
+    @inline(__always) func sqlEndsEmpty(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: ";"),
+            UInt8(ascii: ","), UInt8(ascii: ")"):
+            return true
+        default: return false
+        }
+    }
+
+    /// Whether a pin quoted as a SQL value starts at `p`, below `end`: `sha256/` (any case), 43
+    /// characters of `[A-Za-z0-9+/]` and `=`, then a quote after up to 15 backslashes; each `/` may
+    /// follow 1–15 backslashes (JSON's `\/`).
+    @inline(__always) func startsWithQuotedPin(_ p: Int, _ end: Int) -> Bool {
+        guard text.matches("sha256", at: p, end: end) else { return false }
+        /// The end of a `/` at `q` after up to 15 backslashes, or nil.
+        @inline(__always) func slashEnd(_ q: Int) -> Int? {
+            let run = SanitizerScan.backslashRun(text, from: q, limit: min(end, q + 16))
+            return run <= 15 && q + run < end && text.byte(q + run) == UInt8(ascii: "/") ? q + run + 1 : nil
+        }
+        guard var q = slashEnd(p + 6) else { return false }
+        for _ in 0..<43 {
+            guard q < end else { return false }
+            let byte = text.byte(q)
+            if text.has(q, Classes.alphanumeric) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") {
+                q += 1
+            } else if byte == UInt8(ascii: "\\"), let next = slashEnd(q) {
+                q = next
+            } else {
+                return false
+            }
+        }
+        guard q < end, text.byte(q) == UInt8(ascii: "=") else { return false }
+        let run = SanitizerScan.backslashRun(text, from: q + 1, limit: min(end, q + 17))
+        guard run <= 15, q + 1 + run < end, case let close = text.byte(q + 1 + run) else { return false }
+        return close == UInt8(ascii: "'") || close == UInt8(ascii: "\"")
     }
 
     /// Whether `[redacted-` and a run of `[a-z]` and `]` starts at `p`, below `end`.
