@@ -849,27 +849,47 @@ public enum RegexReferenceSanitizer {
     /// account = 'x'` (group `sqlq`). `Ω` stands for a blank; an opening quote's backslashes are
     /// group `sqe` or `sqf`.
     static let sqlPassword =
-        #"|[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd]Ω++(?:[Ww][Ii][Tt][Hh]Ω++(?:\\{0,15}+['"`])?[A-Za-z0-9_]{1,64}+(?:\\{0,15}+['"`])?Ω++(?:[Bb][Yy]|[Aa][Ss])|[Bb][Yy])Ω++(?:(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Vv][Aa][Ll][Uu][Ee][Ss])Ω++(?![A-Za-z]))?+(?:"#
-        .replacingOccurrences(of: "Ω", with: sqlBlank) + sqlDoubled("sqd", "sqlc")
-        + #"|(?:(?<sqe>\\{1,15}+)?['"]"# + notPlaceholder + notQuotedPin
-        + #")?(?<sql>"# + sqlQuoted("sqe")
+        #"|[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd]Ω++(?:[Ww][Ii][Tt][Hh]Ω++(?:\\{0,15}+['"`]|''|""|``)?[A-Za-z0-9_]{1,64}+(?:\\{0,15}+['"`]|''|""|``)?Ω++(?:[Bb][Yy]|[Aa][Ss])|[Bb][Yy])Ω++(?:(?:[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|[Vv][Aa][Ll][Uu][Ee][Ss])Ω++(?![A-Za-z]))?+"#
+        .replacingOccurrences(of: "Ω", with: sqlBlank) + notQuotedPin("sqp") + "(?:" + sqlDoubled("sqd", "sqlc")
+        + #"|(?:(?<sqe>\\{1,15}+)?['"]"# + notPlaceholder + #")?(?<sql>"# + sqlQuoted("sqe")
         + #"|(?<![\\'"])[A-Za-z][A-Za-z0-9_$#]*+(?=[ \t\r\n;,)\]}<>|"'`]|\\[rnt"'\\]|\z)))"#
-        + #"|[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd](?:Ω*+\(Ω*+|Ω++[Ff][Oo][Rr]Ω++(?:(?![Bb][Ee][Aa][Rr][Ee][Rr]Σ|[Bb][Aa][Ss][Ii][Cc]Σ)(?:[^ \t\r\n=\[\\]|\\(?!\\{0,14}+[nrt])))++Ω*+=Ω*+|Ω++)(?:"#
+        + #"|[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd](?:Ω*+\(Ω*+|Ω++[Ff][Oo][Rr]Ω++(?:(?![Bb][Ee][Aa][Rr][Ee][Rr]Σ|[Bb][Aa][Ss][Ii][Cc]Σ)(?:[^ \t\r\n=\[\\]|\\(?!\\{0,14}+[nrt])))++Ω*+=Ω*+|Ω++)"#
         .replacingOccurrences(of: "Ω", with: sqlBlank).replacingOccurrences(of: "Σ", with: bearerSeparator)
-        + sqlDoubled("sqdq", "sqlqc") + #"|(?<sqf>\\{1,15}+)?['"]"# + notPlaceholder + notQuotedPin + "(?<sqlq>"
+        + notQuotedPin("sqpq") + "(?:" + sqlDoubled("sqdq", "sqlqc") + #"|(?<sqf>\\{1,15}+)?['"]"# + notPlaceholder
+        + "(?<sqlq>"
         + sqlQuoted("sqf") + "))"
+        // T-SQL's `PASSWORD = ''x''`: doubled quotes only (rule 2 takes the others).
+        + #"|[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]Ω*+=Ω*+"#.replacingOccurrences(of: "Ω", with: sqlBlank)
+        + notQuotedPin("sqpt") + sqlDoubled("sqt", "sqlec")
     /// A blank in a SQL statement: white space or an escaped line break or tab (after 1–15
     /// backslashes: a JSON string, or one escaped twice).
     static let sqlBlank = #"(?:[ \t\r\n]|\\{1,15}+[nrt])"#
-    /// A pin quoted as a value (§4: it stays).
-    static let notQuotedPin = #"(?![Ss][Hh][Aa]256\\{0,15}+/(?:[A-Za-z0-9+/]|\\{1,15}+/){43}+=\\{0,15}+['"])"#
-    /// A value a doubled bare quote opens (CSV's `""x""`, a SQL string's `''x''`), not before what
-    /// ends an empty value; its content (group `content`) runs to the next doubled quote.
+    /// A pin quoted as a value (§4: it stays): closed by its opener (the same backslashes and
+    /// quote, group `name`, or the quote doubled, group `name` + `d`) that does not follow again.
+    static func notQuotedPin(_ name: String) -> String {
+        let pin = #"[Ss][Hh][Aa]256\\{0,15}+/(?:[A-Za-z0-9+/]|\\{1,15}+/){43}+="#
+        let d = #"\k<"# + name + #"d>"#
+        let e = #"\k<"# + name + #"e>\k<"# + name + #"f>"#
+        return #"(?!(?<"# + name + #">\\{0,15}+['"])"# + pin + #"\k<"# + name + #">(?!\k<"# + name + #">)|(?<"# + name
+            + #"d>['"])"# + d + pin + d + d + "(?!" + d + ")|(?<" + name + #"e>\\{1,15}+)(?<"# + name + #"f>['"])"# + e
+            + pin + e + e + "(?!" + e + "))"
+    }
+    /// A value a doubled quote opens (CSV's `""x""`, a SQL string's `''x''`; also escaped, its
+    /// backslashes and quote written twice: a CSV row in a JSON string, `\"\"x\"\"`), not before
+    /// what ends an empty value; its content (group `content`, or `content` + `e` where escaped)
+    /// runs to the next doubled quote (where escaped, at a backslash run's start); four are a quote
+    /// in it.
     static func sqlDoubled(_ quote: String, _ content: String) -> String {
-        #"(?<"# + quote + #">['"])\k<"# + quote + #">(?![ \t\r\n'"\\;,)]|\z)"# + notPlaceholder + notQuotedPin + "(?<"
-            + content + ">(?:" + stopBeforeURL
-            + #"(?:(?!QQ)[^\r\n]|QQQQ(?!\uE000)))++)"#
-            .replacingOccurrences(of: "Q", with: #"\k<"# + quote + ">")
+        let empty = #"(?![ \t\r\n'"`\\;,)\]}.:|<>&/-]|["# + spaces + #"]|\z)"# + notPlaceholder
+        let bare =
+            #"(?<"# + quote + #">['"])\k<"# + quote + ">" + empty + "(?<" + content + ">(?:" + stopBeforeURL
+            + #"(?:(?!QQ)[^\r\n]|QQQQ(?!\uE000)))++)"#.replacingOccurrences(of: "Q", with: #"\k<"# + quote + ">")
+        let escaped =
+            #"(?<"# + quote + #"e>\\{1,15}+)(?<"# + quote + #"f>['"])\k<"# + quote + #"e>\k<"# + quote + "f>" + empty
+            + "(?<" + content + "e>(?:" + stopBeforeURL
+            + #"(?:(?!(?<!\\)QQ)[^\r\n]|(?<!\\)QQQQ(?!\uE000)))++)"#.replacingOccurrences(
+                of: "Q", with: #"\k<"# + quote + #"e>\k<"# + quote + "f>")
+        return "(?:" + bare + "|" + escaped + ")"
     }
     /// A quoted SQL value's content after its opening quote, whose backslashes are group `group`.
     static func sqlQuoted(_ group: String) -> String {
@@ -1091,7 +1111,9 @@ public enum RegexReferenceSanitizer {
                     let sasl =
                         expression !== bearer
                         ? NSRange(location: NSNotFound, length: 0)
-                        : ["sasl", "sql", "sqlq", "sqlc", "sqlqc"].lazy.map { match.range(withName: $0) }.first {
+                        : ["sasl", "sql", "sqlq", "sqlc", "sqlqc", "sqlec", "sqlce", "sqlqce", "sqlece"].lazy.map {
+                            match.range(withName: $0)
+                        }.first {
                             $0.location != NSNotFound
                         } ?? NSRange(location: NSNotFound, length: 0)
                     let range =

@@ -39,6 +39,7 @@ extension LogCorpus {
                     pick([
                         "mysql_native_password", "'caching_sha2_password'", "\"ed25519\"", "x", "'",
                         "\\\"ed25519\\\"", "`mysql_native_password`", "\\'sha256_password\\'", "\\\\\"x",
+                        "''caching_sha2_password''", "\"\"ed25519\"\"", "``p``", "''p'",
                         String(repeating: "p", count: 64), String(repeating: "p", count: 65), "a-b",
                     ]),
                     pick(["BY", "AS", "by", "AT"]),
@@ -50,7 +51,9 @@ extension LogCorpus {
         case 1:
             words = [
                 pick(["ALTER ROLE app WITH LOGIN", "CREATE ROLE a ENCRYPTED", "wrong", "x_", "5", "%20", "\\n", ""]),
-                pick(["PASSWORD", "password", "Password", "passwords", "PASSWORDS", "PASSWOR"]),
+                pick([
+                    "PASSWORD", "password", "Password", "passwords", "PASSWORDS", "PASSWOR", "PASSWORD =", "password=",
+                ]),
             ]
         case 2:
             words = [
@@ -84,7 +87,7 @@ extension LogCorpus {
         ])
         let tail = pick([
             "", ";", " DEFAULT TABLESPACE users", ")", ",", "x", "\\n", "https://h/p", "'", "\"", " ", "\\", "]", "}",
-            "|", "<", "\\\"", "\\\\", "\\q", "-", "' at line 1", "'", "''",
+            "|", "<", "\\\"", "\\\\", "\\q", "-", "' at line 1", "'", "''", "::text", "/* x */", "`", "\u{3000}x",
         ])
         switch Int.random(in: 0..<10, using: &generator) {
         case 0, 1: return "'" + content + "'" + tail
@@ -98,8 +101,9 @@ extension LogCorpus {
             return open + content + close + tail
         case 6: return "'" + content + pick(["", "\n", "\r\n"])
         case 7:
-            // Doubled: CSV's `""x""`, a SQL string's `''x''` (and an empty one before what ends it).
-            let quote = pick(["''", "\"\""])
+            // Doubled: CSV's `""x""`, a SQL string's `''x''` (and an empty one before what ends it),
+            // also escaped (a CSV row in a JSON string).
+            let quote = pick(["''", "\"\"", "\\\"\\\"", "\\'\\'", "\\\\\\\"\\\\\\\""])
             return quote + content + pick([quote, "'", quote + quote, ""]) + tail
         case 8: return "'" + content + "'' at line 1" + tail
         default: return content + tail

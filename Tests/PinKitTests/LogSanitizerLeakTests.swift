@@ -366,6 +366,10 @@ struct LogSanitizerLeakTests {
                     "{\"log\":\"{\\\"sql\\\":\\\"ALTER USER bob\\\\nIDENTIFIED\\\\nBY\\\\n\(open)\(m1)\(close)\\\"}\"}",
                     "CREATE USER `b`@`%` IDENTIFIED WITH `mysql_native_password` BY \(open)\(m1)\(close)",
                     "{\"error\":\"Error 1064 (42000): near 'IDENTIFIED BY '\(m1)'' at line 1\",\"host\":\"\(host)\"}",
+                    // The third: a plugin name in doubled quotes, T-SQL's `PASSWORD = ''x''`.
+                    "SET @s = 'CREATE USER ''b''@''%'' IDENTIFIED WITH ''caching_sha2_password'' BY ''\(m1)''';",
+                    "EXEC('CREATE LOGIN app WITH PASSWORD = ''\(m1)'', CHECK_POLICY = OFF')",
+                    "{\"line\":\"\\\"Query\\\",\\\"ALTER USER a IDENTIFIED BY \\\"\\\"\(m1)\\\"\\\"\\\"\"}",
                 ])
                 return Fragment(text: text, secrets: [m1])
             case .gluedJWT:

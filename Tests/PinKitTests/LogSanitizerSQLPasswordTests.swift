@@ -144,6 +144,29 @@ struct LogSanitizerSQLPasswordTests {
                 "CREATE USER `bob`@`%` IDENTIFIED WITH `caching_sha2_password` BYE 'hunter2'"
             ),
             (
+                // The third review's: a plugin name in doubled quotes (MySQL's prepared statement),
+                // and T-SQL's `PASSWORD = ''x''` in dynamic SQL (rule 2 reads `''` as empty).
+                "SET @s = 'CREATE USER ''bob''@''%'' IDENTIFIED WITH ''caching_sha2_password'' BY ''hunter2''';",
+                "SET @s = 'CREATE USER ''bob''@''%'' IDENTIFIED WITH ''caching_sha2_password'' BY ''[redacted-secret]''';",
+                "SET @s = 'CREATE USER ''bob''@''%'' IDENTIFIED WITHOUT ''caching_sha2_password'' BY ''hunter2''';"
+            ),
+            (
+                // Escaped doubled quotes: a CSV row in a JSON string; PL/SQL in a Python string.
+                #"{"line":"\"Query\",\"ALTER USER a IDENTIFIED BY \"\"hunter2\"\"\""}"#,
+                #"{"line":"\"Query\",\"ALTER USER a IDENTIFIED BY \"\"[redacted-secret]\"\"\""}"#,
+                #"{"line":"\"Query\",\"ALTER USER a IDENTIFIED B \"\"hunter2\"\"\""}"#
+            ),
+            (
+                #"stmt: 'EXECUTE IMMEDIATE \'ALTER USER a IDENTIFIED BY \'\'hunter2\'\'\'; END;'"#,
+                #"stmt: 'EXECUTE IMMEDIATE \'ALTER USER a IDENTIFIED BY \'\'[redacted-secret]\'\'\'; END;'"#,
+                #"stmt: 'EXECUTE IMMEDIATE \'ALTER USER a IDENTIFIED \'\'hunter2\'\'\'; END;'"#
+            ),
+            (
+                "EXEC('CREATE LOGIN app WITH PASSWORD = ''hunter2'', CHECK_POLICY = OFF')",
+                "EXEC('CREATE LOGIN app WITH PASSWORD = ''[redacted-secret]'', CHECK_POLICY = OFF')",
+                "EXEC('CREATE LOGIN app WITH PASSWORDS = ''hunter2'', CHECK_POLICY = OFF')"
+            ),
+            (
                 "{'query': 'ALTER ROLE app PASSWORD \\'hunter2\\''}",
                 "{'query': 'ALTER ROLE app PASSWORD \\'[redacted-secret]\\''}",
                 "{'query': 'ALTER ROLE app PASSWORDS \\'hunter2\\''}"
@@ -179,6 +202,11 @@ struct LogSanitizerSQLPasswordTests {
             // A pin quoted as the value stays (§4), also JSON-escaped.
             "pin identified by \"sha256/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\" ok",
             #"{"msg":"peer identified by \"sha256\/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\""}"#,
+            // An empty value in doubled quotes before what follows a string in code and SQL (the
+            // third review: each took the rest of the line).
+            "db.query(`ALTER ROLE ${r} PASSWORD ''`); console.log(user, host)", "ALTER USER a PASSWORD ''::text, b = 1",
+            "-- PASSWORD ''. reset done, user=alice host=db1", "CREATE USER a IDENTIFIED BY ''/* empty */ QUOTA 0",
+            "ALTER ROLE app PASSWORD ''\u{3000}keep this text",
         ]
     )
     func nearMissStays(_ line: String) {
@@ -203,6 +231,20 @@ struct LogSanitizerSQLPasswordTests {
         let once = LogSanitizerTests.checkedRedaction(line)
         #expect(!once.contains("xxxxxxxxxxxxxxxx"))
         #expect(once.contains("hunter2") == keepsPassword, "\(once.debugDescription)")
+    }
+
+    /// A pin stays only when its value's own quote closes it: a doubled quote after it makes it the
+    /// start of a password, and so does the other quote (the third review).
+    @Test(
+        "a value that only starts with a pin goes",
+        arguments: [
+            "peer identified by 'sha256/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=''hunter2'",
+            "peer identified by 'sha256/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\"hunter2'",
+            "peer identified by 'sha256/AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\\'hunter2'",
+        ]
+    )
+    func pinPrefixGoes(_ line: String) {
+        #expect(LogSanitizerTests.checkedRedaction(line) == "peer identified by '[redacted-secret]'")
     }
 
     /// MySQL's syntax error quotes the statement from where parsing failed (`near '…' at line 1`):

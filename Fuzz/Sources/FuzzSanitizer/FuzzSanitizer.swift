@@ -188,6 +188,13 @@ let seeded: [(line: String, secret: String)] = [
             + " near 'IDENTIFIED BY 'zq7SEEDnear'' at line 1",
         "zq7SEED"
     ),
+    // The third review: a plugin name in doubled quotes, T-SQL's `PASSWORD = ''x''`.
+    (
+        "SET @s = 'CREATE USER ''b'' IDENTIFIED WITH ''caching_sha2_password'' BY ''zq7SEEDprep''';"
+            + " EXEC('CREATE LOGIN a WITH PASSWORD = ''zq7SEEDtsql'', CHECK_POLICY = OFF')"
+            + #" {"line":""Query","ALTER USER a IDENTIFIED BY ""zq7SEEDcsvjson""""}"#,
+        "zq7SEED"
+    ),
 ]
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -424,8 +424,15 @@ struct WordRules<Counter: LogSanitizerCounting> {
     }
 
     /// The end of a plugin name's quote at `q` (up to 15 backslashes and `'`, `"` or a backtick: a
-    /// statement in a JSON or Python string, MySQL's quoted identifier), or `q`.
+    /// statement in a JSON or Python string, MySQL's quoted identifier; or one of the three bare
+    /// and doubled: a statement in a SQL string or a CSV field), or `q`.
     @inline(__always) func sqlNameQuoteEnd(_ q: Int, _ end: Int) -> Int {
+        if q + 1 < end, case let first = text.byte(q),
+            first == UInt8(ascii: "'") || first == UInt8(ascii: "\"") || first == UInt8(ascii: "`"),
+            text.byte(q + 1) == first
+        {
+            return q + 2
+        }
         let run =
             q < end && text.byte(q) == UInt8(ascii: "\\")
             ? SanitizerScan.backslashRun(text, from: q, limit: min(end, q + 16)) : 0
@@ -441,7 +448,7 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// hash, which logs in as well as the password does); blanks, and `PASSWORD` or `VALUES` and
     /// blanks before no letter (MySQL's `IDENTIFIED BY PASSWORD '*…'`, Oracle's `IDENTIFIED BY VALUES
     /// 'S:…'`);
-    /// then a quoted value (``sqlQuotedMatch(_:_:_:)``) or, as Oracle writes one, an identifier (a
+    /// then a quoted value (``sqlQuotedMatch(_:_:_:doubledOnly:)``) or, as Oracle writes one, an identifier (a
     /// letter and a run of `[A-Za-z0-9_$#]`: `identified by 1234` stays) followed by the end of its
     /// region, a blank, one of `; , ) ] } < > |`, a quote, or `\` and one of `r n t " ' \`: the value
     /// → `[redacted-secret]`, the words before it kept (a run that a URL's separator ends goes, as
@@ -515,7 +522,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// A password after `PASSWORD` at `s` (where `pa` is, in any case, after no letter or digit):
     /// PostgreSQL's `PASSWORD 'x'` (blanks between), MySQL's function `PASSWORD('x')` and
     /// `SET PASSWORD FOR account = 'x'`, and a message quoting one (`wrong password "x"`): a quoted
-    /// value (``sqlQuotedMatch(_:_:_:)``) → `[redacted-secret]`, the words and the quotes kept. The
+    /// value (``sqlQuotedMatch(_:_:_:doubledOnly:)``) → `[redacted-secret]`, the words and the quotes
+    /// kept; after `=` (T-SQL's `PASSWORD = ''x''`), a value in doubled quotes only. The
     /// account is a run of bytes other than blanks (``sqlBlanksEnd(from:_:)``), `=` and `[`: with no
     /// bound and no `[`, what later rules make of a run that failed (a placeholder, which starts with
     /// `[`) fails again, so a second pass finds no value the first did not. It holds no `bearer` or
@@ -529,6 +537,12 @@ struct WordRules<Counter: LogSanitizerCounting> {
         let p = sqlBlanksEnd(from: wordEnd, end)
         if p < end, text.byte(p) == UInt8(ascii: "(") {
             return sqlQuotedMatch(sqlBlanksEnd(from: p + 1, end), end, urlStart)
+        }
+        if p < end, text.byte(p) == UInt8(ascii: "=") {
+            // T-SQL's `PASSWORD = ''x''` in a SQL string (`EXEC('CREATE LOGIN a WITH PASSWORD =
+            // ''x''')`) or a CSV field: a value in doubled quotes only (rule 2 takes `PASSWORD =
+            // 'x'`, and leaves a doubled quote, which it reads as an empty value).
+            return sqlQuotedMatch(sqlBlanksEnd(from: p + 1, end), end, urlStart, doubledOnly: true)
         }
         guard p > wordEnd else { return nil }
         if text.matches("for", at: p, end: end), case let q = sqlBlanksEnd(from: p + 3, end), q > p + 3 {
@@ -565,8 +579,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// its closing quote. After a bare quote: bytes other than that quote and `\\`, a `\\` and the byte
     /// after it (MySQL's escape) and the quote doubled (SQL's; not when the second is right before a
     /// URL, or before ` at line `: MySQL's syntax error quotes the statement, `near 'IDENTIFIED BY
-    /// 'x'' at line 1`). A bare quote doubled before a byte that can start a value: bytes up to the
-    /// next doubled quote (CSV's `""x""`, a SQL string's `''x''`; four quotes are one in the value).
+    /// 'x'' at line 1`). The opener written twice (a bare quote, or its backslashes and quote: a CSV
+    /// row in a JSON string) before a byte that can start a value: bytes up to the next opener
+    /// written twice (escaped, at a backslash run's start) (CSV's `""x""`, a SQL string's `''x''`;
+    /// four times is a quote in the value).
     /// After e backslashes and the quote:
     /// any byte up to a run of backslashes and the same quote that closes a string so opened
     /// (``SanitizerScan/closesEscaped(run:escapes:)``, as rule 2's escaped strings: of a run of
@@ -576,9 +592,10 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// which a second pass must find where the first did. Nil when the content is empty or starts
     /// with a placeholder (a second pass leaves what the first made; no byte a value ends at is a
     /// placeholder's, so the placeholder is tested before the content is read) or is a quoted pin
-    /// (``startsWithQuotedPin(_:_:)``, read forward at most 7 + 43 × 16 + 17 bytes). Each byte is
+    /// (``quotedPinEnd(_:_:)``, read forward at most 7 + 43 × 16 + 1 bytes, then its closing quote
+    /// and the one after). Each byte is
     /// read at most twice.
-    @inline(__always) func sqlQuotedMatch(_ p: Int, _ end: Int, _ urlStart: Int) -> Match? {
+    @inline(__always) func sqlQuotedMatch(_ p: Int, _ end: Int, _ urlStart: Int, doubledOnly: Bool = false) -> Match? {
         guard let (quote, escapes, opened) = sqlOpener(p, end) else { return nil }
         @inline(__always) func beforeURLQuote(_ q: Int) -> Bool {
             end == urlStart && q + 16 >= end && SanitizerScan.quoteBeforeURL(text, at: q, end: end, stop: end)
@@ -587,22 +604,44 @@ struct WordRules<Counter: LogSanitizerCounting> {
         // closes: CSV writes a field's `"` so (`"ALTER USER a IDENTIFIED BY ""x"""`), SQL a string's
         // `'` inside a string (`EXECUTE IMMEDIATE 'CREATE USER a IDENTIFIED BY ''x'''`). Before a
         // blank, a quote, `\`, `;`, `,`, `)` or the end, the doubled quote is an empty value.
+        // The opener's unit (its backslashes and quote) written twice, also escaped (a CSV row in a
+        // JSON string, `\"\"x\"\"`).
+        let unit = escapes + 1
         let doubled =
-            escapes == 0 && opened + 1 < end && text.byte(opened) == quote && !sqlEndsEmpty(text.byte(opened + 1))
-        let start = doubled ? opened + 1 : opened
+            sqlRepeats(quote, escapes, at: opened, end) && opened + escapes + 1 < end
+            && !sqlEndsEmpty(opened + escapes + 1, end)
+        guard doubled || !doubledOnly else { return nil }
+        let start = doubled ? opened + unit : opened
         // The placeholder first: a failed candidate must not have read its content (which may run
-        // to the line's end, past every later candidate). A pin stays (§4), quoted as a value.
-        guard !startsWithPlaceholder(start, end), !startsWithQuotedPin(start, end) else { return nil }
+        // to the line's end, past every later candidate). A pin stays (§4), quoted as a value:
+        // closed by its opener (the unit, twice where doubled), which does not follow again (a
+        // doubled quote would make the pin a password's start).
+        guard !startsWithPlaceholder(start, end) else { return nil }
+        if let pinEnd = quotedPinEnd(start, end), sqlRepeats(quote, escapes, at: pinEnd, end) {
+            let after = pinEnd + unit
+            if doubled {
+                if sqlRepeats(quote, escapes, at: after, end), !sqlRepeats(quote, escapes, at: after + unit, end) {
+                    return nil
+                }
+            } else if !sqlRepeats(quote, escapes, at: after, end) {
+                return nil
+            }
+        }
         var q = start
         if doubled {
-            // Up to a doubled quote; four are a quote inside the value (`''it''''s''`), unless the
-            // last is a URL's context.
+            // Up to the unit twice (where escaped, at a run's start: a backslash before it escapes
+            // it); four times is a quote inside the value (`''it''''s''`), unless the last is a
+            // URL's context.
             while q < end, !beforeURLQuote(q), case let byte = text.byte(q), byte != 0x0A, byte != 0x0D {
-                if byte == quote, q + 1 < end, text.byte(q + 1) == quote {
-                    guard q + 3 < end, text.byte(q + 2) == quote, text.byte(q + 3) == quote, q + 4 != urlStart else {
+                if escapes == 0 || text.byte(q - 1) != UInt8(ascii: "\\"), sqlRepeats(quote, escapes, at: q, end),
+                    sqlRepeats(quote, escapes, at: q + unit, end)
+                {
+                    guard sqlRepeats(quote, escapes, at: q + 2 * unit, end),
+                        sqlRepeats(quote, escapes, at: q + 3 * unit, end), q + 4 * unit != urlStart
+                    else {
                         break
                     }
-                    q += 4
+                    q += 4 * unit
                 } else {
                     q += 1
                 }
@@ -642,43 +681,51 @@ struct WordRules<Counter: LogSanitizerCounting> {
         return Match(start: start, end: q, placeholder: .secret)
     }
 
-    /// Whether `byte` after a doubled quote makes it an empty value: a blank, a quote, `\`, `;`,
-    /// `,` or `)`.
-    @inline(__always) func sqlEndsEmpty(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: ";"),
-            UInt8(ascii: ","), UInt8(ascii: ")"):
+    /// Whether the byte at `q` after a doubled quote makes it an empty value: a blank (also a
+    /// Unicode space), a quote, a backtick, `\`, or punctuation that follows a string in code and
+    /// SQL (`; , ) ] } . : | < > & - /`: `''::text`, `''/* */`, `` `…''` ``).
+    @inline(__always) func sqlEndsEmpty(_ q: Int, _ end: Int) -> Bool {
+        switch text.byte(q) {
+        case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "\\"),
+            UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"),
+            UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "|"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+            UInt8(ascii: "&"), UInt8(ascii: "-"), UInt8(ascii: "/"):
             return true
+        case 0xC2...0xE3: return text.unicodeSpaceLength(at: q, end: end) > 0
         default: return false
         }
     }
 
-    /// Whether a pin quoted as a SQL value starts at `p`, below `end`: `sha256/` (any case), 43
-    /// characters of `[A-Za-z0-9+/]` and `=`, then a quote after up to 15 backslashes; each `/` may
-    /// follow 1–15 backslashes (JSON's `\/`).
-    @inline(__always) func startsWithQuotedPin(_ p: Int, _ end: Int) -> Bool {
-        guard text.matches("sha256", at: p, end: end) else { return false }
+    /// Whether `escapes` backslashes and `quote` are at `q`, below `end`.
+    @inline(__always) func sqlRepeats(_ quote: UInt8, _ escapes: Int, at q: Int, _ end: Int) -> Bool {
+        guard q + escapes < end, text.byte(q + escapes) == quote else { return false }
+        var r = q
+        while r < q + escapes, text.byte(r) == UInt8(ascii: "\\") { r += 1 }
+        return r == q + escapes
+    }
+
+    /// The end of a pin at `p`, below `end`: `sha256/` (any case), 43 characters of
+    /// `[A-Za-z0-9+/]` and `=`; each `/` may follow 1–15 backslashes (JSON's `\/`). Or nil.
+    @inline(__always) func quotedPinEnd(_ p: Int, _ end: Int) -> Int? {
+        guard text.matches("sha256", at: p, end: end) else { return nil }
         /// The end of a `/` at `q` after up to 15 backslashes, or nil.
         @inline(__always) func slashEnd(_ q: Int) -> Int? {
             let run = SanitizerScan.backslashRun(text, from: q, limit: min(end, q + 16))
             return run <= 15 && q + run < end && text.byte(q + run) == UInt8(ascii: "/") ? q + run + 1 : nil
         }
-        guard var q = slashEnd(p + 6) else { return false }
+        guard var q = slashEnd(p + 6) else { return nil }
         for _ in 0..<43 {
-            guard q < end else { return false }
+            guard q < end else { return nil }
             let byte = text.byte(q)
             if text.has(q, Classes.alphanumeric) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") {
                 q += 1
             } else if byte == UInt8(ascii: "\\"), let next = slashEnd(q) {
                 q = next
             } else {
-                return false
+                return nil
             }
         }
-        guard q < end, text.byte(q) == UInt8(ascii: "=") else { return false }
-        let run = SanitizerScan.backslashRun(text, from: q + 1, limit: min(end, q + 17))
-        guard run <= 15, q + 1 + run < end, case let close = text.byte(q + 1 + run) else { return false }
-        return close == UInt8(ascii: "'") || close == UInt8(ascii: "\"")
+        return q < end && text.byte(q) == UInt8(ascii: "=") ? q + 1 : nil
     }
 
     /// Whether `[redacted-` and a run of `[a-z]` and `]` starts at `p`, below `end`.

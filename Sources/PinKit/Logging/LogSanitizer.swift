@@ -254,7 +254,7 @@
 ///    migration tool's): `IDENTIFIED` (any case, the same places), blanks (spaces, tabs, line
 ///    breaks, also escaped after 1–15 backslashes: `\n`, `\\t`), then `BY`, or `WITH`, blanks, a
 ///    plugin's name (1–64 `[A-Za-z0-9_]`, on either side a `'`, `"` or backtick after up to 15
-///    backslashes optional), blanks and `BY` or `AS` (MySQL's hash, which logs in as the password
+///    backslashes, or one of them doubled, optional), blanks and `BY` or `AS` (MySQL's hash, which logs in as the password
 ///    does); blanks, and `PASSWORD` or `VALUES` and blanks when no letter follows (`IDENTIFIED BY
 ///    PASSWORD '*…'`, Oracle's `IDENTIFIED BY VALUES 'S:…'`); then a quoted value or Oracle's
 ///    unquoted one, a letter and a run of `[A-Za-z0-9_$#]` followed by the end of its region, a
@@ -264,7 +264,8 @@
 ///    account (a run of bytes other than blanks, `=` and `[`, so what later rules make of a run, a
 ///    placeholder, is none, and not where a bearer or basic credential starts), blanks, `=` and
 ///    blanks (`SET PASSWORD FOR 'bob'@'%' = 'x'`), then a quoted value (PostgreSQL's `ALTER ROLE
-///    app PASSWORD 'x'`, a message's `wrong password "x"`). A quoted value opens with `'` or `"`
+///    app PASSWORD 'x'`, a message's `wrong password "x"`); or blanks, `=` and blanks before a value
+///    in doubled quotes (T-SQL's `PASSWORD = ''x''` in dynamic SQL; rule 2 takes `PASSWORD = 'x'`). A quoted value opens with `'` or `"`
 ///    after up to 15 backslashes (a statement in a JSON or Python string); after a bare quote it
 ///    runs over bytes other than that quote and `\`, a `\` and the byte after it (MySQL's escape)
 ///    and the quote doubled (SQL's; not before ` at line `, where MySQL's syntax error closes its
@@ -273,11 +274,13 @@
 ///    of its backslashes, the escaped ones are the value's), to a line break, or before a quote
 ///    right before a URL and up to 15 backslashes before it (the URL's context, as rule 2's values)
 ///    → `[redacted-secret]`, the words and quotes kept (`ALTER ROLE app PASSWORD
-///    '[redacted-secret]'`). A bare quote doubled opens a value too (CSV's `""x""`, a SQL string's
-///    `''x''`: PL/SQL's `EXECUTE IMMEDIATE '… IDENTIFIED BY ''x'''`), which runs to the next doubled
-///    quote (four are a quote in it), unless a blank, a quote, `\`, `;`, `,`, `)` or the end follows
-///    it (an empty value). An empty value, one that starts with a placeholder, and a pin quoted as
-///    one (`sha256/`, 43 base64 characters and `=` before a quote; §4) stay. Prose shaped like a
+///    '[redacted-secret]'`). A quote doubled opens a value too (CSV's `""x""`, a SQL string's
+///    `''x''`: PL/SQL's `EXECUTE IMMEDIATE '… IDENTIFIED BY ''x'''`; also escaped, its backslashes
+///    and quote written twice: a CSV row in a JSON string, `\"\"x\"\"`), which runs to the next
+///    doubled quote (escaped: at a backslash run's start; four are a quote in it), unless a blank (also a Unicode space), a quote, a backtick,
+///    `\`, one of `; , ) ] } . : | < > & - /` or the end follows it (an empty value: `''::text`). An
+///    empty value, one that starts with a placeholder, and a pin quoted as one (`sha256/`, 43 base64
+///    characters and `=`, closed by the value's own quote, which does not follow again; §4) stay. Prose shaped like a
 ///    statement loses a word (`identified by QA` loses `QA`), as `sshpass -p` in prose does.
 /// 4. **Email addresses**: a local part of `[A-Za-z0-9._%+!#$'*^~-]` and non-ASCII characters
 ///    (not starting with `'` nor inside a percent-encoded byte, `%XX` or `%25XX`, and holding no
