@@ -444,12 +444,12 @@ struct WordRules<Counter: LogSanitizerCounting> {
 
     /// A password in a SQL statement at `s` (where `id` is, in any case, after no letter or digit):
     /// `IDENTIFIED` and blanks (``sqlBlanksEnd(from:_:)``), then `BY`, or `WITH`, blanks, a plugin's
-    /// name (1–64 `[A-Za-z0-9_]`, ``sqlNameQuoteEnd(_:_:)`` optional on either side) blanks and `BY` or `AS` (MySQL's
-    /// hash, which logs in as well as the password does); blanks, and `PASSWORD` or `VALUES` and
-    /// blanks before no letter (MySQL's `IDENTIFIED BY PASSWORD '*…'`, Oracle's `IDENTIFIED BY VALUES
-    /// 'S:…'`);
-    /// then a quoted value (``sqlQuotedMatch(_:_:_:doubledOnly:)``) or, as Oracle writes one, an identifier (a
-    /// letter and a run of `[A-Za-z0-9_$#]`: `identified by 1234` stays) followed by the end of its
+    /// name (1–64 `[A-Za-z0-9_]`, ``sqlNameQuoteEnd(_:_:)`` optional on either side) blanks and `BY`
+    /// or `AS` (MySQL's hash, which logs in as well as the password does); blanks, and `PASSWORD` or
+    /// `VALUES` and blanks before no letter (MySQL's `IDENTIFIED BY PASSWORD '*…'`, Oracle's
+    /// `IDENTIFIED BY VALUES 'S:…'`); then a quoted value (``sqlQuotedMatch(_:_:_:doubledOnly:)``)
+    /// or, as Oracle writes one, an identifier (a letter and a run of `[A-Za-z0-9_$#]`:
+    /// `identified by 1234` stays) followed by the end of its
     /// region, a blank, one of `; , ) ] } < > |`, a quote, or `\` and one of `r n t " ' \`: the value
     /// → `[redacted-secret]`, the words before it kept (a run that a URL's separator ends goes, as
     /// a SASL run does). Each candidate reads forward at most its
@@ -581,10 +581,9 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// URL, or before ` at line `: MySQL's syntax error quotes the statement, `near 'IDENTIFIED BY
     /// 'x'' at line 1`). The opener written twice (a bare quote, or its backslashes and quote: a CSV
     /// row in a JSON string) before a byte that can start a value: bytes up to the next opener
-    /// written twice (escaped, at a backslash run's start) (CSV's `""x""`, a SQL string's `''x''`;
-    /// four times is a quote in the value).
-    /// After e backslashes and the quote:
-    /// any byte up to a run of backslashes and the same quote that closes a string so opened
+    /// written twice (escaped, at a backslash run's start): CSV's `""x""`, a SQL string's `''x''`;
+    /// four times is a quote in the value. After e backslashes and the quote: any byte up to a run
+    /// of backslashes and the same quote that closes a string so opened
     /// (``SanitizerScan/closesEscaped(run:escapes:)``, as rule 2's escaped strings: of a run of
     /// e + j(2e + 2), the j(2e + 2) escaped backslashes are the value's); other runs and quotes are
     /// the value's. Either stops, as rule 2's values do, before a quote right before a URL (the
@@ -593,19 +592,17 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// with a placeholder (a second pass leaves what the first made; no byte a value ends at is a
     /// placeholder's, so the placeholder is tested before the content is read) or is a quoted pin
     /// (``quotedPinEnd(_:_:)``, read forward at most 7 + 43 × 16 + 1 bytes, then its closing quote
-    /// and the one after). Each byte is
-    /// read at most twice.
+    /// and the one after). Each byte is read at most twice.
     @inline(__always) func sqlQuotedMatch(_ p: Int, _ end: Int, _ urlStart: Int, doubledOnly: Bool = false) -> Match? {
         guard let (quote, escapes, opened) = sqlOpener(p, end) else { return nil }
         @inline(__always) func beforeURLQuote(_ q: Int) -> Bool {
             end == urlStart && q + 16 >= end && SanitizerScan.quoteBeforeURL(text, at: q, end: end, stop: end)
         }
-        // A bare quote doubled before what can start a value opens one that the next doubled quote
-        // closes: CSV writes a field's `"` so (`"ALTER USER a IDENTIFIED BY ""x"""`), SQL a string's
-        // `'` inside a string (`EXECUTE IMMEDIATE 'CREATE USER a IDENTIFIED BY ''x'''`). Before a
-        // blank, a quote, `\`, `;`, `,`, `)` or the end, the doubled quote is an empty value.
-        // The opener's unit (its backslashes and quote) written twice, also escaped (a CSV row in a
-        // JSON string, `\"\"x\"\"`).
+        // The opener's unit (its backslashes and quote) written twice before what can start a value
+        // opens one that the unit written twice again closes: CSV writes a field's `"` so (`"ALTER
+        // USER a IDENTIFIED BY ""x"""`), SQL a string's `'` inside a string (`EXECUTE IMMEDIATE
+        // 'CREATE USER a IDENTIFIED BY ''x'''`), and escaped, a CSV row in a JSON string
+        // (`\"\"x\"\"`). Before what ``sqlEndsEmpty(_:_:)`` lists it is an empty value.
         let unit = escapes + 1
         let doubled =
             sqlRepeats(quote, escapes, at: opened, end) && opened + escapes + 1 < end
