@@ -427,19 +427,21 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// statement in a JSON or Python string, MySQL's quoted identifier; or one of the three bare
     /// and doubled: a statement in a SQL string or a CSV field), or `q`.
     @inline(__always) func sqlNameQuoteEnd(_ q: Int, _ end: Int) -> Int {
-        if q + 1 < end, case let first = text.byte(q),
-            first == UInt8(ascii: "'") || first == UInt8(ascii: "\"") || first == UInt8(ascii: "`"),
-            text.byte(q + 1) == first
-        {
-            return q + 2
-        }
+        guard let (quote, escapes) = sqlEscapedQuote(q, end) else { return q }
+        if escapes == 0, q + 1 < end, text.byte(q + 1) == quote { return q + 2 }
+        return q + escapes + 1
+    }
+
+    /// Up to 15 backslashes and a quote (`'`, `"` or a backtick) at `p`, below `end`: the quote and
+    /// the backslashes' count, or nil.
+    @inline(__always) func sqlEscapedQuote(_ p: Int, _ end: Int) -> (quote: UInt8, escapes: Int)? {
         let run =
-            q < end && text.byte(q) == UInt8(ascii: "\\")
-            ? SanitizerScan.backslashRun(text, from: q, limit: min(end, q + 16)) : 0
-        guard run <= 15, q + run < end, case let quote = text.byte(q + run),
+            p < end && text.byte(p) == UInt8(ascii: "\\")
+            ? SanitizerScan.backslashRun(text, from: p, limit: min(end, p + 16)) : 0
+        guard run <= 15, p + run < end, case let quote = text.byte(p + run),
             quote == UInt8(ascii: "'") || quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "`")
-        else { return q }
-        return q + run + 1
+        else { return nil }
+        return (quote, run)
     }
 
     /// A password in a SQL statement at `s` (where `id` is, in any case, after no letter or digit):
@@ -563,16 +565,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// A SQL value's opening quote at `p`: `'` or `"`, after up to 15 backslashes (a statement in a
     /// JSON or Python string): the quote, its backslashes and the position after it, or nil.
     @inline(__always) func sqlOpener(_ p: Int, _ end: Int) -> (quote: UInt8, escapes: Int, contentStart: Int)? {
-        guard p < end else { return nil }
-        var q = p
-        if text.byte(q) == UInt8(ascii: "\\") {
-            q += SanitizerScan.backslashRun(text, from: q, limit: min(end, q + 16))
-            guard q - p <= 15 else { return nil }
-        }
-        guard q < end, case let quote = text.byte(q), quote == UInt8(ascii: "'") || quote == UInt8(ascii: "\"") else {
-            return nil
-        }
-        return (quote, q - p, q + 1)
+        guard let (quote, escapes) = sqlEscapedQuote(p, end), quote != UInt8(ascii: "`") else { return nil }
+        return (quote, escapes, p + escapes + 1)
     }
 
     /// The quoted value at `p` (``sqlOpener(_:_:)``) as a match of its content, up to a line break or
@@ -591,8 +585,8 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// which a second pass must find where the first did. Nil when the content is empty or starts
     /// with a placeholder (a second pass leaves what the first made; no byte a value ends at is a
     /// placeholder's, so the placeholder is tested before the content is read) or is a quoted pin
-    /// (``quotedPinEnd(_:_:)``, read forward at most 7 + 43 × 16 + 1 bytes, then its closing quote
-    /// and the one after). Each byte is read at most twice.
+    /// (``quotedPinEnd(_:_:)``, a bounded read: rule 6's pin body after the label, then its
+    /// closing quote and the one after). Each byte is read at most twice.
     @inline(__always) func sqlQuotedMatch(_ p: Int, _ end: Int, _ urlStart: Int, doubledOnly: Bool = false) -> Match? {
         guard let (quote, escapes, opened) = sqlOpener(p, end) else { return nil }
         @inline(__always) func beforeURLQuote(_ q: Int) -> Bool {
@@ -704,25 +698,13 @@ struct WordRules<Counter: LogSanitizerCounting> {
     /// The end of a pin at `p`, below `end`: `sha256/` (any case), 43 characters of
     /// `[A-Za-z0-9+/]` and `=`; each `/` may follow 1–15 backslashes (JSON's `\/`). Or nil.
     @inline(__always) func quotedPinEnd(_ p: Int, _ end: Int) -> Int? {
-        guard text.matches("sha256", at: p, end: end) else { return nil }
-        /// The end of a `/` at `q` after up to 15 backslashes, or nil.
-        @inline(__always) func slashEnd(_ q: Int) -> Int? {
-            let run = SanitizerScan.backslashRun(text, from: q, limit: min(end, q + 16))
-            return run <= 15 && q + run < end && text.byte(q + run) == UInt8(ascii: "/") ? q + run + 1 : nil
-        }
-        guard var q = slashEnd(p + 6) else { return nil }
-        for _ in 0..<43 {
-            guard q < end else { return nil }
-            let byte = text.byte(q)
-            if text.has(q, Classes.alphanumeric) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") {
-                q += 1
-            } else if byte == UInt8(ascii: "\\"), let next = slashEnd(q) {
-                q = next
-            } else {
-                return nil
-            }
-        }
-        return q < end && text.byte(q) == UInt8(ascii: "=") ? q + 1 : nil
+        guard text.matches("sha256", at: p, end: end), p + 6 < end else { return nil }
+        // The label's `/`, also escaped; then rule 6's body (``pinEnd(_:_:)``: what it requires
+        // after the `=`, no base64 character, holds wherever the value's quote follows).
+        let slash =
+            text.byte(p + 6) == UInt8(ascii: "/")
+            ? 1 : text.byte(p + 6) == UInt8(ascii: "\\") ? escapedSlash(p + 6, end) : 0
+        return slash > 0 ? pinEnd(p + 6 + slash, end) : nil
     }
 
     /// Whether `[redacted-` and a run of `[a-z]` and `]` starts at `p`, below `end`.
